@@ -1,0 +1,138 @@
+/**
+ * Shared plumbing for the fake CLIs in fakes/. Each fake imitates one real CLI's flags, stdin
+ * handling, event stream, exit codes and failure modes (from ../shared/research); this file only
+ * does what every fake needs: pick a scenario, record what was received, and the hostile behaviours
+ * (hang with a SIGTERM-ignoring grandchild, edit the tree, crash).
+ *
+ * Environment understood by every fake:
+ *   FAKE_<CLI>_SCENARIO  scenario for that CLI (e.g. FAKE_CODEX_SCENARIO=rate-limit); wins over
+ *   FAKE_SCENARIO        scenario for every fake (default "ok")
+ *   FAKE_RECORD_DIR      when set, each invocation writes <cli>-<pid>.json there: argv, stdin, env, cwd
+ *   FAKE_REPLY           the answer text (default "PONG-FROM-FAKE")
+ *   FAKE_MODEL           the model the fake claims to have used (default: the requested one)
+ *   FAKE_DELAY_MS        delay before answering (scenario "slow" too)
+ *   FAKE_EVENTS          with scenario "long": number of progress events, FAKE_EVENT_GAP_MS apart
+ */
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { spawn } from "node:child_process";
+
+export interface FakeContext {
+  cli: string;
+  argv: string[];
+  scenario: string;
+  stdin: string;
+  reply: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export function scenarioFor(cli: string): string {
+  return process.env[`FAKE_${cli.toUpperCase()}_SCENARIO`] ?? process.env.FAKE_SCENARIO ?? "ok";
+}
+
+/** Reads stdin to EOF when it is not a terminal — the way codex, opencode and claude -p do. */
+export async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) return "";
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Records argv, stdin, env and cwd so tests can prove what was and was not passed. */
+export function record(ctx: Pick<FakeContext, "cli" | "argv" | "stdin" | "scenario">, extra: Record<string, unknown> = {}): void {
+  const dir = process.env.FAKE_RECORD_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  const entry = {
+    cli: ctx.cli,
+    pid: process.pid,
+    pgid: pgidOf(process.pid),
+    argv: ctx.argv,
+    stdin: ctx.stdin,
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    env: { ...process.env },
+    cwd: process.cwd(),
+    scenario: ctx.scenario,
+    at: Date.now(),
+    ...extra,
+  };
+  writeFileSync(join(dir, `${ctx.cli}-${process.pid}.json`), JSON.stringify(entry, null, 2));
+}
+
+/** Appends a note (e.g. a grandchild pid) to the record dir, for kill-path tests. */
+export function note(name: string, value: string): void {
+  const dir = process.env.FAKE_RECORD_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  appendFileSync(join(dir, name), `${value}\n`);
+}
+
+function pgidOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[2]);
+  } catch {
+    return undefined;
+  }
+}
+
+export function emit(obj: unknown): void {
+  process.stdout.write(`${JSON.stringify(obj)}\n`);
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Starts a grandchild that ignores SIGTERM and keeps our stdout open, records both pids, then
+ * ignores SIGTERM itself and waits forever — the worst case the kill path must handle.
+ */
+export async function hangWithGrandchild(): Promise<never> {
+  const child = spawn("sh", ["-c", "trap '' TERM; while :; do sleep 1; done"], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  note("grandchildren", String(child.pid));
+  note("hangers", String(process.pid));
+  process.on("SIGTERM", () => {
+    /* ignored on purpose */
+  });
+  for (;;) await sleep(60_000);
+}
+
+/** Writes a file in the cwd, the way an agent that starts editing does. */
+export function editTree(name = "FAKE_EDIT.txt"): void {
+  writeFileSync(join(process.cwd(), name), `edited by fake at ${Date.now()}\n`);
+}
+
+export function delayMs(): number {
+  return Number(process.env.FAKE_DELAY_MS ?? 0);
+}
+
+export function replyText(): string {
+  return process.env.FAKE_REPLY ?? "PONG-FROM-FAKE";
+}
+
+/** Value of a flag given as `--flag value` or `--flag=value` (first match), or undefined. */
+export function flagValue(argv: string[], ...names: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? "";
+    for (const name of names) {
+      if (arg === name) return argv[i + 1];
+      if (arg.startsWith(`${name}=`)) return arg.slice(name.length + 1);
+    }
+  }
+  return undefined;
+}
+
+export function hasFlag(argv: string[], ...names: string[]): boolean {
+  return argv.some((arg) => names.some((name) => arg === name || arg.startsWith(`${name}=`)));
+}
+
+/** Every value of a repeatable flag (`-c a=1 -c b=2`). */
+export function flagValues(argv: string[], name: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) if (argv[i] === name && argv[i + 1] !== undefined) out.push(argv[i + 1] as string);
+  return out;
+}

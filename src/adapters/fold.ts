@@ -1,0 +1,67 @@
+import type { AgentEvent, Usage } from "./types.ts";
+
+/** The result of a run, folded from its normalized events. Backend-independent. */
+export interface FoldedRun {
+  /** The final answer: the CLI's final record when it gave one, else the last assistant text. */
+  text: string;
+  sessionId?: string;
+  /** Every model the CLI revealed, in order of appearance, without repeats. */
+  models: string[];
+  usage: Usage;
+  structured?: unknown;
+  /** True when anything that can change state ran (shell, edit, MCP tool). */
+  acted: boolean;
+  /** The CLI's own terminal record, if it wrote one. */
+  final?: Extract<AgentEvent, { kind: "final" }>;
+  errors: string[];
+}
+
+export function foldEvents(events: readonly AgentEvent[]): FoldedRun {
+  const run: FoldedRun = { text: "", models: [], usage: {}, acted: false, errors: [] };
+  const texts: string[] = [];
+  for (const event of events) applyEvent(run, texts, event);
+  if (!run.text) run.text = texts.at(-1) ?? "";
+  return run;
+}
+
+function applyEvent(run: FoldedRun, texts: string[], event: AgentEvent): void {
+  switch (event.kind) {
+    case "session":
+      run.sessionId = event.sessionId;
+      return;
+    case "model":
+      if (!run.models.includes(event.model)) run.models.push(event.model);
+      return;
+    case "text":
+      texts.push(event.text);
+      return;
+    case "tool":
+      if (event.acts) run.acted = true;
+      return;
+    case "file_change":
+      run.acted = true;
+      return;
+    case "usage":
+      run.usage = mergeUsage(run.usage, event.usage);
+      return;
+    case "error":
+      run.errors.push(event.message);
+      return;
+    case "final":
+      run.final = event;
+      if (event.ok && event.text) run.text = event.text;
+      if (event.structured !== undefined) run.structured = event.structured;
+      return;
+    default:
+      return;
+  }
+}
+
+/** Later reports win per field: CLIs report cumulative totals, not deltas. */
+function mergeUsage(prev: Usage, next: Usage): Usage {
+  const out: Usage = { ...prev };
+  for (const [key, value] of Object.entries(next) as [keyof Usage, number | undefined][]) {
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}

@@ -1,0 +1,82 @@
+/**
+ * The resolved configuration every other layer reads. The file formats (unified YAML/JSON,
+ * mcp-router config.json, Orchestrator config.yaml) are parsed and validated in config/ and all
+ * end up as this one shape, with defaults applied in one place (config/defaults.ts).
+ */
+import type { Backend, ClaudePermissionMode, CodexSandbox } from "../adapters/types.ts";
+
+export const TIERS = ["light", "standard", "heavy"] as const;
+export type Tier = (typeof TIERS)[number];
+
+export interface AgentLimits {
+  /** Wall time per call, seconds. */
+  maxWallSec?: number;
+  maxTurns?: number;
+  maxTokens?: number;
+  maxCostUsd?: number;
+  /** End a run that produced no event for this long. */
+  stallSec?: number;
+}
+
+export interface AgentConfig {
+  /** Stable id: the key under `agents:`, or derived for inline tier entries (e.g. "heavy"). */
+  id: string;
+  backend: Backend;
+  /** Never invented: undefined means the entry is advisory or uses the CLI's own default. */
+  model?: string;
+  /** Derived from backend/model; a declared provider that disagrees is a config error. */
+  provider: string;
+  /** True when the model id goes through an aggregator (openrouter/, github-copilot/). */
+  aggregator: boolean;
+  /** Executable name or absolute path; default = the backend name. */
+  command?: string;
+  /** Return a hint instead of spawning (codex, claude). */
+  advisory: boolean;
+  sandbox?: CodexSandbox;
+  permissionMode?: ClaudePermissionMode;
+  allowedTools?: string[];
+  /** Capabilities this entry has, e.g. ["vision"]; used by route's `caps` filter. */
+  capabilities: string[];
+  /** Consult scores per capability (coding, research, review, …); missing or 0 = ineligible. */
+  scores: Record<string, number>;
+  /** Lower wins a score tie. */
+  priority: number;
+  enabled: boolean;
+  /** Extra environment for this agent's child process (names only are ever logged). */
+  env: Record<string, string>;
+  limits: AgentLimits;
+}
+
+export interface CooldownTtls {
+  authSec: number;
+  capacitySec: number;
+  transportSec: number;
+  notInstalledSec: number;
+}
+
+export interface Config {
+  source: {
+    path?: string;
+    format: "yaml" | "json" | "none";
+    /** Set when the file is an older tool's format read unchanged. */
+    legacy?: "mcp-router" | "orchestrator";
+  };
+  agents: Record<string, AgentConfig>;
+  /** Agent ids per tier, in order; null = the tier is unconfigured. */
+  tiers: Record<Tier, string[] | null>;
+  /** Capability slots: capability name → agent ids that serve it. */
+  capabilitySlots: Record<string, string[]>;
+  fallbacks: Partial<Record<Tier, Tier>>;
+  allowCrossProviderFallback: boolean;
+  /** Absolute directories a cwd must be inside. Empty → the default ($HOME/Projects) applies. */
+  roots: string[];
+  /** How deep nested orchestrate calls may go (ORCHESTRATE_DEPTH). */
+  maxDepth: number;
+  host: { runtime?: Backend; model?: string };
+  consult: { timeoutSec: number };
+  store: { path?: string; fullContent: boolean };
+  cooldowns: CooldownTtls;
+  /** Seconds a synchronous call may run before it turns itself into a job; undefined = by client. */
+  syncBudgetSec?: number;
+  defaults: { timeoutSec: number; stallSec: number };
+}
