@@ -1,0 +1,144 @@
+/**
+ * The route planner: tier entries → caps filter → minus disabled and cooling agents → the tier's
+ * fallback chain → cross-provider gate → budget split. Pure: config, cooldowns and the clock come
+ * in as arguments, so every decision is table-tested and `router_dry_run` shows exactly what `route`
+ * would do.
+ */
+import type { AgentConfig, Config, Tier } from "../config/types.ts";
+import { splitBudget, type BudgetSplit } from "./budget.ts";
+
+export interface Cooling {
+  until: number;
+}
+
+export interface PlanRequest {
+  tier: Tier;
+  caps: string[];
+  timeoutSec?: number;
+}
+
+export interface Candidate {
+  agent: AgentConfig;
+  /** The tier whose list supplied this agent (differs from the request after a fallback hop). */
+  tier: Tier;
+  via: "tier" | "capability-slot" | "fallback";
+  crossesProvider: boolean;
+}
+
+export interface Decision {
+  agentId: string;
+  tier: Tier;
+  decision: "include" | "skip";
+  reason: string;
+}
+
+export interface Plan {
+  candidates: Candidate[];
+  decisions: Decision[];
+  /** The provider the request is meant for: that of the requested tier's first entry. */
+  homeProvider?: string;
+  budget: BudgetSplit;
+}
+
+export type PlanError =
+  | { code: "tier_unconfigured"; message: string }
+  | { code: "no_candidates"; message: string }
+  | { code: "invalid_timeout"; message: string };
+
+export const TIMEOUT_MIN_SEC = 30;
+export const TIMEOUT_MAX_SEC = 3600;
+
+export function planRoute(req: PlanRequest, config: Config, cooling: ReadonlyMap<string, Cooling>, now: number): { ok: true; plan: Plan } | { ok: false; error: PlanError } {
+  const timeoutSec = req.timeoutSec ?? config.defaults.timeoutSec;
+  if (!Number.isFinite(timeoutSec) || timeoutSec < TIMEOUT_MIN_SEC || timeoutSec > TIMEOUT_MAX_SEC) {
+    return { ok: false, error: { code: "invalid_timeout", message: `timeoutSec must be between ${TIMEOUT_MIN_SEC} and ${TIMEOUT_MAX_SEC} (got ${timeoutSec}).` } };
+  }
+  if (config.tiers[req.tier] === null && !config.fallbacks[req.tier]) {
+    return { ok: false, error: { code: "tier_unconfigured", message: `Tier "${req.tier}" is not configured. Add it under tiers.${req.tier} in the config (orchestrate init), then restart the client.` } };
+  }
+  const decisions: Decision[] = [];
+  const candidates: Candidate[] = [];
+  const home = homeProvider(req, config);
+  for (const [tier, via] of tierChain(req.tier, config)) {
+    for (const agent of tierAgents(tier, req.caps, config, via)) {
+      const decision = decide(agent.agent, tier, agent.via, candidates, home, config, cooling, now);
+      decisions.push(decision);
+      if (decision.decision === "include") candidates.push({ ...agent, tier, crossesProvider: crosses(agent.agent, home) });
+    }
+  }
+  if (candidates.length === 0) {
+    return { ok: false, error: { code: "no_candidates", message: noCandidateMessage(req, decisions) } };
+  }
+  return { ok: true, plan: { candidates, decisions, ...(home ? { homeProvider: home } : {}), budget: splitBudget(timeoutSec, candidates.map((c) => c.agent.limits.maxWallSec)) } };
+}
+
+/** The requested tier, then each fallback hop in order; a cycle stops at the first repeat. */
+function tierChain(start: Tier, config: Config): [Tier, Candidate["via"]][] {
+  const chain: [Tier, Candidate["via"]][] = [[start, "tier"]];
+  const seen = new Set<Tier>([start]);
+  let next = config.fallbacks[start];
+  while (next && !seen.has(next)) {
+    chain.push([next, "fallback"]);
+    seen.add(next);
+    next = config.fallbacks[next];
+  }
+  return chain;
+}
+
+/** Entries of a tier that have every requested capability; else the capability slots serving them. */
+function tierAgents(tier: Tier, caps: string[], config: Config, via: Candidate["via"]): { agent: AgentConfig; via: Candidate["via"] }[] {
+  const listed = (config.tiers[tier] ?? []).map((id) => config.agents[id]).filter((a): a is AgentConfig => a !== undefined);
+  if (caps.length === 0) return listed.map((agent) => ({ agent, via }));
+  const capable = listed.filter((agent) => hasCaps(agent, caps));
+  if (capable.length > 0 || via === "fallback") return capable.map((agent) => ({ agent, via }));
+  return slotAgents(caps, config).map((agent) => ({ agent, via: "capability-slot" as const }));
+}
+
+function slotAgents(caps: string[], config: Config): AgentConfig[] {
+  const ids = new Set<string>();
+  for (const cap of caps) for (const id of config.capabilitySlots[cap] ?? []) ids.add(id);
+  return [...ids]
+    .map((id) => config.agents[id])
+    .filter((a): a is AgentConfig => a !== undefined)
+    .filter((agent) => caps.every((cap) => agent.capabilities.includes(cap) || (config.capabilitySlots[cap] ?? []).includes(agent.id)));
+}
+
+function hasCaps(agent: AgentConfig, caps: string[]): boolean {
+  return caps.every((cap) => agent.capabilities.includes(cap));
+}
+
+function homeProvider(req: PlanRequest, config: Config): string | undefined {
+  const first = tierAgents(req.tier, req.caps, config, "tier")[0]?.agent;
+  return first?.provider;
+}
+
+/** A hop to another provider, or through an aggregator, ships the prompt somewhere new. */
+function crosses(agent: AgentConfig, home: string | undefined): boolean {
+  if (home === undefined) return false;
+  return agent.aggregator || agent.provider !== home;
+}
+
+function decide(agent: AgentConfig, tier: Tier, via: Candidate["via"], chosen: Candidate[], home: string | undefined, config: Config, cooling: ReadonlyMap<string, Cooling>, now: number): Decision {
+  const skip = (reason: string): Decision => ({ agentId: agent.id, tier, decision: "skip", reason });
+  if (chosen.some((c) => c.agent.id === agent.id)) return skip("already planned earlier in the chain");
+  if (!agent.enabled) return skip("disabled in config");
+  const cool = cooling.get(agent.id);
+  if (cool && cool.until > now) return skip(`cooling down (unavailable) for ${Math.ceil((cool.until - now) / 1000)} s`);
+  const isFirst = chosen.length === 0 && via !== "fallback";
+  if (!isFirst && crosses(agent, home) && !config.allowCrossProviderFallback) {
+    return skip(`would cross from provider ${home} to ${agent.provider}${agent.aggregator ? " (aggregator)" : ""}; set allowCrossProviderFallback: true to allow`);
+  }
+  return { agentId: agent.id, tier, decision: "include", reason: reasonFor(via, crosses(agent, home)) };
+}
+
+function reasonFor(via: Candidate["via"], crossing: boolean): string {
+  const base = via === "tier" ? "tier entry" : via === "fallback" ? "fallback tier entry" : "capability slot";
+  return crossing ? `${base}; crosses provider (allowed by allowCrossProviderFallback)` : base;
+}
+
+function noCandidateMessage(req: PlanRequest, decisions: Decision[]): string {
+  const capsText = req.caps.length > 0 ? ` with caps [${req.caps.join(", ")}]` : "";
+  if (decisions.length === 0) return `No configured agent can serve tier "${req.tier}"${capsText}. Add one in the config or a capability slot.`;
+  const why = decisions.map((d) => `${d.agentId}: ${d.reason}`).join("; ");
+  return `No agent is available for tier "${req.tier}"${capsText} (${why}).`;
+}
