@@ -1,0 +1,167 @@
+/**
+ * A fingerprint of a git working tree: HEAD, the index entries of changed paths, and the content
+ * and mode of every changed or untracked (not ignored) file. Two equal fingerprints mean the tree
+ * did not change, which is what allows a fallback to another backend after a failed attempt.
+ *
+ * Strictly read-only: one `git status` with optional locks off (it does not refresh or write the
+ * index) and our own hashing of the listed files. No `git add`, `write-tree` or `update-index`,
+ * which would write the user's index or object store.
+ *
+ * `git status` alone is not enough: a second edit to an already-dirty file, or an edit to an
+ * untracked file, prints the same status line. Hashing the bytes of every listed path catches both.
+ */
+import type { Subprocess } from "bun";
+import { lstatSync, readFileSync, readlinkSync, type Stats } from "node:fs";
+import { resolve } from "node:path";
+import { settlesWithin, signalGroup, waitGroupGone } from "../process/kill.ts";
+
+export type FingerprintResult = { ok: true; value: string } | { ok: false; reason: "not_git" | "timeout" | "error"; message: string };
+
+export interface FingerprintOptions {
+  timeoutMs: number;
+}
+
+const STATUS_ARGS = ["--no-optional-locks", "status", "--porcelain=v2", "-z", "-uall", "--ignore-submodules=none", "--branch", "--no-ahead-behind"];
+/** Files above this are hashed from a stream instead of one read, to bound memory. */
+const STREAM_ABOVE_BYTES = 1024 * 1024;
+
+export async function fingerprintTree(cwd: string, opts: FingerprintOptions): Promise<FingerprintResult> {
+  const deadline = Date.now() + opts.timeoutMs;
+  // Status paths with -z are relative to the top level (and to cwd without it): hash from the top.
+  const top = await runGit(cwd, ["rev-parse", "--show-toplevel"], opts.timeoutMs);
+  if (!top.ok) return top;
+  const root = top.value.replace(/\n$/, "");
+  const status = await runGit(root, STATUS_ARGS, Math.max(0, deadline - Date.now()));
+  if (!status.ok) return status;
+  const hasher = new Bun.CryptoHasher("sha256");
+  hasher.update("orchestrate-fingerprint-v1\0");
+  for (const record of parseStatus(status.value)) {
+    if (Date.now() > deadline) return { ok: false, reason: "timeout", message: `hashing the working tree took longer than ${opts.timeoutMs} ms` };
+    hasher.update(record.line);
+    hasher.update("\0");
+    if (record.path !== undefined) await hashPath(hasher, resolve(root, record.path));
+  }
+  return { ok: true, value: hasher.digest("hex") };
+}
+
+interface StatusRecord {
+  /** The status record as git printed it (includes the index hash of tracked entries). */
+  line: string;
+  /** The working-tree path to hash, relative to the top level. */
+  path?: string;
+}
+
+/** Space-separated fields before the path, per porcelain v2 record type. */
+const FIELDS_BEFORE_PATH: Record<string, number> = { "1": 8, "2": 9, u: 10, "?": 1 };
+
+/** Parses `git status --porcelain=v2 -z` output into records to hash. Exported for tests. */
+export function parseStatus(output: string): StatusRecord[] {
+  const records: StatusRecord[] = [];
+  const entries = output.split("\0");
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i] ?? "";
+    if (entry === "") continue;
+    if (entry.startsWith("# ")) {
+      // Only HEAD and the branch name: other headers (upstream) can move without the tree moving.
+      if (entry.startsWith("# branch.oid ") || entry.startsWith("# branch.head ")) records.push({ line: entry });
+      continue;
+    }
+    const fields = FIELDS_BEFORE_PATH[entry[0] ?? ""];
+    if (fields === undefined) {
+      records.push({ line: entry });
+      continue;
+    }
+    const path = afterFields(entry, fields);
+    records.push({ line: entry, path });
+    // A rename/copy record is followed by its original path as a separate NUL-terminated entry.
+    if (entry[0] === "2") records.push({ line: `orig ${entries[++i] ?? ""}` });
+  }
+  return records;
+}
+
+function afterFields(entry: string, count: number): string {
+  let at = 0;
+  for (let n = 0; n < count; n++) at = entry.indexOf(" ", at) + 1;
+  return entry.slice(at);
+}
+
+type Hasher = InstanceType<typeof Bun.CryptoHasher>;
+
+/** Mode, size and content (symlinks: their target) of one path; "missing" when it is gone. */
+async function hashPath(hasher: Hasher, path: string): Promise<void> {
+  let stats: Stats;
+  try {
+    stats = lstatSync(path);
+  } catch {
+    hasher.update("missing\0");
+    return;
+  }
+  hasher.update(`${stats.mode.toString(8)} ${stats.size}\0`);
+  if (stats.isSymbolicLink()) return void hasher.update(`link:${safe(() => readlinkSync(path))}\0`);
+  // Directories (submodules, nested repositories) are covered by their status line.
+  if (!stats.isFile()) return;
+  if (stats.size <= STREAM_ABOVE_BYTES) return void hasher.update(safe(() => readFileSync(path)));
+  await hashStream(hasher, path);
+  hasher.update("\0");
+}
+
+async function hashStream(hasher: Hasher, path: string): Promise<void> {
+  try {
+    for await (const chunk of Bun.file(path).stream()) hasher.update(chunk);
+  } catch (error) {
+    hasher.update(`unreadable:${String(error)}`);
+  }
+}
+
+/** Unreadable content still yields a stable value, so the fingerprint stays comparable. */
+function safe<T extends string | Uint8Array>(read: () => T): T | string {
+  try {
+    return read();
+  } catch (error) {
+    return `unreadable:${(error as NodeJS.ErrnoException).code ?? "error"}`;
+  }
+}
+
+/** The environment for git: no GIT_* variable may redirect it to another repository or index. */
+export function gitEnv(base: Record<string, string | undefined>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(base)) if (value !== undefined && !key.startsWith("GIT_")) env[key] = value;
+  env.GIT_OPTIONAL_LOCKS = "0";
+  // Never prompt (credentials, pager): this runs unattended.
+  env.GIT_TERMINAL_PROMPT = "0";
+  env.GIT_PAGER = "cat";
+  // English messages, to recognise "not a git repository".
+  env.LC_ALL = "C";
+  return env;
+}
+
+async function runGit(cwd: string, args: string[], timeoutMs: number): Promise<FingerprintResult> {
+  let proc: Subprocess<"ignore", "pipe", "pipe">;
+  try {
+    proc = Bun.spawn(["git", ...args], { cwd, env: gitEnv(process.env), stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // A missing cwd is "not a repository"; a missing git binary is an error.
+    return { ok: false, reason: code === "ENOENT" && !exists(cwd) ? "not_git" : "error", message: String(error) };
+  }
+  const output = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (!(await settlesWithin(output, timeoutMs))) {
+    // Detached, so the group kill also reaches anything git started (fsmonitor, hooks).
+    signalGroup(proc.pid, "SIGKILL");
+    await Promise.all([settlesWithin(output, 1000), waitGroupGone(proc.pid, 1000)]);
+    return { ok: false, reason: "timeout", message: `git status took longer than ${timeoutMs} ms` };
+  }
+  const [stdout, stderr, code] = await output;
+  if (code === 0) return { ok: true, value: stdout };
+  if (/not a git repository/i.test(stderr)) return { ok: false, reason: "not_git", message: stderr.trim() };
+  return { ok: false, reason: "error", message: stderr.trim() || `git exited with ${code}` };
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
