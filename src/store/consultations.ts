@@ -1,0 +1,244 @@
+/** Consultations (a pinned agent/runtime/model + native session) and their turns. */
+import type { Database } from "bun:sqlite";
+import type { Usage } from "../adapters/types.ts";
+import { content, metaText, optionalContent, parseJson, redactedJson, type ContentPolicy } from "./content.ts";
+import { newId } from "./ids.ts";
+import { insertUsage } from "./usage.ts";
+
+export type ConsultationStatus = "open" | "failed" | "closed";
+export type ModelVerification = "verified" | "unverified" | "mismatch";
+
+export interface CreateConsultationInput {
+  id?: string;
+  agentId: string;
+  backend: string;
+  model?: string;
+  hostRuntime?: string;
+  nativeSessionId?: string;
+  status?: ConsultationStatus;
+  now?: number;
+}
+
+export interface TurnInput {
+  prompt: string;
+  context?: string;
+  /** The validated envelope content; stored as JSON. */
+  answer?: unknown;
+  errorCode?: string;
+  errorMessage?: string;
+  modelReported?: string;
+  modelVerified: ModelVerification;
+  usage?: Usage;
+  latencyMs: number;
+  now?: number;
+}
+
+export interface TurnRecord {
+  consultationId: string;
+  n: number;
+  prompt: string | null;
+  promptLength: number;
+  promptSha256: string;
+  context: string | null;
+  contextLength: number | null;
+  answer: unknown;
+  answerLength: number | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  modelReported: string | null;
+  modelVerified: ModelVerification;
+  usage: Usage | undefined;
+  latencyMs: number;
+  createdAt: number;
+}
+
+export interface ConsultationRecord {
+  id: string;
+  agentId: string;
+  backend: string;
+  model: string | null;
+  hostRuntime: string | null;
+  nativeSessionId: string | null;
+  status: ConsultationStatus;
+  createdAt: number;
+  updatedAt: number;
+  turns: TurnRecord[];
+}
+
+export interface ConsultationStore {
+  create(input: CreateConsultationInput): string;
+  /** Appends the next turn and returns its number (1-based). */
+  addTurn(consultationId: string, turn: TurnInput): number;
+  get(id: string): ConsultationRecord | undefined;
+  setNativeSession(id: string, nativeSessionId: string, now?: number): boolean;
+  setStatus(id: string, status: ConsultationStatus, now?: number): boolean;
+}
+
+interface ConsultationRow {
+  id: string;
+  agent_id: string;
+  backend: string;
+  model: string | null;
+  host_runtime: string | null;
+  native_session_id: string | null;
+  status: ConsultationStatus;
+  created_at: number;
+  updated_at: number;
+}
+
+interface TurnRow {
+  consultation_id: string;
+  n: number;
+  prompt: string | null;
+  prompt_len: number;
+  prompt_sha256: string;
+  context: string | null;
+  context_len: number | null;
+  answer_json: string | null;
+  answer_len: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  model_reported: string | null;
+  model_verified: ModelVerification;
+  usage_json: string | null;
+  latency_ms: number;
+  created_at: number;
+}
+
+export function createConsultationStore(db: Database, policy: ContentPolicy): ConsultationStore {
+  const appendTurn = db.transaction((consultationId: string, turn: TurnInput, now: number): number => {
+    const owner = db
+      .query<{ agent_id: string; backend: string; model: string | null }, { id: string }>(
+        `SELECT agent_id, backend, model FROM consultations WHERE id = $id`,
+      )
+      .get({ id: consultationId });
+    if (!owner) throw new Error(`unknown consultation ${consultationId}`);
+    const next = db
+      .query<{ n: number }, { id: string }>(`SELECT coalesce(max(n), 0) + 1 AS n FROM turns WHERE consultation_id = $id`)
+      .get({ id: consultationId });
+    const n = next?.n ?? 1;
+    insertTurn(db, policy, consultationId, n, turn, now);
+    db.query(`UPDATE consultations SET updated_at = $now WHERE id = $id`).run({ id: consultationId, now });
+    insertUsage(db, {
+      source: "turn",
+      refId: consultationId,
+      refN: n,
+      agentId: owner.agent_id,
+      backend: owner.backend,
+      model: turn.modelReported ?? owner.model,
+      usage: turn.usage,
+      latencyMs: turn.latencyMs,
+      createdAt: now,
+    });
+    return n;
+  });
+
+  return {
+    create(input) {
+      const now = input.now ?? Date.now();
+      const id = input.id ?? newId(now);
+      db.query(
+        `INSERT INTO consultations (id, agent_id, backend, model, host_runtime, native_session_id, status, created_at, updated_at)
+         VALUES ($id, $agentId, $backend, $model, $hostRuntime, $session, $status, $now, $now)`,
+      ).run({
+        id,
+        agentId: input.agentId,
+        backend: input.backend,
+        model: input.model ?? null,
+        hostRuntime: input.hostRuntime ?? null,
+        session: input.nativeSessionId ?? null,
+        status: input.status ?? "open",
+        now,
+      });
+      return id;
+    },
+
+    addTurn(consultationId, turn) {
+      return appendTurn.immediate(consultationId, turn, turn.now ?? Date.now());
+    },
+
+    get(id) {
+      const row = db.query<ConsultationRow, { id: string }>(`SELECT * FROM consultations WHERE id = $id`).get({ id });
+      if (!row) return undefined;
+      const turns = db
+        .query<TurnRow, { id: string }>(`SELECT * FROM turns WHERE consultation_id = $id ORDER BY n`)
+        .all({ id })
+        .map(toTurn);
+      return toConsultation(row, turns);
+    },
+
+    setNativeSession(id, nativeSessionId, now = Date.now()) {
+      const q = db.query(`UPDATE consultations SET native_session_id = $session, updated_at = $now WHERE id = $id`);
+      return q.run({ id, session: nativeSessionId, now }).changes > 0;
+    },
+
+    setStatus(id, status, now = Date.now()) {
+      return db.query(`UPDATE consultations SET status = $status, updated_at = $now WHERE id = $id`).run({ id, status, now }).changes > 0;
+    },
+  };
+}
+
+function insertTurn(db: Database, policy: ContentPolicy, consultationId: string, n: number, turn: TurnInput, now: number): void {
+  const prompt = content(turn.prompt, policy);
+  const context = optionalContent(turn.context, policy);
+  const answerJson = turn.answer === undefined ? null : redactedJson(turn.answer);
+  db.query(
+    `INSERT INTO turns (consultation_id, n, prompt, prompt_len, prompt_sha256, context, context_len, answer_json,
+       answer_len, error_code, error_message, model_reported, model_verified, usage_json, latency_ms, created_at)
+     VALUES ($id, $n, $prompt, $promptLen, $promptSha, $context, $contextLen, $answer, $answerLen, $errorCode,
+       $errorMessage, $modelReported, $modelVerified, $usage, $latency, $now)`,
+  ).run({
+    id: consultationId,
+    n,
+    prompt: prompt.text,
+    promptLen: prompt.length,
+    promptSha: prompt.sha256,
+    context: context?.text ?? null,
+    contextLen: context?.length ?? null,
+    answer: policy.fullContent ? answerJson : null,
+    answerLen: answerJson?.length ?? null,
+    errorCode: turn.errorCode ?? null,
+    errorMessage: metaText(turn.errorMessage),
+    modelReported: turn.modelReported ?? null,
+    modelVerified: turn.modelVerified,
+    usage: turn.usage ? redactedJson(turn.usage) : null,
+    latency: Math.round(turn.latencyMs),
+    now,
+  });
+}
+
+function toConsultation(r: ConsultationRow, turns: TurnRecord[]): ConsultationRecord {
+  return {
+    id: r.id,
+    agentId: r.agent_id,
+    backend: r.backend,
+    model: r.model,
+    hostRuntime: r.host_runtime,
+    nativeSessionId: r.native_session_id,
+    status: r.status,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    turns,
+  };
+}
+
+function toTurn(r: TurnRow): TurnRecord {
+  return {
+    consultationId: r.consultation_id,
+    n: r.n,
+    prompt: r.prompt,
+    promptLength: r.prompt_len,
+    promptSha256: r.prompt_sha256,
+    context: r.context,
+    contextLength: r.context_len,
+    answer: parseJson(r.answer_json),
+    answerLength: r.answer_len,
+    errorCode: r.error_code,
+    errorMessage: r.error_message,
+    modelReported: r.model_reported,
+    modelVerified: r.model_verified,
+    usage: parseJson(r.usage_json) as Usage | undefined,
+    latencyMs: r.latency_ms,
+    createdAt: r.created_at,
+  };
+}

@@ -1,0 +1,190 @@
+/**
+ * Opening the one SQLite file every orchestrate process on the machine shares: private modes set
+ * before SQLite writes a byte, WAL so readers never block the writer, a busy timeout so several
+ * servers queue instead of failing, and numbered migrations gated by `PRAGMA user_version`.
+ */
+import { Database } from "bun:sqlite";
+import { chmodSync, closeSync, constants, fstatSync, fchmodSync, lstatSync, mkdirSync, openSync, statSync } from "node:fs";
+import { basename, dirname } from "node:path";
+import { log } from "../log.ts";
+import { fail, ok, type Result } from "../result.ts";
+import type { ContentPolicy } from "./content.ts";
+import { createConsultationStore, type ConsultationStore } from "./consultations.ts";
+import { createCooldownStore, type CooldownStore } from "./cooldowns.ts";
+import { createJobStore, type JobStore } from "./jobs.ts";
+import { MIGRATIONS, SCHEMA_VERSION } from "./migrations/index.ts";
+import { createRunStore, type RunStore } from "./runs.ts";
+import { createUsageStore, type UsageStore } from "./usage.ts";
+
+export type StoreErrorCode = "store_unavailable" | "store_too_new";
+
+export interface OpenStoreOptions {
+  /** store_full_content; false keeps metadata and routing only. Default true. */
+  fullContent?: boolean;
+  /** The dashboard's mode: no directory or file creation, no migrations, no writes. */
+  readonly?: boolean;
+}
+
+export interface Store {
+  db: Database;
+  path: string;
+  policy: ContentPolicy;
+  runs: RunStore;
+  cooldowns: CooldownStore;
+  consultations: ConsultationStore;
+  jobs: JobStore;
+  usage: UsageStore;
+  close(): void;
+}
+
+export const BUSY_TIMEOUT_MS = 5000;
+
+const UPGRADE_HINT = "Upgrade orchestrate (brew upgrade orchestrate, or re-run install.sh), or point ORCHESTRATE_DB at another file.";
+
+export function openStore(path: string, opts: OpenStoreOptions = {}): Result<Store, StoreErrorCode> {
+  const policy: ContentPolicy = { fullContent: opts.fullContent ?? true };
+  let db: Database | undefined;
+  try {
+    db = opts.readonly ? openReadonly(path) : openWritable(path);
+    const schema = opts.readonly ? checkReadonlySchema(db, path) : migrate(db, path);
+    if (!schema.ok) {
+      db.close();
+      return schema;
+    }
+    return ok(assemble(db, path, policy));
+  } catch (error) {
+    db?.close();
+    const reason = error instanceof Error ? error.message : String(error);
+    return fail("store_unavailable", `Cannot open the orchestrate store at ${path}: ${reason}`, "Check the path's permissions and free space, or set ORCHESTRATE_DB to another file.");
+  }
+}
+
+function assemble(db: Database, path: string, policy: ContentPolicy): Store {
+  const jobs = createJobStore(db, policy);
+  let closed = false;
+  return {
+    db,
+    path,
+    policy,
+    runs: createRunStore(db, policy),
+    cooldowns: createCooldownStore(db),
+    consultations: createConsultationStore(db, policy),
+    jobs,
+    usage: createUsageStore(db),
+    close() {
+      if (closed) return;
+      closed = true;
+      try {
+        jobs.flush();
+      } finally {
+        db.close();
+      }
+    },
+  };
+}
+
+function openWritable(path: string): Database {
+  prepareDir(dirname(path));
+  prepareFile(path);
+  const db = new Database(path, { readwrite: true, create: true, strict: true });
+  try {
+    // busy_timeout first, so switching to WAL waits for a sibling process instead of failing.
+    db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    const mode = db.query<{ journal_mode: string }, []>("PRAGMA journal_mode = WAL").get();
+    if (mode?.journal_mode.toLowerCase() !== "wal") throw new Error(`the file refused WAL mode (got ${mode?.journal_mode ?? "nothing"})`);
+    db.run("PRAGMA synchronous = NORMAL");
+    db.run("PRAGMA foreign_keys = ON");
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+function openReadonly(path: string): Database {
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  if (!stat) throw new Error("no store there yet (run orchestrate once to create it)");
+  if (!stat.isFile()) throw new Error("not a regular file");
+  const db = new Database(path, { readonly: true, strict: true });
+  db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  return db;
+}
+
+/** 0700, created if missing. An existing looser directory is tightened only when it is ours by
+ * name and owner; a custom ORCHESTRATE_DB in a shared folder is left alone (the file is 0600). */
+function prepareDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stat = statSync(dir);
+  if ((stat.mode & 0o077) === 0) return;
+  if (basename(dir) === "orchestrate" && stat.uid === process.getuid?.()) {
+    chmodSync(dir, 0o700);
+    return;
+  }
+  log.warn(`orchestrate store directory ${dir} is readable by others (mode ${(stat.mode & 0o777).toString(8)}); the store file itself is 0600`);
+}
+
+/** Create the file 0600 before SQLite touches it (SQLite would use 0644 & ~umask); WAL and SHM
+ * files inherit the database file's mode. A symlink or a file owned by someone else is refused. */
+function prepareFile(path: string): void {
+  const existing = lstatSync(path, { throwIfNoEntry: false });
+  if (existing?.isSymbolicLink()) throw new Error("the store path is a symlink; point ORCHESTRATE_DB at the real file");
+  if (existing && !existing.isFile()) throw new Error("the store path is not a regular file");
+  const fd = openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+  try {
+    const stat = fstatSync(fd);
+    const uid = process.getuid?.();
+    if (uid !== undefined && stat.uid !== uid) throw new Error(`the store file is owned by uid ${stat.uid}, not you`);
+    if ((stat.mode & 0o077) !== 0) fchmodSync(fd, 0o600);
+  } finally {
+    closeSync(fd);
+  }
+  for (const side of [`${path}-wal`, `${path}-shm`]) tightenSideFile(side);
+}
+
+function tightenSideFile(path: string): void {
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  if (!stat?.isFile() || (stat.mode & 0o077) === 0 || stat.uid !== process.getuid?.()) return;
+  chmodSync(path, 0o600);
+}
+
+function userVersion(db: Database): number {
+  return db.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version ?? 0;
+}
+
+function tooNew(path: string, found: number): Result<never, StoreErrorCode> {
+  return fail(
+    "store_too_new",
+    `The store at ${path} was written by a newer orchestrate (schema ${found}; this binary knows up to ${SCHEMA_VERSION}). Upgrade orchestrate to use it.`,
+    UPGRADE_HINT,
+  );
+}
+
+/**
+ * Apply pending migrations in one IMMEDIATE transaction: the write lock is taken before the
+ * version is re-read, so when two servers start at once the second sees the first's result and
+ * applies nothing.
+ */
+function migrate(db: Database, path: string): Result<void, StoreErrorCode> {
+  const seen = userVersion(db);
+  if (seen > SCHEMA_VERSION) return tooNew(path, seen);
+  if (seen === SCHEMA_VERSION) return ok(undefined);
+  const apply = db.transaction((): number => {
+    const current = userVersion(db);
+    if (current >= SCHEMA_VERSION) return current;
+    for (const m of MIGRATIONS) if (m.version > current) db.run(m.sql);
+    db.run(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    log.debug(`orchestrate store ${path}: migrated schema ${current} → ${SCHEMA_VERSION}`);
+    return SCHEMA_VERSION;
+  });
+  const version = apply.immediate();
+  return version > SCHEMA_VERSION ? tooNew(path, version) : ok(undefined);
+}
+
+function checkReadonlySchema(db: Database, path: string): Result<void, StoreErrorCode> {
+  const version = userVersion(db);
+  if (version > SCHEMA_VERSION) return tooNew(path, version);
+  if (version < SCHEMA_VERSION) {
+    return fail("store_unavailable", `The store at ${path} is at schema ${version}; this orchestrate needs ${SCHEMA_VERSION}.`, "Start the orchestrate server once (it migrates the store), then retry.");
+  }
+  return ok(undefined);
+}

@@ -1,0 +1,11 @@
+/** The store's public surface: the only module tree that holds SQL. */
+export { openStore, BUSY_TIMEOUT_MS, type Store, type StoreErrorCode, type OpenStoreOptions } from "./db.ts";
+export { defaultStorePath } from "./paths.ts";
+export type { ContentPolicy } from "./content.ts";
+export type * from "./runs.ts";
+export type * from "./cooldowns.ts";
+export type * from "./consultations.ts";
+export type * from "./jobs.ts";
+export type * from "./usage.ts";
+export { PARTIAL_TAIL_CHARS } from "./jobs.ts";
+export { SCHEMA_VERSION } from "./migrations/index.ts";

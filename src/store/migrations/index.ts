@@ -1,0 +1,16 @@
+/**
+ * Every migration, in order, imported as text so `bun build --compile` embeds them in the binary.
+ * Append only: a migration that shipped is never edited; its number is its `user_version`.
+ */
+import init001 from "./001_init.sql" with { type: "text" };
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: "001_init", sql: init001 }];
+
+/** The schema version this binary writes; a database above it came from a newer orchestrate. */
+export const SCHEMA_VERSION: number = MIGRATIONS.length;
