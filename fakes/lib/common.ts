@@ -12,10 +12,12 @@
  *   FAKE_MODEL           the model the fake claims to have used (default: the requested one)
  *   FAKE_DELAY_MS        delay before answering (scenario "slow" too)
  *   FAKE_EVENTS          with scenario "long": number of progress events, FAKE_EVENT_GAP_MS apart
+ *   FAKE_MUTATION        what editTree() does: new-untracked (default), edit-file, delete, rename,
+ *                        mode, stage, commit, ignored — on FAKE_MUTATION_FILE (default README.md)
  */
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 
 export interface FakeContext {
   cli: string;
@@ -101,9 +103,30 @@ export async function hangWithGrandchild(): Promise<never> {
   for (;;) await sleep(60_000);
 }
 
-/** Writes a file in the cwd, the way an agent that starts editing does. */
+/**
+ * Changes the working tree the way an agent that starts editing does. FAKE_MUTATION picks the
+ * kind of change (tests walk the whole list the fingerprint must catch); default: a new file.
+ */
 export function editTree(name = "FAKE_EDIT.txt"): void {
-  writeFileSync(join(process.cwd(), name), `edited by fake at ${Date.now()}\n`);
+  const cwd = process.cwd();
+  const target = process.env.FAKE_MUTATION_FILE ?? "README.md";
+  const git = (...args: string[]) => spawnSync("git", args, { cwd, stdio: "ignore", env: { ...process.env, GIT_AUTHOR_NAME: "fake", GIT_AUTHOR_EMAIL: "fake@example.invalid", GIT_COMMITTER_NAME: "fake", GIT_COMMITTER_EMAIL: "fake@example.invalid" } });
+  const mutations: Record<string, () => void> = {
+    "new-untracked": () => writeFileSync(join(cwd, name), `edited by fake at ${Date.now()}\n`),
+    "edit-file": () => appendFileSync(join(cwd, target), `edited by fake at ${Date.now()}\n`),
+    delete: () => rmSync(join(cwd, target)),
+    rename: () => renameSync(join(cwd, target), join(cwd, `${target}.renamed`)),
+    mode: () => chmodSync(join(cwd, target), 0o755),
+    stage: () => git("add", "--", target),
+    commit: () => git("commit", "-q", "--allow-empty", "-m", "fake commit"),
+    ignored: () => {
+      mkdirSync(join(cwd, "ignored"), { recursive: true });
+      writeFileSync(join(cwd, "ignored", "cache.txt"), `${Date.now()}\n`);
+    },
+  };
+  const mutate = mutations[process.env.FAKE_MUTATION ?? "new-untracked"];
+  if (!mutate) throw new Error(`unknown FAKE_MUTATION ${process.env.FAKE_MUTATION}`);
+  mutate();
 }
 
 export function delayMs(): number {

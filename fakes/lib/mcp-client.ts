@@ -1,0 +1,37 @@
+/** A real MCP client over stdio against a real server process (source or compiled binary). */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { join } from "node:path";
+import { BUN_DIR, REPO_ROOT } from "./sandbox.ts";
+
+export interface McpSession {
+  client: Client;
+  transport: StdioClientTransport;
+  pid: number | null;
+  stderr: () => string;
+  close(): Promise<void>;
+}
+
+export async function connect(env: Record<string, string>, opts: { command?: string[]; clientName?: string } = {}): Promise<McpSession> {
+  const command = opts.command ?? [join(BUN_DIR, "bun"), join(REPO_ROOT, "src", "main.ts")];
+  const transport = new StdioClientTransport({ command: command[0] as string, args: command.slice(1), env, stderr: "pipe" });
+  let err = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const client = new Client({ name: opts.clientName ?? "orchestrate-tests", version: "1.0.0" });
+  await client.connect(transport);
+  return {
+    client,
+    transport,
+    pid: transport.pid,
+    stderr: () => err,
+    close: () => client.close(),
+  };
+}
+
+export type ToolReply = { isError?: boolean; structuredContent?: Record<string, unknown>; content: { type: string; text?: string }[] };
+
+export function textOf(reply: ToolReply): string {
+  return reply.content.map((c) => c.text ?? "").join("\n");
+}

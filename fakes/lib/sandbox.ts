@@ -1,0 +1,100 @@
+/**
+ * A throw-away world for end-to-end tests: HOME, a 0700 config dir, a projects root holding a real
+ * git repo, a record dir the fakes write to, and an env whose PATH finds the fake CLIs first.
+ */
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const REPO_ROOT = resolve(import.meta.dir, "..", "..");
+export const FAKES_DIR = join(REPO_ROOT, "fakes");
+export const BUN_DIR = join(REPO_ROOT, "node_modules", ".bin");
+
+export interface Sandbox {
+  root: string;
+  home: string;
+  configPath: string;
+  dbPath: string;
+  projects: string;
+  repo: string;
+  records: string;
+  env: Record<string, string>;
+  writeConfig(text: string): string;
+  recordings(cli?: string): Recording[];
+  cleanup(): void;
+}
+
+export interface Recording {
+  cli: string;
+  pid: number;
+  pgid?: number;
+  argv: string[];
+  stdin: string;
+  env: Record<string, string>;
+  cwd: string;
+  scenario: string;
+}
+
+export function makeSandbox(extraEnv: Record<string, string> = {}): Sandbox {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "orch-")));
+  chmodSync(root, 0o700);
+  const home = join(root, "home");
+  const configDir = join(home, ".config", "orchestrate");
+  const projects = join(home, "Projects");
+  const repo = join(projects, "repo");
+  const records = join(root, "records");
+  for (const dir of [configDir, repo, records, join(home, ".codex")]) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  initRepo(repo);
+  const configPath = join(configDir, "config.yaml");
+  const dbPath = join(root, "state", "orchestrate.db");
+  const env: Record<string, string> = {
+    PATH: `${FAKES_DIR}:${BUN_DIR}:/usr/local/bin:/usr/bin:/bin`,
+    HOME: home,
+    CODEX_HOME: join(home, ".codex"),
+    TMPDIR: tmpdir(),
+    ORCHESTRATE_CONFIG: configPath,
+    ORCHESTRATE_DB: dbPath,
+    ORCHESTRATE_ROOTS: projects,
+    FAKE_RECORD_DIR: records,
+    ORCHESTRATE_LOG_LEVEL: "1",
+    ...extraEnv,
+  };
+  return {
+    root,
+    home,
+    configPath,
+    dbPath,
+    projects,
+    repo,
+    records,
+    env,
+    writeConfig(text: string) {
+      writeFileSync(configPath, text, { mode: 0o600 });
+      chmodSync(configPath, 0o600);
+      return configPath;
+    },
+    recordings(cli?: string) {
+      return readdirSync(records)
+        .filter((f) => f.endsWith(".json") && (!cli || f.startsWith(`${cli}-`)))
+        .map((f) => JSON.parse(readFileSync(join(records, f), "utf8")) as Recording)
+        .sort((a, b) => ((a as unknown as { at: number }).at ?? 0) - ((b as unknown as { at: number }).at ?? 0));
+    },
+    cleanup() {
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export function git(cwd: string, ...args: string[]): string {
+  const out = Bun.spawnSync(["git", ...args], { cwd, env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" } });
+  if (out.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${out.stderr.toString()}`);
+  return out.stdout.toString();
+}
+
+function initRepo(repo: string): void {
+  git(repo, "init", "-q", "-b", "main");
+  writeFileSync(join(repo, "README.md"), "# demo\n");
+  writeFileSync(join(repo, ".gitignore"), "ignored/\n");
+  git(repo, "add", "-A");
+  git(repo, "commit", "-q", "-m", "init");
+}

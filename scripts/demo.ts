@@ -1,0 +1,63 @@
+/**
+ * `npm run demo`: a real MCP session over stdio against the orchestrate server, configured with the
+ * bundled fake CLIs, so it works with no vendor CLI installed. Shows list_tiers, a dry run, a routed
+ * call, and a fallback with its trace and cross-provider notice.
+ */
+import { makeSandbox } from "../fakes/lib/sandbox.ts";
+import { connect, textOf, type ToolReply } from "../fakes/lib/mcp-client.ts";
+
+const CONFIG = `# demo config: every id below is served by a fake CLI from fakes/
+agents:
+  cheap:
+    backend: opencode
+    model: deepseek/deepseek-v4-flash
+  codex-main:
+    backend: codex
+    model: gpt-5.5
+    sandbox: workspace-write
+  claude-opus:
+    backend: claude
+    model: opus
+tiers:
+  light: [cheap]
+  standard: [codex-main]
+  heavy: [claude-opus]
+fallbacks:
+  heavy: standard
+allowCrossProviderFallback: true
+`;
+
+const out = (s: string) => process.stdout.write(`${s}\n`);
+const heading = (s: string) => out(`\n\x1b[1m== ${s}\x1b[0m`);
+
+async function main(): Promise<void> {
+  // claude answers like a rate-limited account, so the heavy call must fall back.
+  const box = makeSandbox({ FAKE_CLAUDE_SCENARIO: "rate-limit" });
+  box.writeConfig(CONFIG);
+  out(`sandbox: ${box.root} (fake HOME, config, SQLite store and a git repo at ${box.repo})`);
+  const session = await connect(box.env, { clientName: "orchestrate-demo" });
+  try {
+    const tools = await session.client.listTools();
+    heading("tools/list");
+    out(tools.tools.map((t) => `  ${t.name} — ${t.description?.split(".")[0]}`).join("\n"));
+    await show(session, "list_tiers", {});
+    await show(session, "router_dry_run", { cwd: box.repo, tier: "heavy" });
+    await show(session, "route", { prompt: "Add a CONTRIBUTING.md stub", cwd: box.repo, tier: "light" });
+    await show(session, "route", { prompt: "Refactor the parser for speed", cwd: box.repo, tier: "heavy" });
+  } finally {
+    await session.close();
+    box.cleanup();
+  }
+  out("\nDone: a routed call, a fallback after a fast clean failure (tree unchanged), and the trace of each.");
+}
+
+async function show(session: Awaited<ReturnType<typeof connect>>, name: string, args: Record<string, unknown>): Promise<void> {
+  heading(`${name}(${JSON.stringify(args)})`);
+  const reply = (await session.client.callTool({ name, arguments: args }, undefined, {
+    onprogress: (p) => out(`  … ${p.message ?? p.progress}`),
+  })) as ToolReply;
+  out(textOf(reply).replace(/^/gm, "  "));
+  if (reply.isError) out("  (isError: true)");
+}
+
+await main();

@@ -1,0 +1,11 @@
+import { defineCommand } from "citty";
+import { VERSION } from "../version.ts";
+
+export const rootCommand = defineCommand({
+  meta: { name: "orchestrate", version: VERSION, description: "MCP server that hands coding work to the other coding-agent CLIs on this machine. With no arguments it serves MCP over stdio." },
+  subCommands: {
+    serve: () => import("./serve.ts").then((m) => m.serveCommand),
+    check: () => import("./check.ts").then((m) => m.checkCommand),
+    run: () => import("./run.ts").then((m) => m.runCommand),
+  },
+});

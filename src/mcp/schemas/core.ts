@@ -1,0 +1,75 @@
+import { type } from "arktype";
+import { errorInfo, jobRef, tier, usage } from "./shared.ts";
+
+/** Prompts are large (diffs, files); the cap keeps a hostile request from exhausting memory. */
+const prompt = type("0 < string <= 1000000");
+const cwd = type("0 < string <= 4096");
+const caps = type("(0 < string <= 64)[] <= 16");
+const timeoutSec = type("30 <= number.integer <= 3600");
+
+export const routeInput = type({
+  "+": "reject",
+  prompt,
+  cwd,
+  tier,
+  "caps?": caps,
+  "timeoutSec?": timeoutSec,
+  "background?": "boolean",
+});
+
+const attempt = type({
+  n: "number",
+  agent: "string",
+  tier,
+  backend: "string",
+  "model?": "string",
+  provider: "string",
+  outcome: "string",
+  reason: "string",
+  durationMs: "number",
+  "exitCode?": "number | null",
+  fellBack: "boolean",
+  "treeChanged?": "boolean | null",
+});
+
+export const routeOutput = type({
+  ok: "boolean",
+  "runId?": "string",
+  "servedBy?": { agent: "string", backend: "string", "model?": "string", tier, provider: "string" },
+  "text?": "string",
+  attempts: attempt.array(),
+  "crossProviderNotice?": "string",
+  "usage?": usage,
+  "sessionId?": "string",
+  "advisory?": { hint: "string" },
+  "job?": jobRef,
+  "error?": errorInfo,
+});
+
+export const listTiersInput = type({ "+": "reject" });
+
+export const listTiersOutput = type({
+  ok: "boolean",
+  tiers: { light: "boolean", standard: "boolean", heavy: "boolean" },
+  capabilities: "string[]",
+  cooling: "string[]",
+  installed: "string[]",
+  "error?": errorInfo,
+});
+
+export const dryRunInput = type({
+  "+": "reject",
+  cwd,
+  tier,
+  "caps?": caps,
+  "timeoutSec?": timeoutSec,
+});
+
+export const dryRunOutput = type({
+  ok: "boolean",
+  recipients: type({ n: "number", agent: "string", tier, backend: "string", "model?": "string", provider: "string", advisory: "boolean", crossesProvider: "boolean", budgetSec: "number" }).array(),
+  decisions: type({ agent: "string", tier, decision: "'include' | 'skip'", reason: "string" }).array(),
+  crossings: "string[]",
+  budget: { totalSec: "number", reserveSec: "number", perAttemptSec: "number[]" },
+  "error?": errorInfo,
+});

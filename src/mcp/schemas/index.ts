@@ -1,0 +1,9 @@
+import type { Type } from "arktype";
+import { dryRunInput, dryRunOutput, listTiersInput, listTiersOutput, routeInput, routeOutput } from "./core.ts";
+
+/** Tool name → its arktype input and output types. The generator and the validators read this. */
+export const toolSchemas: Record<string, { input: Type; output: Type }> = {
+  route: { input: routeInput, output: routeOutput },
+  list_tiers: { input: listTiersInput, output: listTiersOutput },
+  router_dry_run: { input: dryRunInput, output: dryRunOutput },
+};

@@ -1,0 +1,102 @@
+/**
+ * The MCP server over stdio, built on the SDK's low-level `Server` so tools are served from their
+ * pre-generated JSON Schemas (no zod, no arktype on the startup path). Every tool result carries
+ * structuredContent and a readable text block; failures are `isError` results with a code.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { VERSION } from "../version.ts";
+import { log } from "../log.ts";
+import type { LoadedTool, ToolContext, ToolDef, ToolOutcome } from "./define.ts";
+import { activeTools } from "./tools/index.ts";
+import schemas from "./generated/schemas.json" with { type: "json" };
+
+type SchemaEntry = { inputSchema: Record<string, unknown>; outputSchema: Record<string, unknown> };
+const SCHEMAS = schemas as Record<string, SchemaEntry>;
+
+export interface ServeOptions {
+  env: Record<string, string | undefined>;
+  /** Called once the transport closed or a signal arrived; ends live process groups first. */
+  onClose?: () => Promise<void>;
+}
+
+export function buildServer(env: Record<string, string | undefined>): Server {
+  const tools = activeTools(env);
+  const server = new Server({ name: "orchestrate", version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const loaded = new Map<string, Promise<LoadedTool>>();
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(wireTool) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = tools.find((t) => t.name === request.params.name);
+    if (!tool) return errorResult({ code: "unknown_tool", message: `No tool named "${request.params.name}".`, hint: "Call tools/list to see the available tools." });
+    const token = request.params._meta?.progressToken;
+    let step = 0;
+    const ctx: ToolContext = {
+      signal: extra.signal,
+      wantsProgress: token !== undefined,
+      clientName: server.getClientVersion()?.name,
+      progress: (message, progress, total) => {
+        if (token === undefined || extra.signal.aborted) return;
+        step += 1;
+        void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: progress ?? step, ...(total ? { total } : {}), message } }).catch(() => undefined);
+      },
+    };
+    return callTool(tool, loaded, request.params.arguments, ctx);
+  });
+  return server;
+}
+
+async function callTool(tool: ToolDef, cache: Map<string, Promise<LoadedTool>>, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
+  try {
+    let pending = cache.get(tool.name);
+    if (!pending) {
+      pending = tool.load();
+      cache.set(tool.name, pending);
+    }
+    const impl = await pending;
+    const input = impl.validate(args);
+    if (!input.ok) return errorResult({ code: "invalid_arguments", message: input.message, hint: "Fix the arguments named above and call again." });
+    return toResult(await impl.handler(input.value, ctx));
+  } catch (error) {
+    // A handler never throws on purpose; if one does, the client still gets a typed answer.
+    log.error(`tool ${tool.name} failed unexpectedly`, error);
+    return errorResult({ code: "internal_error", message: `orchestrate hit an unexpected error in ${tool.name}.`, hint: "See the server's stderr log; the call had no effect you should rely on." });
+  }
+}
+
+function wireTool(tool: ToolDef): Record<string, unknown> {
+  const schema = SCHEMAS[tool.name];
+  return {
+    name: tool.name,
+    title: tool.annotations.title,
+    description: tool.description,
+    inputSchema: schema?.inputSchema ?? { type: "object" },
+    ...(schema?.outputSchema ? { outputSchema: schema.outputSchema } : {}),
+    annotations: tool.annotations,
+  };
+}
+
+function toResult(outcome: ToolOutcome): CallToolResult {
+  if (outcome.ok) return { content: [{ type: "text", text: outcome.text }], structuredContent: { ok: true, ...outcome.data } };
+  return errorResult(outcome.error, outcome.data, outcome.text);
+}
+
+export function errorResult(error: { code: string; message: string; hint?: string }, data: Record<string, unknown> = {}, detail?: string): CallToolResult {
+  const text = `Error [${error.code}]: ${error.message}${error.hint ? `\nNext: ${error.hint}` : ""}${detail ? `\n\n${detail}` : ""}`;
+  return { isError: true, content: [{ type: "text", text }], structuredContent: { ...data, ok: false, error } };
+}
+
+/** Serves until stdin closes; resolves after live process groups were ended. */
+export async function serveStdio(opts: ServeOptions): Promise<void> {
+  const server = buildServer(opts.env);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    server.onclose = () => resolve();
+    process.stdin.once("end", () => resolve());
+  });
+  await server.connect(transport);
+  await closed;
+  await opts.onClose?.();
+}
+
+const INSTRUCTIONS = "orchestrate hands coding work to the other coding-agent CLIs on this machine. Use route(prompt, cwd, tier) to delegate a task by cost tier (light/standard/heavy); router_dry_run to preview recipients; list_tiers to see what is configured.";

@@ -1,0 +1,13 @@
+import type { ToolDef } from "../define.ts";
+import { coreTools } from "./core.ts";
+
+/** Every tool the server can advertise, in tools/list order. */
+export function allTools(): ToolDef[] {
+  return [...coreTools];
+}
+
+/** The tools this process advertises: core always; opt-in groups by environment. */
+export function activeTools(env: Record<string, string | undefined>): ToolDef[] {
+  const initAllowed = env.ORCHESTRATE_ALLOW_INIT === "1" || env.MCP_ROUTER_ALLOW_INIT === "1";
+  return allTools().filter((tool) => tool.group !== "init" || initAllowed);
+}

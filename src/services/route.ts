@@ -1,0 +1,262 @@
+/**
+ * The route service: plan, then run attempts in order, falling back only on a fast clean failure
+ * with a byte-identical tree; arm shared cooldowns; record the run and every attempt; return the
+ * served-by, the full trace and the delegate's final (redacted) text.
+ */
+import { UNAVAILABLE_CLASSES, type FailureClass, type RunRequest, type Usage } from "../adapters/types.ts";
+import type { Tier } from "../config/types.ts";
+import { planRoute, type Candidate, type Plan } from "../routing/plan.ts";
+import { attemptCapSec } from "../routing/budget.ts";
+import { fallbackVerdict } from "../routing/fallback.ts";
+import { cooldownClass, cooldownUntil } from "../routing/cooldown.ts";
+import { checkCwd } from "../safety/roots.ts";
+import { checkDepth } from "../safety/depth.ts";
+import { redact } from "../safety/redact.ts";
+import type { Failure } from "../result.ts";
+import { runAttempt, type AttemptResult } from "./attempt.ts";
+import { advisoryHint } from "./advisory.ts";
+import type { Runtime } from "./runtime.ts";
+
+export interface RouteRequest {
+  prompt: string;
+  cwd: string;
+  tier: Tier;
+  caps?: string[];
+  timeoutSec?: number;
+}
+
+export interface AttemptTrace {
+  n: number;
+  agent: string;
+  tier: Tier;
+  backend: string;
+  model?: string;
+  provider: string;
+  /** "ok", "unavailable" (never auth vs capacity), or the terminal class. */
+  outcome: string;
+  reason: string;
+  durationMs: number;
+  exitCode?: number | null;
+  fellBack: boolean;
+  treeChanged?: boolean | null;
+}
+
+export interface RouteOutcome {
+  ok: boolean;
+  runId?: string;
+  servedBy?: { agent: string; backend: string; model?: string; tier: Tier; provider: string };
+  text?: string;
+  attempts: AttemptTrace[];
+  crossProviderNotice?: string;
+  usage?: Usage;
+  sessionId?: string;
+  advisory?: { hint: string };
+  error?: Failure;
+}
+
+export interface RouteHooks {
+  signal?: AbortSignal;
+  /** "attempt n/N · tier:agent · what it is doing · remaining s" */
+  onProgress?: (message: string) => void;
+  /** Called with the run id as soon as the run is recorded (jobs use it). */
+  onRunStarted?: (runId: string) => void;
+  progressIntervalMs?: number;
+}
+
+export async function routeTask(rt: Runtime, req: RouteRequest, hooks: RouteHooks = {}): Promise<RouteOutcome> {
+  const gate = admit(rt, req);
+  if (!gate.ok) return { ok: false, attempts: [], error: gate.error };
+  const planned = planRoute({ tier: req.tier, caps: req.caps ?? [], ...(req.timeoutSec ? { timeoutSec: req.timeoutSec } : {}) }, rt.config, rt.store.cooldowns.active(rt.now()), rt.now());
+  if (!planned.ok) return { ok: false, attempts: [], error: { code: planned.error.code, message: planned.error.message, hint: "Run router_dry_run to see every decision, or `orchestrate check` to validate the config." } };
+  const runId = rt.store.runs.startRun({ tool: "route", tier: req.tier, cwd: gate.cwd, prompt: req.prompt });
+  hooks.onRunStarted?.(runId);
+  const outcome = await runPlan(rt, { ...req, cwd: gate.cwd }, planned.plan, runId, hooks);
+  finishRecord(rt, runId, outcome);
+  return { ...outcome, runId };
+}
+
+function admit(rt: Runtime, req: RouteRequest): { ok: true; cwd: string } | { ok: false; error: Failure } {
+  const depth = checkDepth(rt.env, rt.config.maxDepth);
+  if (!depth.ok) return depth;
+  const cwd = checkCwd(req.cwd, rt.roots);
+  if (!cwd.ok) return cwd;
+  return { ok: true, cwd: cwd.value };
+}
+
+async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string, hooks: RouteHooks): Promise<RouteOutcome> {
+  const attempts: AttemptTrace[] = [];
+  const deadline = rt.now() + plan.budget.totalSec * 1000;
+  const total = plan.candidates.length;
+  let crossing: string | undefined;
+  for (const [index, candidate] of plan.candidates.entries()) {
+    const n = index + 1;
+    if (candidate.crossesProvider) crossing = `Served outside ${plan.homeProvider ?? "the tier's provider"}: attempt ${n} went to ${candidate.agent.provider}${candidate.agent.aggregator ? " through an aggregator" : ""} (allowCrossProviderFallback is on).`;
+    if (candidate.agent.advisory) return advisoryOutcome(rt, runId, candidate, n, attempts);
+    const remainingSec = Math.floor((deadline - rt.now()) / 1000);
+    if (remainingSec <= 0) return terminal(attempts, { code: "budget_exceeded", message: "The route's time budget ran out before another attempt could start." }, crossing);
+    const capSec = attemptCapSec(remainingSec, plan.budget.reserveSec, total - n, candidate.agent.limits.maxWallSec);
+    const result = await runWithProgress(rt, req, candidate, { n, total, capSec, deadline }, hooks);
+    const trace = traceOf(n, candidate, result);
+    attempts.push(trace);
+    armCooldown(rt, candidate, result.failure);
+    const verdict = result.failure ? fallbackVerdict({ failure: result.failure, durationMs: result.durationMs, treeBefore: result.treeBefore, treeAfter: result.treeAfter, acted: result.run.acted, spawned: result.spawned }) : undefined;
+    trace.fellBack = verdict?.fallback === true && n < total;
+    recordAttempt(rt, runId, trace, result);
+    if (!result.failure) return success(candidate, result, attempts, crossing);
+    if (!trace.fellBack) return failed(result, trace, attempts, crossing, verdict?.fallback ? "no more candidates" : (verdict?.reason ?? "terminal"));
+  }
+  return terminal(attempts, { code: "no_candidates", message: "No candidate could be tried." }, crossing);
+}
+
+interface AttemptSlot {
+  n: number;
+  total: number;
+  capSec: number;
+  deadline: number;
+}
+
+async function runWithProgress(rt: Runtime, req: RouteRequest, candidate: Candidate, slot: AttemptSlot, hooks: RouteHooks): Promise<AttemptResult> {
+  const label = `attempt ${slot.n}/${slot.total} · ${candidate.tier}:${candidate.agent.id}`;
+  let activity = "starting";
+  const started = rt.now();
+  const say = () => hooks.onProgress?.(`${label} · ${activity} · ${Math.round((rt.now() - started) / 1000)} s elapsed · ${Math.max(0, Math.round((slot.deadline - rt.now()) / 1000))} s remaining`);
+  say();
+  const timer = hooks.onProgress ? setInterval(say, hooks.progressIntervalMs ?? 2000) : undefined;
+  try {
+    return await runAttempt({
+      agent: candidate.agent,
+      adapter: rt.adapters[candidate.agent.backend],
+      request: { mode: "route", prompt: req.prompt, cwd: req.cwd, ...permissionFields(candidate) },
+      env: rt.env,
+      timeoutMs: slot.capSec * 1000,
+      stallMs: (candidate.agent.limits.stallSec ?? rt.config.defaults.stallSec) * 1000,
+      ...(hooks.signal ? { signal: hooks.signal } : {}),
+      fingerprint: true,
+      onActivity: (text) => {
+        activity = text;
+      },
+    });
+  } finally {
+    if (timer) clearInterval(timer);
+  }
+}
+
+function permissionFields(candidate: Candidate): Partial<RunRequest> {
+  const a = candidate.agent;
+  return {
+    ...(a.model ? { model: a.model } : {}),
+    ...(a.sandbox ? { sandbox: a.sandbox } : {}),
+    ...(a.permissionMode ? { permissionMode: a.permissionMode } : {}),
+    ...(a.allowedTools ? { allowedTools: a.allowedTools } : {}),
+  };
+}
+
+function traceOf(n: number, candidate: Candidate, result: AttemptResult): AttemptTrace {
+  const a = candidate.agent;
+  const changed = result.treeBefore !== undefined && result.treeAfter !== undefined ? result.treeBefore !== result.treeAfter : null;
+  return {
+    n,
+    agent: a.id,
+    tier: candidate.tier,
+    backend: a.backend,
+    ...(a.model ? { model: a.model } : {}),
+    provider: a.provider,
+    outcome: publicOutcome(result.failure),
+    reason: redact(result.reason),
+    durationMs: result.durationMs,
+    exitCode: result.exitCode,
+    fellBack: false,
+    treeChanged: changed,
+  };
+}
+
+/** Auth vs capacity is not disclosed: it would leak per-provider credential health. */
+function publicOutcome(failure: FailureClass | undefined): string {
+  if (!failure) return "ok";
+  return UNAVAILABLE_CLASSES.includes(failure) ? "unavailable" : failure;
+}
+
+function recordAttempt(rt: Runtime, runId: string, trace: AttemptTrace, result: AttemptResult): void {
+  rt.store.runs.addAttempt({
+    runId,
+    n: trace.n,
+    agentId: trace.agent,
+    backend: trace.backend,
+    ...(trace.model ? { model: trace.model } : {}),
+    provider: trace.provider,
+    outcome: result.failure ?? "ok",
+    reason: trace.reason,
+    exitCode: result.exitCode,
+    durationMs: result.durationMs,
+    ...(result.run.sessionId ? { sessionId: result.run.sessionId } : {}),
+    usage: result.run.usage,
+    fellBack: trace.fellBack,
+  });
+}
+
+function armCooldown(rt: Runtime, candidate: Candidate, failure: FailureClass | undefined): void {
+  const cls = failure ? cooldownClass(failure) : undefined;
+  if (!cls) return;
+  const now = rt.now();
+  rt.store.cooldowns.arm(candidate.agent.id, cls, cooldownUntil(cls, rt.config.cooldowns, now), now);
+}
+
+function success(candidate: Candidate, result: AttemptResult, attempts: AttemptTrace[], crossing: string | undefined): RouteOutcome {
+  const a = candidate.agent;
+  return {
+    ok: true,
+    servedBy: { agent: a.id, backend: a.backend, ...(a.model ? { model: a.model } : {}), tier: candidate.tier, provider: a.provider },
+    text: redact(result.run.text),
+    attempts,
+    ...(crossing ? { crossProviderNotice: crossing } : {}),
+    usage: result.run.usage,
+    ...(result.run.sessionId ? { sessionId: result.run.sessionId } : {}),
+  };
+}
+
+function failed(result: AttemptResult, trace: AttemptTrace, attempts: AttemptTrace[], crossing: string | undefined, why: string): RouteOutcome {
+  const failure = result.failure ?? "task_failed";
+  const code = failure === "budget" ? "budget_exceeded" : UNAVAILABLE_CLASSES.includes(failure) ? "unavailable" : failure;
+  const partial = result.run.text ? redact(result.run.text) : undefined;
+  return {
+    ok: false,
+    attempts,
+    ...(crossing ? { crossProviderNotice: crossing } : {}),
+    usage: result.run.usage,
+    ...(result.run.sessionId ? { sessionId: result.run.sessionId } : {}),
+    ...(partial ? { text: partial } : {}),
+    error: { code, message: `Attempt ${trace.n} (${trace.tier}:${trace.agent}) ended ${trace.outcome}: ${trace.reason}. No fallback: ${why}.`, hint: hintFor(failure, trace) },
+  };
+}
+
+function hintFor(failure: FailureClass, trace: AttemptTrace): string {
+  if (trace.treeChanged) return "The working tree was changed by the attempt; review it (git status / git diff) before retrying.";
+  if (failure === "timeout" || failure === "stalled") return "Retry with a larger timeoutSec, or use background: true and job_wait for long tasks.";
+  if (UNAVAILABLE_CLASSES.includes(failure)) return "Run `orchestrate check` to see which CLIs are installed and signed in.";
+  return "Read the attempt trace; the delegate's partial output, if any, is in text.";
+}
+
+function terminal(attempts: AttemptTrace[], error: Failure, crossing: string | undefined): RouteOutcome {
+  return { ok: false, attempts, ...(crossing ? { crossProviderNotice: crossing } : {}), error };
+}
+
+function advisoryOutcome(rt: Runtime, runId: string, candidate: Candidate, n: number, attempts: AttemptTrace[]): RouteOutcome {
+  const a = candidate.agent;
+  const trace: AttemptTrace = { n, agent: a.id, tier: candidate.tier, backend: a.backend, ...(a.model ? { model: a.model } : {}), provider: a.provider, outcome: "advisory", reason: "advisory entry: nothing was sent", durationMs: 0, fellBack: false, treeChanged: null };
+  attempts.push(trace);
+  rt.store.runs.addAttempt({ runId, n, agentId: a.id, backend: a.backend, provider: a.provider, outcome: "ok", reason: trace.reason, exitCode: null, durationMs: 0, fellBack: false });
+  const hint = advisoryHint(a);
+  return { ok: true, servedBy: { agent: a.id, backend: a.backend, ...(a.model ? { model: a.model } : {}), tier: candidate.tier, provider: a.provider }, text: hint, attempts, advisory: { hint } };
+}
+
+function finishRecord(rt: Runtime, runId: string, outcome: RouteOutcome): void {
+  const cancelled = outcome.error?.code === "cancelled";
+  const last = outcome.attempts.at(-1);
+  rt.store.runs.finishRun(runId, {
+    status: outcome.ok ? "ok" : cancelled ? "cancelled" : "failed",
+    ...(outcome.servedBy ? { servedBy: outcome.servedBy.agent } : {}),
+    ...(outcome.error ? { errorCode: outcome.error.code, errorMessage: outcome.error.message } : {}),
+    ...(outcome.text ? { answer: outcome.text } : {}),
+    treeChanged: last?.treeChanged ?? null,
+  });
+}

@@ -1,0 +1,100 @@
+/**
+ * Cancel and shutdown end the whole process group — a grandchild that ignores SIGTERM included —
+ * and the pending call is answered.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { connect, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
+import { openStore } from "../../src/store/db.ts";
+
+let box: Sandbox | undefined;
+let session: McpSession | undefined;
+
+afterEach(async () => {
+  await session?.close().catch(() => undefined);
+  session = undefined;
+  box?.cleanup();
+  box = undefined;
+});
+
+const HANG = `agents:
+  h: { backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: hang } }
+tiers: { light: null, standard: null, heavy: [h] }
+`;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor<T>(probe: () => T | undefined, ms = 15_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error("timed out waiting");
+    await Bun.sleep(25);
+  }
+}
+
+/** The pids the hanging fake wrote: itself and its SIGTERM-ignoring grandchild. */
+async function hangPids(records: string): Promise<number[]> {
+  const read = (name: string) => (existsSync(join(records, name)) ? readFileSync(join(records, name), "utf8").trim().split("\n").filter(Boolean).map(Number) : []);
+  return waitFor(() => {
+    const pids = [...read("hangers"), ...read("grandchildren")];
+    return pids.length >= 2 ? pids : undefined;
+  });
+}
+
+async function startHang(): Promise<{ pending: Promise<ToolReply>; pids: number[]; abort: AbortController }> {
+  box = makeSandbox({});
+  box.writeConfig(HANG);
+  session = await connect(box.env);
+  const abort = new AbortController();
+  const pending = session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } }, undefined, { signal: abort.signal, timeout: 120_000 }) as Promise<ToolReply>;
+  pending.catch(() => undefined);
+  const pids = await hangPids(box.records);
+  return { pending, pids, abort };
+}
+
+describe("cancellation ends the whole group", () => {
+  test("notifications/cancelled kills the group and records the run cancelled", async () => {
+    const { pending, pids, abort } = await startHang();
+    expect(pids.every(alive)).toBe(true);
+    abort.abort("user changed their mind");
+    await expect(pending).rejects.toThrow();
+    await waitFor(() => (pids.some(alive) ? undefined : true), 10_000);
+    // The server is still up and answers, and the run is recorded as cancelled.
+    const tiers = (await session!.client.callTool({ name: "list_tiers", arguments: {} })) as ToolReply;
+    expect(tiers.isError).toBeFalsy();
+    const store = openStore(box!.dbPath, { readonly: true });
+    if (!store.ok) throw new Error(store.error.message);
+    const status = await waitFor(() => {
+      const run = store.value.runs.listRuns({ limit: 1 })[0];
+      return run && run.status !== "running" ? run.status : undefined;
+    });
+    store.value.close();
+    expect(status).toBe("cancelled");
+  });
+
+  test("closing the transport (stdin) ends every live group", async () => {
+    const { pids } = await startHang();
+    await session!.close();
+    session = undefined;
+    await waitFor(() => (pids.some(alive) ? undefined : true), 10_000);
+  });
+
+  test("SIGTERM to the server ends every live group", async () => {
+    const { pids } = await startHang();
+    const serverPid = session!.pid!;
+    process.kill(serverPid, "SIGTERM");
+    await waitFor(() => (pids.some(alive) || alive(serverPid) ? undefined : true), 10_000);
+  });
+});

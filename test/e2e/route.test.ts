@@ -1,0 +1,269 @@
+/**
+ * route end to end: a real MCP client over stdio, the real server process, the fake CLIs, real git
+ * and a real SQLite file. Fallback must fire on each fast clean failure class and on nothing else.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { connect, textOf, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { git, makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
+
+let box: Sandbox | undefined;
+let session: McpSession | undefined;
+
+afterEach(async () => {
+  await session?.close().catch(() => undefined);
+  session = undefined;
+  box?.cleanup();
+  box = undefined;
+});
+
+/** heavy = [first (claude, scenario under test), second (claude, ok)]: same provider, no crossing. */
+function twoClaudes(firstEnv: Record<string, string>, extra = ""): string {
+  const env = Object.entries(firstEnv).map(([k, v]) => `      ${k}: "${v}"`).join("\n");
+  return `agents:
+  first:
+    backend: claude
+    model: opus
+${env ? `    env:\n${env}\n` : ""}${extra}
+  second:
+    backend: claude
+    model: sonnet
+tiers:
+  light: null
+  standard: null
+  heavy: [first, second]
+`;
+}
+
+async function route(env: Record<string, string>, config: string, args: Record<string, unknown> = {}): Promise<ToolReply> {
+  box = makeSandbox(env);
+  box.writeConfig(config);
+  session = await connect(box.env);
+  return (await session.client.callTool({ name: "route", arguments: { prompt: "do the thing", cwd: box.repo, tier: "heavy", ...args } })) as ToolReply;
+}
+
+type Attempt = { agent: string; outcome: string; fellBack: boolean; treeChanged?: boolean | null };
+const attemptsOf = (reply: ToolReply) => (reply.structuredContent?.attempts ?? []) as Attempt[];
+
+describe("route: fallback only on a fast clean failure", () => {
+  test.each(["auth-fail", "rate-limit", "overload", "transport"])("falls back after %s with an unchanged tree", async (scenario) => {
+    const reply = await route({}, twoClaudes({ FAKE_CLAUDE_SCENARIO: scenario }));
+    expect(reply.isError).toBeFalsy();
+    expect(attemptsOf(reply).map((a) => [a.agent, a.outcome, a.fellBack])).toEqual([
+      ["first", "unavailable", true],
+      ["second", "ok", false],
+    ]);
+    expect((reply.structuredContent?.servedBy as { agent: string }).agent).toBe("second");
+    expect(textOf(reply)).toContain("PONG-FROM-FAKE");
+  });
+
+  test("falls back when the first backend is not installed, without spawning it", async () => {
+    const reply = await route({}, twoClaudes({}, "    command: /nonexistent/bin/claude\n"));
+    expect(attemptsOf(reply).map((a) => a.outcome)).toEqual(["unavailable", "ok"]);
+    expect(box!.recordings("claude")).toHaveLength(1);
+  });
+
+  const mutations: [string, (repo: string) => void][] = [
+    ["edit-file", () => undefined],
+    ["new-untracked", () => undefined],
+    ["delete", () => undefined],
+    ["rename", () => undefined],
+    ["mode", () => undefined],
+    ["commit", () => undefined],
+    ["stage", (repo) => writeFileSync(join(repo, "README.md"), "dirty before the run\n")],
+  ];
+  test.each(mutations)("a failure after the tree changed (%s) is terminal", async (mutation, prepare) => {
+    box = makeSandbox({});
+    prepare(box.repo);
+    box.writeConfig(twoClaudes({ FAKE_CLAUDE_SCENARIO: "edits-then-fails", FAKE_MUTATION: mutation }));
+    session = await connect(box.env);
+    const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
+    expect(reply.isError).toBe(true);
+    expect(attemptsOf(reply).map((a) => [a.agent, a.fellBack, a.treeChanged])).toEqual([["first", false, true]]);
+    expect(box.recordings("claude")).toHaveLength(1);
+  });
+
+  test("an edit to an already-dirty file is caught (git status alone would not see it)", async () => {
+    box = makeSandbox({});
+    writeFileSync(join(box.repo, "README.md"), "already dirty\n");
+    box.writeConfig(twoClaudes({ FAKE_CLAUDE_SCENARIO: "edits-then-fails", FAKE_MUTATION: "edit-file" }));
+    session = await connect(box.env);
+    const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
+    expect(attemptsOf(reply).map((a) => a.treeChanged)).toEqual([true]);
+  });
+
+  test("an edit to an existing untracked file is caught", async () => {
+    box = makeSandbox({});
+    writeFileSync(join(box.repo, "notes.txt"), "untracked\n");
+    box.writeConfig(twoClaudes({ FAKE_CLAUDE_SCENARIO: "edits-then-fails", FAKE_MUTATION: "edit-file", FAKE_MUTATION_FILE: "notes.txt" }));
+    session = await connect(box.env);
+    const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
+    expect(attemptsOf(reply).map((a) => a.treeChanged)).toEqual([true]);
+  });
+
+  test("a change to an ignored file leaves the fingerprint alone, but an agent that wrote is still terminal", async () => {
+    const reply = await route({}, twoClaudes({ FAKE_CLAUDE_SCENARIO: "edits-then-fails", FAKE_MUTATION: "ignored" }));
+    expect(attemptsOf(reply).map((a) => [a.treeChanged, a.fellBack])).toEqual([[false, false]]);
+    expect(textOf(reply)).toContain("ran a tool that can change state");
+  });
+
+  test("a timeout is terminal", async () => {
+    const reply = await route({}, twoClaudes({ FAKE_CLAUDE_SCENARIO: "hang" }, "    limits: { maxWallSec: 2 }\n"));
+    expect(reply.isError).toBe(true);
+    expect(attemptsOf(reply).map((a) => [a.outcome, a.fellBack])).toEqual([["timeout", false]]);
+  });
+
+  test("a non-git cwd makes a post-spawn failure terminal", async () => {
+    box = makeSandbox({});
+    const plain = join(box.projects, "plain");
+    mkdirSync(plain);
+    box.writeConfig(twoClaudes({ FAKE_CLAUDE_SCENARIO: "rate-limit" }));
+    session = await connect(box.env);
+    const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: plain, tier: "heavy" } })) as ToolReply;
+    expect(reply.isError).toBe(true);
+    expect(attemptsOf(reply).map((a) => [a.outcome, a.fellBack])).toEqual([["unavailable", false]]);
+    expect(textOf(reply)).toContain("not a git work tree");
+  });
+
+  test("a task failure (not unavailable) is terminal", async () => {
+    const reply = await route({}, twoClaudes({ FAKE_CLAUDE_SCENARIO: "bad-model" }));
+    expect(reply.isError).toBe(true);
+    expect(attemptsOf(reply)).toHaveLength(1);
+  });
+});
+
+describe("route: cross-provider consent", () => {
+  const crossing = (allow: boolean, model = "deepseek/v4") => `agents:
+  cl: { backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: rate-limit } }
+  oc: { backend: opencode, model: ${model} }
+tiers:
+  light: null
+  standard: [oc]
+  heavy: [cl]
+fallbacks: { heavy: standard }
+allowCrossProviderFallback: ${allow}
+`;
+
+  test("without consent the hop to another provider is not taken", async () => {
+    const reply = await route({}, crossing(false));
+    expect(reply.isError).toBe(true);
+    expect(attemptsOf(reply).map((a) => a.agent)).toEqual(["cl"]);
+    expect(box!.recordings("opencode")).toHaveLength(0);
+  });
+
+  test("with consent it is taken and announced", async () => {
+    const reply = await route({}, crossing(true));
+    expect(reply.isError).toBeFalsy();
+    expect(attemptsOf(reply).map((a) => a.agent)).toEqual(["cl", "oc"]);
+    expect(String(reply.structuredContent?.crossProviderNotice)).toContain("anthropic");
+  });
+
+  test("an aggregator prefix counts as a crossing", async () => {
+    box = makeSandbox({});
+    box.writeConfig(`agents:
+  a: { backend: opencode, model: openai/gpt-5, env: { FAKE_OPENCODE_SCENARIO: rate-limit } }
+  b: { backend: opencode, model: openrouter/openai/gpt-5 }
+tiers: { light: [a, b], standard: null, heavy: null }
+`);
+    session = await connect(box.env);
+    const dry = (await session.client.callTool({ name: "router_dry_run", arguments: { cwd: box.repo, tier: "light" } })) as ToolReply;
+    const decisions = dry.structuredContent?.decisions as { agent: string; decision: string; reason: string }[];
+    expect(decisions.find((d) => d.agent === "b")).toMatchObject({ decision: "skip" });
+    expect(decisions.find((d) => d.agent === "b")?.reason).toContain("aggregator");
+  });
+});
+
+describe("route: shared cooldowns", () => {
+  test("a cooldown armed by one server process is honoured by a second on the same store", async () => {
+    const reply = await route({}, twoClaudes({ FAKE_CLAUDE_SCENARIO: "rate-limit" }));
+    expect(attemptsOf(reply).map((a) => a.outcome)).toEqual(["unavailable", "ok"]);
+    const other = await connect(box!.env);
+    try {
+      const dry = (await other.client.callTool({ name: "router_dry_run", arguments: { cwd: box!.repo, tier: "heavy" } })) as ToolReply;
+      const decisions = dry.structuredContent?.decisions as { agent: string; decision: string; reason: string }[];
+      expect(decisions.find((d) => d.agent === "first")).toMatchObject({ decision: "skip" });
+      expect(decisions.find((d) => d.agent === "first")?.reason).toContain("cooling");
+      const second = (await other.client.callTool({ name: "route", arguments: { prompt: "again", cwd: box!.repo, tier: "heavy" } })) as ToolReply;
+      expect(attemptsOf(second).map((a) => a.agent)).toEqual(["second"]);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe("route: input and safety refusals", () => {
+  test("a cwd outside the roots is refused with its fix", async () => {
+    const reply = await route({}, twoClaudes({}), { cwd: "/" });
+    expect(reply.isError).toBe(true);
+    expect((reply.structuredContent?.error as { code: string }).code).toMatch(/cwd/);
+    expect(box!.recordings()).toHaveLength(0);
+  });
+
+  test("bad arguments get a typed error, not a crash", async () => {
+    const reply = await route({}, twoClaudes({}), { tier: "ultra", timeoutSec: 5 });
+    expect(reply.isError).toBe(true);
+    expect((reply.structuredContent?.error as { code: string }).code).toBe("invalid_arguments");
+    expect(textOf(reply)).toContain("tier");
+  });
+
+  test("a nested orchestrate past the depth limit refuses to delegate", async () => {
+    const reply = await route({ ORCHESTRATE_DEPTH: "1" }, twoClaudes({}));
+    expect(reply.isError).toBe(true);
+    expect((reply.structuredContent?.error as { code: string }).code).toBe("recursion_limit");
+  });
+
+  test("children get ORCHESTRATE_DEPTH+1 and never the server's control variables", async () => {
+    await route({ ORCHESTRATE_ALLOW_INIT: "1" }, twoClaudes({}));
+    const rec = box!.recordings("claude")[0]!;
+    expect(rec.env.ORCHESTRATE_DEPTH).toBe("1");
+    expect(rec.env.ORCHESTRATE_CONFIG).toBeUndefined();
+    expect(rec.env.ORCHESTRATE_ALLOW_INIT).toBeUndefined();
+    expect(rec.argv).toContain("--strict-mcp-config");
+    expect(rec.argv).toContain("--setting-sources");
+  });
+
+  test("advisory entries return their hint without spawning", async () => {
+    const reply = await route({}, `agents:
+  cx: { backend: codex, advisory: true }
+tiers: { light: null, standard: null, heavy: [cx] }
+`);
+    expect(reply.isError).toBeFalsy();
+    expect(textOf(reply)).toContain("Nothing was sent");
+    expect(box!.recordings()).toHaveLength(0);
+  });
+});
+
+describe("route: seed-000 config.json works unchanged", () => {
+  test("mcp-router config.json through MCP_ROUTER_CONFIG", async () => {
+    box = makeSandbox({});
+    const dir = join(box.home, ".config", "mcp-router");
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const path = join(dir, "config.json");
+    writeFileSync(
+      path,
+      JSON.stringify({
+        tiers: {
+          light: null,
+          standard: { backend: "opencode", model: "deepseek/deepseek-v4" },
+          heavy: { backend: "claude", model: "opus", permissionMode: "acceptEdits" },
+        },
+        capabilities: { vision: { backend: "opencode", model: "deepseek/deepseek-v4-vl", capabilities: ["vision"] } },
+        fallbacks: { light: "standard", heavy: "standard" },
+        allowCrossProviderFallback: false,
+      }),
+      { mode: 0o600 },
+    );
+    chmodSync(path, 0o600);
+    const env = { ...box.env, MCP_ROUTER_CONFIG: path };
+    delete (env as Record<string, string | undefined>).ORCHESTRATE_CONFIG;
+    session = await connect(env);
+    const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
+    expect(reply.isError).toBeFalsy();
+    expect((reply.structuredContent?.servedBy as { backend: string }).backend).toBe("claude");
+    const argv = box.recordings("claude")[0]!.argv;
+    expect(argv).toContain("acceptEdits");
+    expect(session.stderr()).toContain("MCP_ROUTER_CONFIG");
+    void git;
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { allTools } from "../../src/mcp/tools/index.ts";
+import { renderToolSchemas } from "../../build/schemas.ts";
+import { connect } from "../../fakes/lib/mcp-client.ts";
+import { makeSandbox, REPO_ROOT } from "../../fakes/lib/sandbox.ts";
+
+const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
+
+describe("tool surface", () => {
+  test("every tool sets all four annotation hints and a title", () => {
+    for (const tool of allTools()) {
+      for (const hint of HINTS) expect(typeof tool.annotations[hint], `${tool.name}.${hint}`).toBe("boolean");
+      expect(tool.annotations.title.length, tool.name).toBeGreaterThan(0);
+    }
+  });
+
+  test("every tool has generated input and output schemas, and they are current", () => {
+    const committed = readFileSync(join(REPO_ROOT, "src", "mcp", "generated", "schemas.json"), "utf8");
+    expect(committed).toBe(renderToolSchemas());
+    const schemas = JSON.parse(committed) as Record<string, { inputSchema: unknown; outputSchema: { required: string[] } }>;
+    for (const tool of allTools()) {
+      expect(schemas[tool.name], tool.name).toBeDefined();
+      expect(schemas[tool.name]?.outputSchema.required).toEqual(["ok"]);
+    }
+  });
+
+  test("tools/list over stdio matches the snapshot", async () => {
+    const box = makeSandbox({});
+    const session = await connect(box.env);
+    try {
+      const listed = await session.client.listTools();
+      expect(listed.tools).toMatchSnapshot();
+    } finally {
+      await session.close();
+      box.cleanup();
+    }
+  });
+
+  test("init tools are advertised only with ORCHESTRATE_ALLOW_INIT=1", async () => {
+    const box = makeSandbox({});
+    const session = await connect(box.env);
+    try {
+      const names = (await session.client.listTools()).tools.map((t) => t.name);
+      expect(names.some((n) => n.startsWith("init_"))).toBe(false);
+    } finally {
+      await session.close();
+      box.cleanup();
+    }
+  });
+});
