@@ -1,0 +1,293 @@
+/**
+ * Adapter for Claude Code, written against Claude Code 2.1.332 in
+ * `claude -p --output-format stream-json --verbose` mode (JSONL SDKMessage stream: system/init,
+ * system/api_retry, assistant, user, result). Facts: research/cli-codex-claude.md §3.
+ *
+ * Key order in these lines is not stable across versions and line 1 is not always `init`, so
+ * everything is parsed by key. API failures arrive as `subtype:"success"` with `is_error:true`.
+ */
+import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest, Usage } from "./types.ts";
+
+type Json = Record<string, unknown>;
+
+/** Always passed: no MCP servers, hooks or settings of the user's own leak into a delegated run. */
+export const CLAUDE_ISOLATION_ARGS = ["--strict-mcp-config", "--mcp-config", '{"mcpServers":{}}', "--setting-sources", ""] as const;
+
+/**
+ * Claude retries 401/429/5xx up to 10 times over ~3 minutes by default (§3.6). One retry absorbs
+ * a blip; orchestrate's own fallback and cooldowns handle the rest.
+ */
+export const CLAUDE_MAX_RETRIES = "1";
+
+export function claudeInvocation(req: RunRequest): Invocation {
+  const args = ["-p", "--output-format", "stream-json", "--verbose", ...CLAUDE_ISOLATION_ARGS];
+  if (req.mode === "answer") {
+    // --safe-mode also drops CLAUDE.md, skills, plugins and hooks; --tools "" sends no tools at all.
+    args.push("--safe-mode", "--tools", "", "--permission-mode", "dontAsk");
+    if (req.outputSchema) args.push("--json-schema", req.outputSchema);
+  } else {
+    // bypassPermissions is refused as root unless IS_SANDBOX=1 — deliberately not set here.
+    args.push("--permission-mode", req.permissionMode ?? "acceptEdits");
+    if (req.allowedTools?.length) args.push("--allowedTools", ...req.allowedTools);
+  }
+  if (req.model) args.push("--model", req.model);
+  if (req.resumeSessionId) args.push("--resume", req.resumeSessionId);
+  // The prompt goes on stdin (closed after writing): several options are variadic and would
+  // swallow a trailing positional prompt, and argv is visible to every local user.
+  return { args, stdin: req.prompt, env: { CLAUDE_CODE_MAX_RETRIES: CLAUDE_MAX_RETRIES } };
+}
+
+export function parseClaudeLine(line: string): AgentEvent[] {
+  const obj = parseObject(line);
+  if (!obj) return [];
+  switch (obj.type) {
+    case "system":
+      return systemEvents(obj);
+    case "assistant":
+      return assistantEvents(obj);
+    case "user":
+      return userEvents(obj);
+    case "result":
+      return resultEvents(obj);
+    default:
+      return [];
+  }
+}
+
+function systemEvents(obj: Json): AgentEvent[] {
+  switch (obj.subtype) {
+    case "init": {
+      const out: AgentEvent[] = [];
+      if (typeof obj.session_id === "string") out.push({ kind: "session", sessionId: obj.session_id });
+      if (typeof obj.model === "string") out.push({ kind: "model", model: obj.model });
+      return out;
+    }
+    case "api_retry":
+      return [{ kind: "retry", message: retryMessage(obj) }];
+    case "thinking_tokens":
+      return [{ kind: "thinking" }];
+    default:
+      return [];
+  }
+}
+
+function retryMessage(obj: Json): string {
+  const status = typeof obj.error_status === "number" ? String(obj.error_status) : "no status";
+  return `API retry ${String(obj.attempt ?? "?")}/${String(obj.max_retries ?? "?")} (${status}, ${String(obj.error ?? "unknown")})`;
+}
+
+function assistantEvents(obj: Json): AgentEvent[] {
+  const message = asObject(obj.message);
+  if (!message) return [];
+  const content = Array.isArray(message.content) ? message.content : [];
+  // Locally generated error messages ("Not logged in", "API Error: …") are not answers.
+  if (obj.is_api_error_message === true || typeof obj.error === "string") return apiErrorEvents(obj, content);
+  const out: AgentEvent[] = [];
+  if (typeof message.model === "string" && message.model !== "<synthetic>") out.push({ kind: "model", model: message.model });
+  for (const block of content) out.push(...blockEvents(asObject(block)));
+  return out;
+}
+
+function apiErrorEvents(obj: Json, content: unknown[]): AgentEvent[] {
+  const text = content.map((b) => str(asObject(b)?.text) ?? "").join("").trim();
+  const message = text || `API error (${String(obj.error ?? "unknown")})`;
+  const failure = claudeFailureOf(str(obj.error), num(obj.api_error_status), str(obj.api_error), message);
+  return [{ kind: "error", message, ...(failure ? { failure } : {}) }];
+}
+
+function blockEvents(block: Json | undefined): AgentEvent[] {
+  if (!block) return [];
+  if (block.type === "text" && typeof block.text === "string") return [{ kind: "text", text: block.text }];
+  if (block.type === "thinking") return [{ kind: "thinking", ...(typeof block.thinking === "string" ? { text: block.thinking } : {}) }];
+  if (block.type !== "tool_use" || typeof block.name !== "string") return [];
+  const detail = toolDetail(asObject(block.input));
+  return [{ kind: "tool", name: block.name, phase: "start", acts: claudeToolActs(block.name), ...(detail ? { detail } : {}) }];
+}
+
+/** Tools that only read or answer; anything else (Bash, Edit, Write, Task, Skill, mcp__*) can act. */
+const READ_ONLY_TOOLS = new Set([
+  "Read",
+  "Glob",
+  "Grep",
+  "LS",
+  "NotebookRead",
+  "WebSearch",
+  "WebFetch",
+  "TodoWrite",
+  "ToolSearch",
+  "ListAgents",
+  "CronList",
+  "StructuredOutput",
+]);
+
+export function claudeToolActs(name: string): boolean {
+  return !READ_ONLY_TOOLS.has(name);
+}
+
+function toolDetail(input: Json | undefined): string | undefined {
+  if (!input) return undefined;
+  return str(input.command) ?? str(input.file_path) ?? str(input.path) ?? str(input.pattern) ?? str(input.url) ?? str(input.query);
+}
+
+/** `user` lines carry tool results; Write/Edit results name the file they touched. */
+function userEvents(obj: Json): AgentEvent[] {
+  const result = asObject(obj.tool_use_result);
+  const path = str(result?.filePath);
+  if (!path) return [];
+  const change = result?.type === "create" ? "add" : "update";
+  return [{ kind: "file_change", path, change }];
+}
+
+function resultEvents(obj: Json): AgentEvent[] {
+  const out: AgentEvent[] = [];
+  if (typeof obj.session_id === "string") out.push({ kind: "session", sessionId: obj.session_id });
+  for (const model of Object.keys(asObject(obj.modelUsage) ?? {})) out.push({ kind: "model", model });
+  out.push({ kind: "usage", usage: resultUsage(obj) });
+  if (obj.is_error === true) return [...out, ...resultFailure(obj)];
+  const structured = obj.structured_output;
+  out.push({ kind: "final", ok: true, text: str(obj.result) ?? "", ...(structured !== undefined ? { structured } : {}) });
+  return out;
+}
+
+function resultFailure(obj: Json): AgentEvent[] {
+  const errors = Array.isArray(obj.errors) ? obj.errors.filter((e): e is string => typeof e === "string") : [];
+  const message = str(obj.result) || errors.join("; ") || `claude failed (${String(obj.subtype ?? "error")})`;
+  const failure = claudeFailureOf(undefined, num(obj.api_error_status), str(obj.api_error), message);
+  return [
+    { kind: "error", message, ...(failure ? { failure } : {}) },
+    { kind: "final", ok: false, message },
+  ];
+}
+
+function resultUsage(obj: Json): Usage {
+  const usage = asObject(obj.usage);
+  const out: Usage = {};
+  if (typeof usage?.input_tokens === "number") out.inputTokens = usage.input_tokens;
+  if (typeof usage?.output_tokens === "number") out.outputTokens = usage.output_tokens;
+  if (typeof usage?.cache_read_input_tokens === "number") out.cachedInputTokens = usage.cache_read_input_tokens;
+  if (typeof obj.total_cost_usd === "number") out.costUsd = obj.total_cost_usd;
+  if (typeof obj.num_turns === "number") out.turns = obj.num_turns;
+  return out;
+}
+
+// ---- failure classification ----
+
+const ERROR_KINDS: Record<string, FailureClass> = {
+  authentication_failed: "auth",
+  rate_limit: "capacity",
+  overloaded: "capacity",
+  billing_error: "capacity",
+};
+
+const AUTH = /not logged in|please run \/login|invalid api key|oauth token|authentication_error|invalid x-api-key/i;
+const CAPACITY = /rate limit|\b429\b|hit your limit|usage limit|overloaded|\b529\b|\b50[023]\b|credit balance is too low/i;
+const TRANSPORT = /can't reach the api server|unable to connect|enotfound|econnrefused|connectionrefused|econnreset|fetch failed|socket hang up|network/i;
+
+/** From the assistant `error` kind, the HTTP status, `api_error` and finally the text (§3.4, §3.6). */
+export function claudeFailureOf(kind: string | undefined, status: number | undefined, apiError: string | undefined, text: string): FailureClass | undefined {
+  if (kind && ERROR_KINDS[kind]) return ERROR_KINDS[kind];
+  if (status === 401 || status === 403) return "auth";
+  if (status === 429 || status === 529 || status === 503 || status === 500 || status === 502) return "capacity";
+  if (apiError === "connection_failed") return "transport";
+  if (AUTH.test(text)) return "auth";
+  if (CAPACITY.test(text)) return "capacity";
+  if (TRANSPORT.test(text)) return "transport";
+  return undefined;
+}
+
+const ROOT_BYPASS = "cannot be used with root/sudo privileges";
+
+export function classifyClaude(outcome: ExitOutcome): FailureClass | undefined {
+  if (outcome.exitCode === 127 || /ENOENT|native binary not installed/.test(outcome.stderrTail)) return "not_installed";
+  const final = lastFinal(outcome.events);
+  if (final?.ok && outcome.exitCode === 0) return hasAnswer(final) ? undefined : "empty_answer";
+  for (const event of outcome.events) if (event.kind === "error" && event.failure) return event.failure;
+  if (final) return "task_failed";
+  // Killed mid-stream (a crash, or by us): the partial last line is not a format problem.
+  if (outcome.signal) return "task_failed";
+  if (outcome.stderrTail.includes(ROOT_BYPASS)) return "task_failed";
+  const fromText = claudeFailureOf(undefined, undefined, undefined, outcome.rawStdoutTail);
+  if (fromText) return fromText;
+  if (outcome.rawStdoutTail.trim() || outcome.exitCode === 0) return "bad_output";
+  return "task_failed";
+}
+
+/**
+ * A readable reason for failures that leave no event on stdout (claude writes only to stderr),
+ * for the service to surface. Undefined when the events already say it.
+ */
+export function explainClaudeFailure(outcome: ExitOutcome): string | undefined {
+  if (outcome.stderrTail.includes(ROOT_BYPASS)) {
+    return "claude refused permissionMode bypassPermissions because it runs as root; it allows that only inside a sandbox (IS_SANDBOX=1 in its environment). Use permissionMode acceptEdits or run orchestrate as a normal user.";
+  }
+  if (outcome.events.length > 0) return undefined;
+  const line = outcome.stderrTail.split("\n").find((l) => l.trim() !== "");
+  return line ? `claude exited ${String(outcome.exitCode)}: ${line.trim()}` : undefined;
+}
+
+function lastFinal(events: readonly AgentEvent[]): Extract<AgentEvent, { kind: "final" }> | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i];
+    if (event?.kind === "final") return event;
+  }
+  return undefined;
+}
+
+function hasAnswer(final: Extract<AgentEvent, { kind: "final" }>): boolean {
+  return (final.text ?? "").trim() !== "" || final.structured !== undefined;
+}
+
+// ---- small JSON helpers ----
+
+function parseObject(line: string): Json | undefined {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith("{")) return undefined;
+  try {
+    return asObject(JSON.parse(trimmed));
+  } catch {
+    return undefined;
+  }
+}
+
+function asObject(value: unknown): Json | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === "number" ? value : undefined;
+}
+
+export const claudeAdapter: Adapter & { explain(outcome: ExitOutcome): string | undefined } = {
+  backend: "claude",
+  provider: () => "anthropic",
+  invocation: claudeInvocation,
+  parse: parseClaudeLine,
+  classify: classifyClaude,
+  explain: explainClaudeFailure,
+  probes: {
+    version: ["--version"],
+    help: ["--help"],
+    // All present in 2.1.197 and 2.1.332, the two versions captured.
+    requiredFlags: [
+      { flag: "--print", since: "2.1.197" },
+      { flag: "--output-format", since: "2.1.197" },
+      { flag: "--verbose", since: "2.1.197" },
+      { flag: "--strict-mcp-config", since: "2.1.197" },
+      { flag: "--mcp-config", since: "2.1.197" },
+      { flag: "--setting-sources", since: "2.1.197" },
+      { flag: "--permission-mode", since: "2.1.197" },
+      { flag: "--allowedTools", since: "2.1.197" },
+      { flag: "--tools", since: "2.1.197" },
+      { flag: "--json-schema", since: "2.1.197" },
+      { flag: "--resume", since: "2.1.197" },
+      { flag: "--safe-mode", since: "2.1.197" },
+    ],
+    auth: ["auth", "status"],
+    loginHint: "claude auth login",
+  },
+  supportsResume: true,
+};

@@ -1,0 +1,262 @@
+/**
+ * Adapter for OpenAI Codex CLI, written against codex-cli 0.171.0 in `codex exec --json` mode
+ * (JSONL ThreadEvent stream: thread.started, turn.started, item.started/updated/completed,
+ * turn.completed, turn.failed, error). Facts: research/cli-codex-claude.md §2.
+ *
+ * Codex never names the model in the --json stream; it is only in the session rollout file, so
+ * this module also exports pure helpers to locate a rollout and read the model out of it.
+ */
+import { join } from "node:path";
+import type { Adapter, AgentEvent, CodexSandbox, ExitOutcome, FailureClass, Invocation, RunRequest } from "./types.ts";
+
+type Json = Record<string, unknown>;
+
+/** Built from the options the exec subcommand takes; see research help/codex-exec--help.txt. */
+export function codexInvocation(req: RunRequest): Invocation {
+  const answer = req.mode === "answer";
+  const sandbox: CodexSandbox = answer ? "read-only" : (req.sandbox ?? "workspace-write");
+  const args = ["exec", "--json"];
+  // Answer mode runs in a scratch dir that is not a git repo; route mode keeps codex's own guard
+  // (it refuses a non-git cwd, where nothing could undo its edits).
+  if (answer) args.push("--skip-git-repo-check", "--ignore-user-config", "--ignore-rules");
+  if (req.resumeSessionId) {
+    // `exec resume` accepts neither --sandbox nor --cd; the config key works everywhere, and the
+    // spawn cwd already is req.cwd.
+    args.push("-c", `sandbox_mode="${sandbox}"`);
+  } else {
+    args.push("-C", req.cwd, "-s", sandbox);
+  }
+  if (req.model) args.push("-m", req.model);
+  if (answer && req.outputSchemaPath) args.push("--output-schema", req.outputSchemaPath);
+  if (req.resumeSessionId) args.push("resume", req.resumeSessionId);
+  // `--` so a prompt starting with "-" or equal to "resume"/"review" is never taken as syntax.
+  // No stdin: codex reads an open stdin pipe to EOF before starting.
+  args.push("--", req.prompt);
+  return { args };
+}
+
+export function parseCodexLine(line: string): AgentEvent[] {
+  const obj = parseObject(line);
+  if (!obj) return [];
+  switch (obj.type) {
+    case "thread.started":
+      return typeof obj.thread_id === "string" ? [{ kind: "session", sessionId: obj.thread_id }] : [];
+    case "item.started":
+    case "item.updated":
+    case "item.completed":
+      return itemEvents(asObject(obj.item), obj.type);
+    case "turn.completed":
+      return [{ kind: "usage", usage: usageOf(asObject(obj.usage)) }, { kind: "final", ok: true }];
+    case "turn.failed":
+      return [{ kind: "final", ok: false, message: str(asObject(obj.error)?.message) ?? "turn failed" }];
+    case "error":
+      return topLevelError(str(obj.message) ?? "");
+    default:
+      return [];
+  }
+}
+
+/** Top-level `error` lines are retry notices ("Reconnecting... 2/5 (…)") unless they lack that prefix. */
+function topLevelError(message: string): AgentEvent[] {
+  if (message.startsWith("Reconnecting...")) return [{ kind: "retry", message }];
+  const failure = codexFailureFromText(message);
+  return [{ kind: "error", message, ...(failure ? { failure } : {}) }];
+}
+
+function itemEvents(item: Json | undefined, phase: string): AgentEvent[] {
+  if (!item) return [];
+  const completed = phase === "item.completed";
+  switch (item.type) {
+    case "agent_message":
+      return completed && typeof item.text === "string" ? [{ kind: "text", text: item.text }] : [];
+    case "reasoning":
+      return completed ? [{ kind: "thinking", ...(typeof item.text === "string" ? { text: item.text } : {}) }] : [];
+    case "command_execution":
+      return [commandEvent(item, completed)];
+    case "file_change":
+      return fileChangeEvents(item, completed);
+    case "mcp_tool_call":
+      return [toolEvent(`mcp:${str(item.server) ?? "?"}/${str(item.tool) ?? "?"}`, undefined, completed, true)];
+    case "web_search":
+      return [toolEvent("web_search", str(item.query), completed, false)];
+    case "error":
+      return completed ? itemNotice(str(item.message) ?? "") : [];
+    default:
+      return [];
+  }
+}
+
+function commandEvent(item: Json, completed: boolean): AgentEvent {
+  const exitCode = typeof item.exit_code === "number" ? item.exit_code : undefined;
+  const base = toolEvent("shell", str(item.command), completed, true);
+  return completed && exitCode !== undefined && base.kind === "tool" ? { ...base, exitCode } : base;
+}
+
+function toolEvent(name: string, detail: string | undefined, completed: boolean, acts: boolean): AgentEvent {
+  return { kind: "tool", name, phase: completed ? "end" : "start", acts, ...(detail ? { detail } : {}) };
+}
+
+function fileChangeEvents(item: Json, completed: boolean): AgentEvent[] {
+  const tool = toolEvent("apply_patch", undefined, completed, true);
+  if (!completed || item.status !== "completed") return [tool];
+  const changes = Array.isArray(item.changes) ? item.changes : [];
+  const files = changes.flatMap((change): AgentEvent[] => {
+    const c = asObject(change);
+    const path = str(c?.path);
+    return path ? [{ kind: "file_change", path, change: changeKind(c?.kind) }] : [];
+  });
+  return [tool, ...files];
+}
+
+function changeKind(kind: unknown): "add" | "update" | "delete" | "unknown" {
+  return kind === "add" || kind === "update" || kind === "delete" ? kind : "unknown";
+}
+
+/**
+ * Non-fatal `error` items. The one that matters is the server rerouting the model — the only
+ * place the --json stream reveals which model actually served.
+ */
+function itemNotice(message: string): AgentEvent[] {
+  const rerouted = /^model rerouted: (\S+) -> (\S+)/.exec(message);
+  const notice: AgentEvent = { kind: "retry", message };
+  return rerouted?.[2] ? [{ kind: "model", model: rerouted[2] }, notice] : [notice];
+}
+
+function usageOf(usage: Json | undefined): { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number } {
+  if (!usage) return {};
+  return {
+    ...(typeof usage.input_tokens === "number" ? { inputTokens: usage.input_tokens } : {}),
+    ...(typeof usage.output_tokens === "number" ? { outputTokens: usage.output_tokens } : {}),
+    ...(typeof usage.cached_input_tokens === "number" ? { cachedInputTokens: usage.cached_input_tokens } : {}),
+  };
+}
+
+const AUTH = /\b401\b|unauthorized|missing bearer|incorrect api key|invalid_api_key|not logged in|refresh token|token (?:has )?expired/i;
+const CAPACITY = /\b429\b|too many requests|usage limit|rate limit|at capacity|high demand|\b50[23]\b|\b529\b|overloaded|service unavailable|quota/i;
+const TRANSPORT = /stream disconnected|failed to lookup address|name does not resolve|connection failed|error sending request|connection refused|connection reset|waiting for network|dns error|tls handshake|timed out/i;
+
+/** Recognizable failure wordings of 0.171.0 (§2.4, §2.6) and public issues. */
+export function codexFailureFromText(text: string): FailureClass | undefined {
+  if (AUTH.test(text)) return "auth";
+  if (CAPACITY.test(text)) return "capacity";
+  if (TRANSPORT.test(text)) return "transport";
+  return undefined;
+}
+
+export function classifyCodex(outcome: ExitOutcome): FailureClass | undefined {
+  if (outcome.exitCode === 127 || /ENOENT|command not found/.test(outcome.stderrTail)) return "not_installed";
+  const final = lastFinal(outcome.events);
+  if (final?.ok && outcome.exitCode === 0) return hasAnswer(outcome.events) ? undefined : "empty_answer";
+  const texts = failureTexts(outcome, final);
+  for (const text of texts) {
+    const failure = codexFailureFromText(text);
+    if (failure) return failure;
+  }
+  if (final) return "task_failed";
+  // Killed mid-stream (a crash, or by us): the partial last line is not a format problem.
+  if (outcome.signal) return "task_failed";
+  // No terminal record: garbage on stdout, or a "success" exit that never finished the turn.
+  if (outcome.rawStdoutTail.trim() || outcome.exitCode === 0) return "bad_output";
+  return "task_failed";
+}
+
+function failureTexts(outcome: ExitOutcome, final: Extract<AgentEvent, { kind: "final" }> | undefined): string[] {
+  const errors = outcome.events.flatMap((e) => (e.kind === "error" ? [e.message] : []));
+  // Retry notices count only when the run never reached a verdict (e.g. killed while "waiting for network").
+  const retries = final ? [] : outcome.events.flatMap((e) => (e.kind === "retry" ? [e.message] : []));
+  return [final?.message ?? "", ...errors, ...retries.reverse(), outcome.stderrTail].filter((t) => t !== "");
+}
+
+function lastFinal(events: readonly AgentEvent[]): Extract<AgentEvent, { kind: "final" }> | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i];
+    if (event?.kind === "final") return event;
+  }
+  return undefined;
+}
+
+function hasAnswer(events: readonly AgentEvent[]): boolean {
+  return events.some((e) => (e.kind === "text" && e.text.trim() !== "") || (e.kind === "final" && e.structured !== undefined));
+}
+
+// ---- rollout helpers (pure; the service does the I/O) ----
+
+/** Where codex keeps its state: $CODEX_HOME, else ~/.codex. */
+export function codexHomeFor(env: Record<string, string | undefined>, homeDir: string): string {
+  return env.CODEX_HOME || join(homeDir, ".codex");
+}
+
+/** `$CODEX_HOME/sessions/YYYY/MM/DD` for the local date the session started on. */
+export function codexRolloutDirFor(codexHome: string, date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return join(codexHome, "sessions", String(date.getFullYear()), pad(date.getMonth() + 1), pad(date.getDate()));
+}
+
+/** True for `rollout-<local-ISO-time>-<threadId>.jsonl`. A resumed thread appends to its original file. */
+export function isCodexRolloutFor(fileName: string, threadId: string): boolean {
+  return fileName.startsWith("rollout-") && fileName.endsWith(`-${threadId}.jsonl`);
+}
+
+/**
+ * The model of the latest turn in a rollout: `turn_context.payload.model`, falling back to the
+ * `thread_settings_applied` event. Undefined when the text holds neither.
+ */
+export function codexModelFromRollout(text: string): string | undefined {
+  let fromTurn: string | undefined;
+  let fromSettings: string | undefined;
+  for (const line of text.split("\n")) {
+    const obj = parseObject(line);
+    const payload = asObject(obj?.payload);
+    if (!obj || !payload) continue;
+    if (obj.type === "turn_context" && typeof payload.model === "string") fromTurn = payload.model;
+    const settings = asObject(payload.thread_settings);
+    if (payload.type === "thread_settings_applied" && typeof settings?.model === "string") fromSettings = settings.model;
+  }
+  return fromTurn ?? fromSettings;
+}
+
+// ---- small JSON helpers ----
+
+function parseObject(line: string): Json | undefined {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith("{")) return undefined;
+  try {
+    return asObject(JSON.parse(trimmed));
+  } catch {
+    return undefined;
+  }
+}
+
+function asObject(value: unknown): Json | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+}
+
+function str(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+export const codexAdapter: Adapter = {
+  backend: "codex",
+  provider: () => "openai",
+  invocation: codexInvocation,
+  parse: parseCodexLine,
+  classify: classifyCodex,
+  probes: {
+    version: ["--version"],
+    help: ["exec", "--help"],
+    // "since" is the version these were verified on; older releases may have some of them.
+    requiredFlags: [
+      { flag: "--json", since: "0.171.0" },
+      { flag: "--skip-git-repo-check", since: "0.171.0" },
+      { flag: "--output-schema", since: "0.171.0" },
+      { flag: "--ignore-user-config", since: "0.171.0" },
+      { flag: "--ignore-rules", since: "0.171.0" },
+      { flag: "--sandbox", since: "0.171.0" },
+      { flag: "--cd", since: "0.171.0" },
+      { flag: "--model", since: "0.171.0" },
+    ],
+    auth: ["login", "status"],
+    loginHint: "codex login",
+  },
+  supportsResume: true,
+};

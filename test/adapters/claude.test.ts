@@ -1,0 +1,179 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { CLAUDE_ISOLATION_ARGS, claudeAdapter, claudeToolActs } from "../../src/adapters/claude.ts";
+import { foldEvents } from "../../src/adapters/fold.ts";
+import type { AgentEvent, ExitOutcome, FailureClass, RunRequest } from "../../src/adapters/types.ts";
+
+const FIXTURES = join(import.meta.dir, "..", "fixtures", "claude");
+
+/** A real capture (research/transcripts) turned into what process/ would hand to classify(). */
+function capture(name: string): ExitOutcome & { kinds: string[] } {
+  const stdout = readFileSync(join(FIXTURES, `${name}.stdout`), "utf8");
+  const stderr = readFileSync(join(FIXTURES, `${name}.stderr`), "utf8");
+  const rc = /rc=(\d+)/.exec(readFileSync(join(FIXTURES, `${name}.meta`), "utf8"))?.[1];
+  const lines = stdout.split("\n").filter((l) => l.trim() !== "");
+  const events = lines.flatMap((l) => claudeAdapter.parse(l));
+  const raw = lines.filter((l) => !l.trim().startsWith("{"));
+  return { exitCode: Number(rc), signal: null, events, stderrTail: stderr, rawStdoutTail: raw.join("\n"), kinds: events.map((e) => e.kind) };
+}
+
+const base: RunRequest = { mode: "route", prompt: "fix the bug", cwd: "/work/repo" };
+const isolation = [...CLAUDE_ISOLATION_ARGS];
+
+function containsSeq(args: string[], seq: string[]): boolean {
+  return args.some((_, i) => seq.every((s, j) => args[i + j] === s));
+}
+
+describe("claude invocation", () => {
+  const table: [string, RunRequest][] = [
+    ["route default", base],
+    ["route bypass", { ...base, permissionMode: "bypassPermissions", allowedTools: ["Bash(git *)", "Edit"] }],
+    ["answer", { ...base, mode: "answer", outputSchema: '{"type":"object"}' }],
+    ["answer resume", { ...base, mode: "answer", resumeSessionId: "c895-id", model: "opus" }],
+  ];
+  for (const [name, req] of table) {
+    test(`${name}: stream-json --verbose, isolation flags, prompt only on stdin, fast failures`, () => {
+      const inv = claudeAdapter.invocation(req);
+      expect(inv.args.slice(0, 4)).toEqual(["-p", "--output-format", "stream-json", "--verbose"]);
+      expect(containsSeq(inv.args, isolation)).toBe(true);
+      expect(inv.args.join(" ")).not.toContain("fix the bug");
+      expect(inv.stdin).toBe("fix the bug");
+      expect(inv.env).toEqual({ CLAUDE_CODE_MAX_RETRIES: "1" });
+      expect(inv.env).not.toHaveProperty("IS_SANDBOX");
+    });
+  }
+
+  test("route: acceptEdits by default, the entry's mode and allowed tools otherwise", () => {
+    expect(containsSeq(claudeAdapter.invocation(base).args, ["--permission-mode", "acceptEdits"])).toBe(true);
+    const args = claudeAdapter.invocation(table[1]![1]).args;
+    expect(containsSeq(args, ["--permission-mode", "bypassPermissions"])).toBe(true);
+    expect(containsSeq(args, ["--allowedTools", "Bash(git *)", "Edit"])).toBe(true);
+    expect(args).not.toContain("--tools");
+  });
+
+  test("answer: no tools, dontAsk, safe mode, native schema; never allowedTools", () => {
+    const args = claudeAdapter.invocation({ ...base, mode: "answer", outputSchema: '{"type":"object"}', allowedTools: ["Bash"], permissionMode: "bypassPermissions" }).args;
+    expect(containsSeq(args, ["--safe-mode", "--tools", "", "--permission-mode", "dontAsk"])).toBe(true);
+    expect(containsSeq(args, ["--json-schema", '{"type":"object"}'])).toBe(true);
+    expect(args).not.toContain("--allowedTools");
+    expect(args).not.toContain("bypassPermissions");
+  });
+
+  test("model and resume", () => {
+    const args = claudeAdapter.invocation(table[3]![1]).args;
+    expect(containsSeq(args, ["--model", "opus"])).toBe(true);
+    expect(containsSeq(args, ["--resume", "c895-id"])).toBe(true);
+    expect(claudeAdapter.invocation(base).args).not.toContain("--resume");
+  });
+});
+
+describe("claude parse over real 2.1.332 captures", () => {
+  test("plain success: session, model, text, then the result's session/models/usage/final", () => {
+    const run = capture("claude-fake-basic-stream-json");
+    expect(run.kinds).toEqual(["session", "model", "model", "text", "session", "model", "usage", "final"]);
+    const folded = foldEvents(run.events);
+    expect(folded).toMatchObject({ sessionId: "b9213040-303d-42a0-a54c-4ad818ea1622", text: "PONG-FROM-FAKE", models: ["claude-opus-5-5"], acted: false });
+    expect(folded.usage).toEqual({ inputTokens: 42, outputTokens: 7, cachedInputTokens: 0, costUsd: 0.000308, turns: 1 });
+  });
+
+  test("an unknown --model is passed through and reported as-is (init, message, modelUsage)", () => {
+    expect(foldEvents(capture("claude-fake-bogus-model").events).models).toEqual(["totally-bogus-model-xyz"]);
+  });
+
+  test("tools: Bash acts; a Write names its file; MCP tools act", () => {
+    const tool = capture("claude-fake-tool-default-mode").events.find((e) => e.kind === "tool");
+    expect(tool).toEqual({ kind: "tool", name: "Bash", detail: "echo hello-from-tool", phase: "start", acts: true });
+    const write = capture("claude-fake-write-acceptEdits");
+    expect(write.kinds).toContain("file_change");
+    expect(foldEvents(write.events).acted).toBe(true);
+    expect(capture("claude-fake-mcp-allowed").events).toContainEqual(expect.objectContaining({ kind: "tool", name: "mcp__echo__echo", acts: true }));
+    expect(claudeToolActs("Read")).toBe(false);
+    expect(claudeToolActs("StructuredOutput")).toBe(false);
+    expect(claudeToolActs("Task")).toBe(true);
+  });
+
+  test("thinking, and ui_invalidate before init (safe mode)", () => {
+    expect(capture("claude-fake-thinking").events).toContainEqual({ kind: "thinking", text: "The user wants a pong." });
+    expect(capture("claude-fake-flag--safe-mode").kinds.slice(0, 2)).toEqual(["session", "model"]);
+  });
+
+  test("synthetic API-error messages are errors, never answers, and <synthetic> is not a model", () => {
+    const run = capture("claude-fake-fail-429-maxretries0");
+    expect(run.kinds).toEqual(["session", "model", "error", "session", "usage", "error", "final"]);
+    expect(foldEvents(run.events).models).toEqual(["claude-opus-5-5"]);
+    expect(run.events.filter((e) => e.kind === "text")).toEqual([]);
+    expect(run.events.at(-1)).toMatchObject({ kind: "final", ok: false });
+  });
+
+  test("api_retry lines are retries", () => {
+    const retries = capture("claude-fake-fail-429").events.filter((e) => e.kind === "retry");
+    expect(retries.length).toBe(8);
+    expect(retries[0]).toEqual({ kind: "retry", message: "API retry 1/10 (429, rate_limit)" });
+  });
+
+  test("structured output becomes final.structured", () => {
+    const line = JSON.stringify({ type: "result", subtype: "success", is_error: false, result: '{"answer":"PONG"}', structured_output: { answer: "PONG" }, session_id: "s", num_turns: 2 });
+    expect(claudeAdapter.parse(line).at(-1)).toEqual({ kind: "final", ok: true, text: '{"answer":"PONG"}', structured: { answer: "PONG" } });
+  });
+
+  test("garbage never throws", () => {
+    for (const line of ["", "x", "{", "[]", '{"type":"assistant"}', '{"type":"result"}', '{"type":"assistant","message":{"content":"str"}}']) {
+      expect(() => claudeAdapter.parse(line)).not.toThrow();
+    }
+    expect(claudeAdapter.parse("not json")).toEqual([]);
+  });
+});
+
+describe("claude classify over real captures", () => {
+  const cases: [string, FailureClass | undefined][] = [
+    ["claude-fake-basic-stream-json", undefined],
+    ["claude-fake-tool-default-mode", undefined],
+    ["claude-fake-touch-mode-default", undefined],
+    ["claude-p-noauth-stream-json", "auth"],
+    ["claude-fake-fail-401-maxretries0", "auth"],
+    ["claude-fake-fail-429-maxretries0", "capacity"],
+    ["claude-fake-fail-529-maxretries0", "capacity"],
+    ["claude-fake-fail-500-maxretries0", "capacity"],
+    ["claude-p-dummykey-nonetwork-maxretries0", "transport"],
+    ["claude-fake-fail-400-maxretries0", "task_failed"],
+    ["claude-fake-fail-404", "task_failed"],
+    ["claude-fake-resume-bogus", "task_failed"],
+    ["claude-p-noauth-stream-json-noverbose", "task_failed"],
+    ["claude-fake-touch-mode-bypassPermissions", "task_failed"],
+  ];
+  for (const [name, expected] of cases) {
+    test(`${name} → ${String(expected)}`, () => {
+      expect(claudeAdapter.classify(capture(name))).toBe(expected);
+    });
+  }
+
+  test("the root refusal of bypassPermissions gets a clear explanation", () => {
+    expect(claudeAdapter.explain(capture("claude-fake-touch-mode-bypassPermissions"))).toContain("IS_SANDBOX=1");
+    expect(claudeAdapter.explain(capture("claude-fake-basic-stream-json"))).toBeUndefined();
+  });
+
+  const outcome = (events: AgentEvent[], exitCode: number | null, extra: Partial<ExitOutcome> = {}): ExitOutcome => ({ exitCode, signal: null, events, stderrTail: "", rawStdoutTail: "", ...extra });
+
+  test("empty answer, missing binary, bad output, crash", () => {
+    expect(claudeAdapter.classify(outcome([{ kind: "final", ok: true, text: "  " }], 0))).toBe("empty_answer");
+    expect(claudeAdapter.classify(outcome([{ kind: "final", ok: true, text: "", structured: { answer: "x" } }], 0))).toBeUndefined();
+    expect(claudeAdapter.classify(outcome([], 1, { stderrTail: "Error: claude native binary not installed." }))).toBe("not_installed");
+    expect(claudeAdapter.classify(outcome([], 127))).toBe("not_installed");
+    expect(claudeAdapter.classify(outcome([{ kind: "session", sessionId: "s" }], 0, { rawStdoutTail: "garbage" }))).toBe("bad_output");
+    expect(claudeAdapter.classify(outcome([{ kind: "session", sessionId: "s" }], null, { signal: "SIGSEGV" }))).toBe("task_failed");
+  });
+
+  test("exit 0 with is_error still fails", () => {
+    const events = claudeAdapter.parse(JSON.stringify({ type: "result", subtype: "success", is_error: true, result: "API Error: Repeated 529 Overloaded errors", session_id: "s" }));
+    expect(claudeAdapter.classify(outcome(events, 0))).toBe("capacity");
+  });
+});
+
+describe("claude probes", () => {
+  test("doctor data names the real commands", () => {
+    expect(claudeAdapter.probes.auth).toEqual(["auth", "status"]);
+    expect(claudeAdapter.probes.requiredFlags.map((f) => f.flag)).toEqual(expect.arrayContaining(["--strict-mcp-config", "--setting-sources", "--json-schema"]));
+    expect(claudeAdapter.provider(undefined)).toBe("anthropic");
+  });
+});

@@ -1,0 +1,199 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  codexAdapter,
+  codexHomeFor,
+  codexModelFromRollout,
+  codexRolloutDirFor,
+  isCodexRolloutFor,
+} from "../../src/adapters/codex.ts";
+import { foldEvents } from "../../src/adapters/fold.ts";
+import type { AgentEvent, ExitOutcome, FailureClass, RunRequest } from "../../src/adapters/types.ts";
+
+const FIXTURES = join(import.meta.dir, "..", "fixtures", "codex");
+
+/** A real capture (research/transcripts) turned into what process/ would hand to classify(). */
+function capture(name: string): ExitOutcome & { kinds: string[] } {
+  const stdout = readFileSync(join(FIXTURES, `${name}.stdout`), "utf8");
+  const stderr = readFileSync(join(FIXTURES, `${name}.stderr`), "utf8");
+  const rc = /rc=(\d+)/.exec(readFileSync(join(FIXTURES, `${name}.meta`), "utf8"))?.[1];
+  const lines = stdout.split("\n").filter((l) => l.trim() !== "");
+  const events = lines.flatMap((l) => codexAdapter.parse(l));
+  const raw = lines.filter((l) => codexAdapter.parse(l).length === 0 && !l.includes('"turn.started"'));
+  return { exitCode: Number(rc), signal: null, events, stderrTail: stderr, rawStdoutTail: raw.join("\n"), kinds: events.map((e) => e.kind) };
+}
+
+const base: RunRequest = { mode: "route", prompt: "fix the bug", cwd: "/work/repo" };
+
+describe("codex invocation", () => {
+  test("route mode: exec --json in the cwd with the entry's sandbox, prompt after --, no stdin", () => {
+    const inv = codexAdapter.invocation({ ...base, sandbox: "danger-full-access", model: "gpt-5.5" });
+    expect(inv.args).toEqual(["exec", "--json", "-C", "/work/repo", "-s", "danger-full-access", "-m", "gpt-5.5", "--", "fix the bug"]);
+    expect(inv.stdin).toBeUndefined();
+  });
+
+  test("route mode defaults to workspace-write and keeps codex's git guard", () => {
+    const inv = codexAdapter.invocation(base);
+    expect(inv.args).toContain("workspace-write");
+    expect(inv.args).not.toContain("--skip-git-repo-check");
+    expect(inv.args).not.toContain("-m");
+  });
+
+  test("answer mode: read-only, user config and rules ignored, native schema, never ephemeral", () => {
+    const inv = codexAdapter.invocation({ ...base, mode: "answer", sandbox: "danger-full-access", outputSchemaPath: "/tmp/s.json" });
+    expect(inv.args).toEqual([
+      "exec", "--json", "--skip-git-repo-check", "--ignore-user-config", "--ignore-rules",
+      "-C", "/work/repo", "-s", "read-only", "--output-schema", "/tmp/s.json", "--", "fix the bug",
+    ]);
+    expect(inv.args).not.toContain("--ephemeral");
+  });
+
+  test("resume: global flags before `resume <id>`, sandbox as a -c key (exec resume refuses -s/-C)", () => {
+    const inv = codexAdapter.invocation({ ...base, mode: "answer", resumeSessionId: "01a2-id", model: "gpt-5.5", outputSchemaPath: "/s.json" });
+    expect(inv.args).toEqual([
+      "exec", "--json", "--skip-git-repo-check", "--ignore-user-config", "--ignore-rules",
+      "-c", 'sandbox_mode="read-only"', "-m", "gpt-5.5", "--output-schema", "/s.json", "resume", "01a2-id", "--", "fix the bug",
+    ]);
+    expect(inv.args).not.toContain("-s");
+    expect(inv.args).not.toContain("-C");
+  });
+
+  test("a prompt that looks like a flag or a subcommand stays a prompt", () => {
+    const inv = codexAdapter.invocation({ ...base, prompt: "resume" });
+    expect(inv.args.slice(-2)).toEqual(["--", "resume"]);
+    expect(codexAdapter.invocation({ ...base, prompt: "--help me" }).args.at(-1)).toBe("--help me");
+  });
+
+  test("no secrets or env additions", () => {
+    expect(codexAdapter.invocation(base).env).toBeUndefined();
+  });
+});
+
+describe("codex parse over real 0.171.0 captures", () => {
+  test("plain success: session, text, usage, final", () => {
+    const run = capture("codex-fake-gpt55-basic");
+    expect(run.kinds).toEqual(["session", "text", "usage", "final"]);
+    const folded = foldEvents(run.events);
+    expect(folded.sessionId).toBe("01a22774-a389-75c2-80e7-7d4f09cb41b6");
+    expect(folded.text).toBe("PONG-FROM-FAKE");
+    expect(folded.usage).toEqual({ inputTokens: 42, outputTokens: 7, cachedInputTokens: 0 });
+    expect(folded.acted).toBe(false);
+  });
+
+  test("shell command: acting tool start/end with exit code", () => {
+    const tools = capture("codex-fake-tool-readonly").events.filter((e) => e.kind === "tool");
+    expect(tools).toEqual([
+      { kind: "tool", name: "shell", detail: "/bin/bash -lc 'echo hello-from-tool'", phase: "start", acts: true },
+      { kind: "tool", name: "shell", detail: "/bin/bash -lc 'echo hello-from-tool'", phase: "end", acts: true, exitCode: 0 },
+    ]);
+    expect(capture("codex-fake-cmd-exit3").events).toContainEqual(expect.objectContaining({ kind: "tool", exitCode: 3 }));
+  });
+
+  test("file change, reasoning, web search, MCP call", () => {
+    const patch = capture("codex-fake-patch-workspace-write");
+    expect(patch.kinds).toEqual(["session", "tool", "tool", "file_change", "text", "usage", "final"]);
+    expect(foldEvents(patch.events).acted).toBe(true);
+    expect(capture("codex-fake-reasoning").events).toContainEqual({ kind: "thinking", text: "**Thinking about PONG**\n\nThe user wants a pong." });
+    const search = capture("codex-fake-web-search").events.filter((e) => e.kind === "tool");
+    expect(search.every((e) => e.kind === "tool" && !e.acts && e.detail === "pong protocol")).toBe(true);
+    expect(capture("codex-fake-mcp-call-bypass").events).toContainEqual({ kind: "tool", name: "mcp:echo/echo", phase: "end", acts: true });
+  });
+
+  test("output schema: the agent_message text is the JSON answer", () => {
+    expect(foldEvents(capture("codex-fake-output-schema").events).text).toBe('{"answer":"PONG"}');
+  });
+
+  test("Reconnecting notices are retries; the last error and turn.failed are final", () => {
+    const run = capture("codex-fake-fail-429");
+    expect(run.kinds).toEqual(["session", "retry", "retry", "retry", "retry", "retry", "error", "final"]);
+    expect(run.events.at(-1)).toMatchObject({ kind: "final", ok: false });
+  });
+
+  test("non-fatal error items are notices, and a reroute reveals the model", () => {
+    expect(capture("codex-fake-custom-provider-basic").kinds).toEqual(["session", "retry", "text", "usage", "final"]);
+    const line = JSON.stringify({ type: "item.completed", item: { id: "item_0", type: "error", message: "model rerouted: gpt-5.5 -> gpt-5.1-codex-mini (capacity)" } });
+    expect(codexAdapter.parse(line)[0]).toEqual({ kind: "model", model: "gpt-5.1-codex-mini" });
+  });
+
+  test("garbage never throws", () => {
+    for (const line of ["", "not json", "{", "[1,2]", "null", '{"type":"item.completed"}', '{"type":"item.completed","item":{"type":"agent_mess']) {
+      expect(codexAdapter.parse(line)).toEqual([]);
+    }
+  });
+});
+
+describe("codex classify over real captures", () => {
+  const cases: [string, FailureClass | undefined][] = [
+    ["codex-fake-gpt55-basic", undefined],
+    ["codex-fake-tool-readonly", undefined],
+    ["codex-fake-fail-429", "capacity"],
+    ["codex-fake-fail-429-natural-backoff", "capacity"],
+    ["codex-fake-fail-USAGE_LIMIT", "capacity"],
+    ["codex-fake-fail-OVERLOADED", "capacity"],
+    ["codex-fake-fail-500", "capacity"],
+    ["codex-fake-fail-401", "auth"],
+    ["codex-fake-noauth-openai_base_url", "auth"],
+    ["codex-fake-fail-400", "task_failed"],
+    ["codex-fake-fail-404", "task_failed"],
+    ["codex-exec-noauth-nogit", "task_failed"],
+    ["codex-fake-resume-bogus-id", "task_failed"],
+    // Killed by `timeout` while "waiting for network": never a verdict, but clearly offline.
+    ["codex-exec-noauth-json", "transport"],
+  ];
+  for (const [name, expected] of cases) {
+    test(`${name} → ${String(expected)}`, () => {
+      expect(codexAdapter.classify(capture(name))).toBe(expected);
+    });
+  }
+
+  const outcome = (events: AgentEvent[], exitCode: number | null, extra: Partial<ExitOutcome> = {}): ExitOutcome => ({ exitCode, signal: null, events, stderrTail: "", rawStdoutTail: "", ...extra });
+
+  test("a completed turn without any answer is empty_answer", () => {
+    expect(codexAdapter.classify(outcome([{ kind: "session", sessionId: "x" }, { kind: "final", ok: true }], 0))).toBe("empty_answer");
+  });
+
+  test("missing binary is not_installed", () => {
+    expect(codexAdapter.classify(outcome([], 127))).toBe("not_installed");
+    expect(codexAdapter.classify(outcome([], null, { stderrTail: "spawn codex ENOENT" }))).toBe("not_installed");
+  });
+
+  test("no terminal record: garbage or a bare exit 0 is bad_output, a crash is task_failed", () => {
+    expect(codexAdapter.classify(outcome([{ kind: "session", sessionId: "x" }], 0, { rawStdoutTail: "{\"type\":\"turn" }))).toBe("bad_output");
+    expect(codexAdapter.classify(outcome([{ kind: "session", sessionId: "x" }], 0))).toBe("bad_output");
+    expect(codexAdapter.classify(outcome([{ kind: "session", sessionId: "x" }, { kind: "thinking" }], null, { signal: "SIGSEGV" }))).toBe("task_failed");
+  });
+});
+
+describe("codex rollout helpers", () => {
+  const rollout = [
+    { timestamp: "t", ordinal: 0, type: "session_meta", payload: { session_id: "id1", cwd: "/w", originator: "codex_exec", model_provider: "openai" } },
+    { timestamp: "t", ordinal: 1, type: "event_msg", payload: { type: "thread_settings_applied", thread_settings: { model: "gpt-5.5" } } },
+    { timestamp: "t", ordinal: 2, type: "turn_context", payload: { cwd: "/w", model: "gpt-5.5" } },
+    { timestamp: "t", ordinal: 3, type: "turn_context", payload: { cwd: "/w", model: "gpt-5.1-codex-mini" } },
+  ].map((l) => JSON.stringify(l)).join("\n");
+
+  test("the latest turn_context model wins; settings are the fallback; garbage is tolerated", () => {
+    expect(codexModelFromRollout(rollout)).toBe("gpt-5.1-codex-mini");
+    expect(codexModelFromRollout(`${JSON.stringify({ type: "event_msg", payload: { type: "thread_settings_applied", thread_settings: { model: "o3" } } })}\nnot json`)).toBe("o3");
+    expect(codexModelFromRollout("garbage\n{")).toBeUndefined();
+  });
+
+  test("location: $CODEX_HOME or ~/.codex, sessions/YYYY/MM/DD by local date, rollout-<time>-<id>.jsonl", () => {
+    expect(codexHomeFor({ CODEX_HOME: "/c" }, "/home/u")).toBe("/c");
+    expect(codexHomeFor({}, "/home/u")).toBe("/home/u/.codex");
+    expect(codexRolloutDirFor("/c", new Date(2026, 10, 9, 23, 59))).toBe("/c/sessions/2026/11/09");
+    expect(isCodexRolloutFor("rollout-2026-11-29T13-17-47-01a22774-5dfa-7dd1-b257-2654a3eb3122.jsonl", "01a22774-5dfa-7dd1-b257-2654a3eb3122")).toBe(true);
+    expect(isCodexRolloutFor("rollout-2026-11-29T13-17-47-other.jsonl", "01a22774")).toBe(false);
+  });
+});
+
+describe("codex probes", () => {
+  test("doctor data names the real commands", () => {
+    expect(codexAdapter.probes.auth).toEqual(["login", "status"]);
+    expect(codexAdapter.probes.help).toEqual(["exec", "--help"]);
+    expect(codexAdapter.probes.requiredFlags.map((f) => f.flag)).toContain("--output-schema");
+    expect(codexAdapter.provider("gpt-5.5")).toBe("openai");
+    expect(codexAdapter.supportsResume).toBe(true);
+  });
+});

@@ -1,0 +1,247 @@
+/**
+ * Fidelity of fakes/codex: spawned with the adapter's own invocation, parsed with the adapter,
+ * classified, and compared with the real 0.171.0 captures in test/fixtures/codex.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { codexAdapter, codexModelFromRollout } from "../../src/adapters/codex.ts";
+import { foldEvents } from "../../src/adapters/fold.ts";
+import type { AgentEvent, ExitOutcome, FailureClass, RunRequest } from "../../src/adapters/types.ts";
+
+const REPO = join(import.meta.dir, "..", "..");
+const FAKE = join(REPO, "fakes", "codex");
+// The fakes start with `#!/usr/bin/env bun`; bun comes from the npm devDependency.
+const PATH = `${join(REPO, "node_modules", ".bin")}:${dirname(process.execPath)}:${process.env.PATH ?? ""}`;
+const FIXTURES = join(import.meta.dir, "..", "fixtures", "codex");
+const ROOT = mkdtempSync(join(tmpdir(), "fake-codex-"));
+afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
+
+interface Sandbox { dir: string; home: string; codexHome: string; repo: string; scratch: string; records: string }
+
+function sandbox(): Sandbox {
+  const dir = mkdtempSync(join(ROOT, "t-"));
+  const s = { dir, home: join(dir, "home"), codexHome: join(dir, "home", ".codex"), repo: join(dir, "repo"), scratch: join(dir, "scratch"), records: join(dir, "records") };
+  for (const d of [s.codexHome, s.repo, s.scratch]) mkdirSync(d, { recursive: true });
+  Bun.spawnSync(["git", "init", "-q", s.repo]);
+  return s;
+}
+
+function envFor(s: Sandbox, scenario: string, extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH, HOME: s.home, CODEX_HOME: s.codexHome, FAKE_RECORD_DIR: s.records, FAKE_CODEX_SCENARIO: scenario, ...extra };
+}
+
+interface Ran { outcome: ExitOutcome; events: AgentEvent[]; stdout: string; stderr: string; records: Record<string, unknown>[] }
+
+function records(s: Sandbox): Record<string, unknown>[] {
+  if (!existsSync(s.records)) return [];
+  return readdirSync(s.records).filter((f) => f.startsWith("codex-")).map((f) => JSON.parse(readFileSync(join(s.records, f), "utf8")) as Record<string, unknown>);
+}
+
+function toOutcome(stdout: string, stderr: string, exitCode: number | null, signal: string | null): ExitOutcome & { events: AgentEvent[] } {
+  const lines = stdout.split("\n").filter((l) => l.trim() !== "");
+  const raw = lines.filter((l) => { try { JSON.parse(l); return false; } catch { return true; } });
+  return { exitCode, signal, events: lines.flatMap((l) => codexAdapter.parse(l)), stderrTail: stderr, rawStdoutTail: raw.join("\n") };
+}
+
+async function run(s: Sandbox, req: RunRequest, scenario: string, extra: Record<string, string> = {}, args?: string[]): Promise<Ran> {
+  const inv = codexAdapter.invocation(req);
+  const proc = Bun.spawn([FAKE, ...(args ?? inv.args)], { cwd: req.cwd, env: envFor(s, scenario, extra), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  await proc.exited;
+  const outcome = toOutcome(stdout, stderr, proc.signalCode ? null : proc.exitCode, proc.signalCode ? String(proc.signalCode) : null);
+  return { outcome, events: outcome.events, stdout, stderr, records: records(s) };
+}
+
+/** Starts the fake in its own group and returns once `until` holds for the lines seen so far. */
+async function runUntil(s: Sandbox, req: RunRequest, scenario: string, until: (lines: string[]) => boolean) {
+  const inv = codexAdapter.invocation(req);
+  const proc = Bun.spawn([FAKE, ...inv.args], { cwd: req.cwd, env: envFor(s, scenario), stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+  const reader = proc.stdout.getReader();
+  let text = "";
+  while (!until(text.split("\n").filter((l) => l !== ""))) {
+    const chunk = await reader.read();
+    if (chunk.done) break;
+    text += new TextDecoder().decode(chunk.value);
+  }
+  reader.releaseLock();
+  return { proc, lines: text.split("\n").filter((l) => l !== "") };
+}
+
+/** Running and not a zombie (an orphan may wait a moment for its reaper). */
+function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+function realKinds(name: string): string[] {
+  return readFileSync(join(FIXTURES, `${name}.stdout`), "utf8").split("\n").flatMap((l) => codexAdapter.parse(l)).map((e) => e.kind);
+}
+
+const kinds = (events: AgentEvent[]): string[] => events.map((e) => e.kind);
+const route = (s: Sandbox, extra: Partial<RunRequest> = {}): RunRequest => ({ mode: "route", prompt: "Say PONG", cwd: s.repo, ...extra });
+const answer = (s: Sandbox, extra: Partial<RunRequest> = {}): RunRequest => ({ mode: "answer", prompt: "Say PONG", cwd: s.scratch, ...extra });
+
+describe("fake codex scenarios through the adapter", () => {
+  const table: [string, FailureClass | undefined, string | undefined][] = [
+    ["ok", undefined, "codex-fake-gpt55-basic"],
+    ["auth-fail", "auth", "codex-fake-noauth-openai_base_url"],
+    ["rate-limit", "capacity", "codex-fake-fail-429-natural-backoff"],
+    ["overload", "capacity", "codex-fake-fail-OVERLOADED"],
+    ["bad-model", "task_failed", undefined],
+    ["empty", "empty_answer", undefined],
+    ["bad-json", "bad_output", undefined],
+    ["edits-then-ok", undefined, "codex-fake-patch-workspace-write"],
+    ["edits-then-fails", "capacity", undefined],
+  ];
+  for (const [scenario, expected, real] of table) {
+    test(`${scenario} → ${String(expected)}${real ? ` with the event sequence of ${real}` : ""}`, async () => {
+      const s = sandbox();
+      const r = await run(s, route(s, { model: "gpt-5.5" }), scenario);
+      expect(codexAdapter.classify(r.outcome)).toBe(expected);
+      if (real) expect(kinds(r.events)).toEqual(realKinds(real));
+      expect(r.records[0]?.argv).toEqual(codexAdapter.invocation(route(s, { model: "gpt-5.5" })).args);
+    });
+  }
+
+  test("edits touch the tree before failing", async () => {
+    const s = sandbox();
+    await run(s, route(s), "edits-then-fails");
+    expect(existsSync(join(s.repo, "FAKE_EDIT.txt"))).toBe(true);
+  });
+
+  test("crash: partial output, killed by a signal, no final record → task_failed", async () => {
+    const s = sandbox();
+    const r = await run(s, route(s), "crash");
+    expect(r.outcome.signal).toBe("SIGSEGV");
+    expect(r.events.some((e) => e.kind === "final")).toBe(false);
+    expect(codexAdapter.classify(r.outcome)).toBe("task_failed");
+  });
+
+  test("slow, long: progress events (thinking, npm test, file change) without touching disk", async () => {
+    const s = sandbox();
+    expect(codexAdapter.classify((await run(s, route(s), "slow", { FAKE_DELAY_MS: "30" })).outcome)).toBeUndefined();
+    const long = await run(s, route(s), "long", { FAKE_EVENTS: "6", FAKE_EVENT_GAP_MS: "1" });
+    expect(codexAdapter.classify(long.outcome)).toBeUndefined();
+    expect(long.events).toContainEqual(expect.objectContaining({ kind: "tool", name: "shell", detail: "/bin/bash -lc 'npm test'" }));
+    expect(kinds(long.events)).toEqual(expect.arrayContaining(["thinking", "file_change"]));
+    expect(readdirSync(s.repo).filter((f) => f.startsWith("FAKE_LONG"))).toEqual([]);
+  });
+
+  test("budget reports huge usage; action reports acting tools in answer mode", async () => {
+    const s = sandbox();
+    expect(foldEvents((await run(s, route(s), "budget")).events).usage.inputTokens).toBe(5_000_000);
+    const acted = await run(s, answer(s), "action");
+    expect(foldEvents(acted.events).acted).toBe(true);
+    expect(existsSync(join(s.scratch, "ACTION.txt"))).toBe(false);
+  });
+
+  test("answers: JSON envelope with --output-schema or the marker, prose when asked", async () => {
+    const s = sandbox();
+    const schema = join(s.dir, "schema.json");
+    await Bun.write(schema, '{"type":"object"}');
+    const json = await run(s, answer(s, { outputSchemaPath: schema }), "ok");
+    expect(JSON.parse(foldEvents(json.events).text)).toEqual({ answer: "PONG-FROM-FAKE", assumptions: [], uncertainties: [], follow_up_questions: [], sources: [] });
+    const marker = await run(s, answer(s, { prompt: "ORCHESTRATE_JSON_ENVELOPE say" }), "json-answer");
+    expect(JSON.parse(foldEvents(marker.events).text).answer).toBe("PONG-FROM-FAKE");
+    const prose = await run(s, answer(s, { outputSchemaPath: schema }), "prose-answer");
+    expect(foldEvents(prose.events).text).toBe("PONG-FROM-FAKE");
+  });
+
+  test("wrong-model: the rollout and the reroute notice name another model", async () => {
+    const s = sandbox();
+    const r = await run(s, route(s, { model: "gpt-5.5" }), "wrong-model");
+    expect(foldEvents(r.events).models).toEqual(["gpt-5.1-codex-mini"]);
+    const day = readdirSync(join(s.codexHome, "sessions"), { recursive: true }).map(String).find((f) => f.endsWith(".jsonl")) ?? "";
+    expect(codexModelFromRollout(readFileSync(join(s.codexHome, "sessions", day), "utf8"))).toBe("gpt-5.1-codex-mini");
+  });
+});
+
+describe("fake codex kill paths", () => {
+  test("hang: a SIGTERM-ignoring grandchild; killing the group ends both", async () => {
+    const s = sandbox();
+    const { proc } = await runUntil(s, route(s), "hang", (lines) => lines.length >= 2);
+    while (!existsSync(join(s.records, "hangers"))) await Bun.sleep(10);
+    const grandchild = Number(readFileSync(join(s.records, "grandchildren"), "utf8").trim());
+    process.kill(-proc.pid, "SIGKILL");
+    await proc.exited;
+    for (let i = 0; i < 100 && isAlive(grandchild); i++) await Bun.sleep(10);
+    expect(isAlive(grandchild)).toBe(false);
+  });
+
+  test("silent: thread.started then nothing; SIGTERM ends it", async () => {
+    const s = sandbox();
+    const { proc, lines } = await runUntil(s, route(s), "silent", (l) => l.length >= 2);
+    expect(kinds(lines.flatMap((l) => codexAdapter.parse(l)))).toEqual(["session"]);
+    process.kill(-proc.pid, "SIGTERM");
+    await proc.exited;
+    expect(proc.signalCode).toBe("SIGTERM");
+  });
+
+  test("transport: loops on 'waiting for network' like the real CLI; classified transport once killed", async () => {
+    const s = sandbox();
+    const { proc, lines } = await runUntil(s, route(s), "transport", (l) => l.some((x) => x.includes("waiting for network")));
+    process.kill(-proc.pid, "SIGTERM");
+    await proc.exited;
+    const events = lines.flatMap((l) => codexAdapter.parse(l));
+    expect(codexAdapter.classify({ exitCode: null, signal: "SIGTERM", events, stderrTail: "", rawStdoutTail: "" })).toBe("transport");
+    expect(kinds(events)).toEqual(realKinds("codex-exec-noauth-json").slice(0, kinds(events).length));
+  });
+});
+
+describe("fake codex CLI grammar and sessions", () => {
+  test("records argv, empty stdin (not a pipe) and cwd", async () => {
+    const s = sandbox();
+    const r = await run(s, route(s), "ok");
+    expect(r.records[0]).toMatchObject({ stdin: "", stdinIsTTY: false, cwd: s.repo });
+    expect(r.stderr).toContain("Reading additional input from stdin...");
+  });
+
+  test("route mode refuses a non-git cwd with the real text; answer mode skips the check", async () => {
+    const s = sandbox();
+    const refused = await run(s, route(s, { cwd: s.scratch }), "ok");
+    expect(refused.outcome.exitCode).toBe(1);
+    expect(refused.stderr).toContain("Not inside a trusted directory and --skip-git-repo-check was not specified.");
+    expect(codexAdapter.classify(refused.outcome)).toBe("task_failed");
+    expect(codexAdapter.classify((await run(s, answer(s), "ok")).outcome)).toBeUndefined();
+  });
+
+  test("resume keeps the thread id and cumulative usage; an unknown id fails like the real CLI", async () => {
+    const s = sandbox();
+    const first = foldEvents((await run(s, answer(s), "ok")).events);
+    const again = await run(s, answer(s, { resumeSessionId: first.sessionId }), "ok");
+    expect(foldEvents(again.events)).toMatchObject({ sessionId: first.sessionId, usage: { inputTokens: 84, outputTokens: 14 } });
+    const bogus = await run(s, answer(s, { resumeSessionId: "00000000-0000-0000-0000-000000000000" }), "ok");
+    expect(bogus.outcome.exitCode).toBe(1);
+    expect(bogus.stderr).toContain("no rollout found for thread id 00000000-0000-0000-0000-000000000000 (code -32600)");
+  });
+
+  test("exec resume rejects --sandbox the way clap does; --ephemeral writes no rollout", async () => {
+    const s = sandbox();
+    const bad = await run(s, route(s), "ok", {}, ["exec", "--json", "resume", "-s", "read-only", "x", "--", "hi"]);
+    expect(bad.outcome.exitCode).toBe(2);
+    expect(bad.stderr).toContain("error: unexpected argument '-s' found");
+    await run(s, route(s), "ok", {}, ["exec", "--json", "--ephemeral", "--", "hi"]);
+    expect(existsSync(join(s.codexHome, "sessions"))).toBe(false);
+  });
+
+  test("version, help (with a dropped flag) and login status", async () => {
+    const s = sandbox();
+    expect((await run(s, route(s), "ok", {}, ["--version"])).stdout.trim()).toBe("codex-cli 0.171.0");
+    const helpText = (await run(s, route(s), "ok", {}, codexAdapter.probes.help)).stdout;
+    expect(helpText).toContain("--output-schema <FILE>");
+    const dropped = (await run(s, route(s), "ok", { FAKE_HELP_DROP_FLAG: "--output-schema" }, codexAdapter.probes.help)).stdout;
+    expect(dropped).not.toContain("--output-schema");
+    expect(dropped).toContain("--skip-git-repo-check");
+    const auth = codexAdapter.probes.auth ?? [];
+    expect((await run(s, route(s), "ok", {}, auth)).outcome.exitCode).toBe(0);
+    const out = await run(s, route(s), "auth-fail", {}, auth);
+    expect(out.outcome.exitCode).toBe(1);
+    expect(out.stderr.trim().split("\n").at(-1)).toBe("Not logged in");
+  });
+});
