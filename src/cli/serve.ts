@@ -3,11 +3,21 @@ import { serveStdio } from "../mcp/server.ts";
 import { installShutdownHandlers, killAllLive } from "../process/live.ts";
 import { registrationHelp } from "./registration.ts";
 
+/**
+ * Ends every job (so each records `cancelled` with its partial output) and every live process
+ * group. Loaded lazily: a server that never ran a job never pays for the jobs module.
+ */
+async function shutdown(): Promise<void> {
+  const { cancelAllJobs } = await import("../services/jobs.ts");
+  await cancelAllJobs("shutdown");
+  await killAllLive("shutdown");
+}
+
 /** Serve MCP over stdio until the client closes stdin; end every live process group on the way out. */
 export async function serve(): Promise<void> {
   if (process.stdin.isTTY) process.stderr.write(registrationHelp());
-  installShutdownHandlers({ onShutdown: () => process.exit(0) });
-  await serveStdio({ env: process.env, onClose: () => killAllLive("shutdown") });
+  installShutdownHandlers({ onShutdown: () => shutdown().finally(() => process.exit(0)) });
+  await serveStdio({ env: process.env, onClose: shutdown });
   process.exit(0);
 }
 

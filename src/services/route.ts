@@ -3,7 +3,7 @@
  * with a byte-identical tree; arm shared cooldowns; record the run and every attempt; return the
  * served-by, the full trace and the delegate's final (redacted) text.
  */
-import { UNAVAILABLE_CLASSES, type FailureClass, type RunRequest, type Usage } from "../adapters/types.ts";
+import { UNAVAILABLE_CLASSES, type AgentEvent, type FailureClass, type RunRequest, type Usage } from "../adapters/types.ts";
 import type { Tier } from "../config/types.ts";
 import { planRoute, type Candidate, type Plan } from "../routing/plan.ts";
 import { attemptCapSec } from "../routing/budget.ts";
@@ -60,6 +60,8 @@ export interface RouteHooks {
   onProgress?: (message: string) => void;
   /** Called with the run id as soon as the run is recorded (jobs use it). */
   onRunStarted?: (runId: string) => void;
+  /** The delegate's text as it streams (jobs keep it as partial output). */
+  onOutput?: (text: string) => void;
   progressIntervalMs?: number;
 }
 
@@ -121,6 +123,7 @@ async function runWithProgress(rt: Runtime, req: RouteRequest, candidate: Candid
   const started = rt.now();
   const say = () => hooks.onProgress?.(`${label} · ${activity} · ${Math.round((rt.now() - started) / 1000)} s elapsed · ${Math.max(0, Math.round((slot.deadline - rt.now()) / 1000))} s remaining`);
   say();
+  hooks.onOutput?.(`· ${label}: starting\n`);
   const timer = hooks.onProgress ? setInterval(say, hooks.progressIntervalMs ?? 2000) : undefined;
   try {
     return await runAttempt({
@@ -133,8 +136,11 @@ async function runWithProgress(rt: Runtime, req: RouteRequest, candidate: Candid
       ...(hooks.signal ? { signal: hooks.signal } : {}),
       fingerprint: true,
       onActivity: (text) => {
+        // The activity log is part of the partial output: a killed run still shows how far it got.
+        if (text !== activity) hooks.onOutput?.(`· ${text}\n`);
         activity = text;
       },
+      ...(hooks.onOutput ? { onEvent: (event: AgentEvent) => event.kind === "text" && hooks.onOutput?.(`${event.text}\n`) } : {}),
     });
   } finally {
     if (timer) clearInterval(timer);

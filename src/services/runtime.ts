@@ -10,6 +10,7 @@ import { openStore, type Store } from "../store/db.ts";
 import { defaultStorePath } from "../store/paths.ts";
 import { resolveRoots } from "../safety/roots.ts";
 import type { Failure, Result } from "../result.ts";
+import { reconcileOrphans } from "./jobs.ts";
 
 export interface Runtime {
   env: Record<string, string | undefined>;
@@ -24,8 +25,12 @@ export interface Runtime {
 
 let cached: Promise<Result<Runtime>> | undefined;
 
+/** The server's runtime. The first creation also reconciles jobs a dead server left `running`. */
 export function getRuntime(env: Record<string, string | undefined>): Promise<Result<Runtime>> {
-  cached ??= createRuntime(env);
+  cached ??= createRuntime(env).then((rt) => {
+    if (rt.ok) reconcileOrphans(rt.value);
+    return rt;
+  });
   return cached;
 }
 

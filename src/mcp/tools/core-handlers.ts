@@ -2,28 +2,36 @@
 import type { LoadedTool, ToolContext, ToolOutcome } from "../define.ts";
 import { validatorFor } from "../schemas/validate.ts";
 import { dryRunInput, listTiersInput, routeInput } from "../schemas/core.ts";
-import { getRuntime, runtimeFailure } from "../../services/runtime.ts";
+import type { Runtime } from "../../services/runtime.ts";
 import { routeTask, type RouteOutcome, type RouteRequest } from "../../services/route.ts";
 import { dryRun, listTiers, type DryRunRequest } from "../../services/tiers.ts";
+import { runAsJob } from "./job-bridge.ts";
 import { formatRoute, formatDryRun, formatTiers } from "./format.ts";
-
-async function withRuntime(fn: (rt: import("../../services/runtime.ts").Runtime) => Promise<ToolOutcome> | ToolOutcome): Promise<ToolOutcome> {
-  const rt = await getRuntime(process.env);
-  if (!rt.ok) return { ok: false, error: runtimeFailure(rt.error) };
-  return fn(rt.value);
-}
+import { withRuntime } from "./with-runtime.ts";
 
 export const routeTool: LoadedTool = {
   validate: validatorFor(routeInput),
   handler: (input, ctx: ToolContext) =>
-    withRuntime(async (rt) => {
-      const req = input as unknown as RouteRequest;
-      const outcome = await routeTask(rt, req, { signal: ctx.signal, ...(ctx.wantsProgress ? { onProgress: (m: string) => ctx.progress(m) } : {}) });
-      return routeResult(outcome);
+    withRuntime((rt) => {
+      const { background, ...req } = input as unknown as RouteRequest & { background?: boolean };
+      return runAsJob(rt, ctx, { kind: "route", args: req, background: background === true }, (hooks) => routeJob(rt, req, hooks), routeResult);
     }),
 };
 
-export function routeResult(outcome: RouteOutcome): ToolOutcome {
+async function routeJob(rt: Runtime, req: RouteRequest, hooks: import("../../services/jobs.ts").JobHooks): Promise<import("../../services/jobs.ts").JobOutcome> {
+  const outcome = await routeTask(rt, req, { signal: hooks.signal, onProgress: hooks.onProgress, onOutput: hooks.onOutput });
+  const cancelled = outcome.error?.code === "cancelled";
+  return {
+    ok: outcome.ok,
+    status: outcome.ok ? "ok" : cancelled ? "cancelled" : "failed",
+    result: outcome as unknown as Record<string, unknown>,
+    ...(outcome.error ? { errorCode: outcome.error.code, errorMessage: outcome.error.message } : {}),
+    treeChanged: outcome.attempts.at(-1)?.treeChanged ?? null,
+  };
+}
+
+export function routeResult(result: Record<string, unknown>): ToolOutcome {
+  const outcome = result as unknown as RouteOutcome;
   const { ok, error, ...data } = outcome;
   if (ok) return { ok: true, data, text: formatRoute(outcome) };
   return { ok: false, error: error ?? { code: "internal_error", message: "route failed without an error" }, data, text: formatRoute(outcome) };

@@ -1,9 +1,10 @@
 import type { ToolDef } from "../define.ts";
 import { coreTools } from "./core.ts";
+import { jobTools } from "./jobs.ts";
 
 /** Every tool the server can advertise, in tools/list order. */
 export function allTools(): ToolDef[] {
-  return [...coreTools];
+  return [...coreTools, ...jobTools];
 }
 
 /** The tools this process advertises: core always; opt-in groups by environment. */

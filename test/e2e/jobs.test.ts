@@ -1,0 +1,131 @@
+/**
+ * Long runs: a call that outlives the client's request timeout completes for the user as a job;
+ * progress flows throughout; a killed server's job is reconciled to failed with partial output;
+ * job_cancel ends the whole group. Scaled down (a ~6 s run under a 4 s client timeout and a 2 s
+ * sync budget) so CI stays fast; STRESS=1 runs the real 3-minute run under a 60 s timeout.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { connect, textOf, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
+
+const STRESS = process.env.STRESS === "1";
+const EVENTS = STRESS ? 360 : 12;
+const CLIENT_TIMEOUT_MS = STRESS ? 60_000 : 4_000;
+const SYNC_BUDGET_S = STRESS ? "50" : "2";
+
+let box: Sandbox | undefined;
+const sessions: McpSession[] = [];
+
+afterEach(async () => {
+  for (const s of sessions.splice(0)) await s.close().catch(() => undefined);
+  box?.cleanup();
+  box = undefined;
+});
+
+const LONG = `agents:
+  worker: { backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: long, FAKE_EVENTS: "${EVENTS}", FAKE_EVENT_GAP_MS: "500" } }
+  hanger: { backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: hang } }
+tiers: { light: [hanger], standard: null, heavy: [worker] }
+`;
+
+async function open(extra: Record<string, string> = {}): Promise<McpSession> {
+  box ??= makeSandbox({ ORCHESTRATE_SYNC_BUDGET_S: SYNC_BUDGET_S, ...extra });
+  box.writeConfig(LONG);
+  const s = await connect(box.env);
+  sessions.push(s);
+  return s;
+}
+
+type Job = { id: string; status: string; instruction: string };
+
+async function waitDone(s: McpSession, id: string, progress: string[]): Promise<ToolReply> {
+  for (;;) {
+    const reply = (await s.client.callTool({ name: "job_wait", arguments: { id, waitSec: 1 } }, undefined, { timeout: CLIENT_TIMEOUT_MS, onprogress: (p) => progress.push(String(p.message)) })) as ToolReply;
+    if (reply.structuredContent?.status !== "running") return reply;
+  }
+}
+
+describe("long runs", () => {
+  test("a run longer than the client's timeout comes back as a job and completes through job_wait", async () => {
+    const s = await open();
+    const progress: string[] = [];
+    const first = (await s.client.callTool({ name: "route", arguments: { prompt: "big task", cwd: box!.repo, tier: "heavy" } }, undefined, { timeout: CLIENT_TIMEOUT_MS, onprogress: (p) => progress.push(String(p.message)) })) as ToolReply;
+    expect(first.isError).toBeFalsy();
+    const job = first.structuredContent?.job as Job;
+    expect(job.status).toBe("running");
+    expect(textOf(first)).toContain("job_wait");
+    const done = await waitDone(s, job.id, progress);
+    expect(done.structuredContent?.status).toBe("ok");
+    expect(textOf(done)).toContain("PONG-FROM-FAKE");
+    expect((done.structuredContent?.result as { servedBy: { agent: string } }).servedBy.agent).toBe("worker");
+    expect(progress.some((m) => m.includes("attempt 1/1 · heavy:worker"))).toBe(true);
+    expect(progress.some((m) => m.includes("running npm test"))).toBe(true);
+  }, 300_000);
+
+  test("progress resets a client's timeout: a sync call longer than the timeout still succeeds", async () => {
+    const s = await open({ ORCHESTRATE_SYNC_BUDGET_S: "600" });
+    const progress: string[] = [];
+    const reply = (await s.client.callTool({ name: "route", arguments: { prompt: "big task", cwd: box!.repo, tier: "heavy" } }, undefined, {
+      timeout: 3000,
+      resetTimeoutOnProgress: true,
+      maxTotalTimeout: 300_000,
+      onprogress: (p) => progress.push(String(p.message)),
+    })) as ToolReply;
+    expect(reply.isError).toBeFalsy();
+    expect(textOf(reply)).toContain("PONG-FROM-FAKE");
+    expect(progress.length).toBeGreaterThanOrEqual(3);
+  }, 300_000);
+
+  test("background: true returns the id at once; job_status shows progress", async () => {
+    const s = await open();
+    const first = (await s.client.callTool({ name: "route", arguments: { prompt: "bg", cwd: box!.repo, tier: "heavy", background: true } })) as ToolReply;
+    const job = first.structuredContent?.job as Job;
+    expect(job.status).toBe("running");
+    const status = (await s.client.callTool({ name: "job_status", arguments: { id: job.id } })) as ToolReply;
+    expect(status.structuredContent?.status).toBe("running");
+    const done = await waitDone(s, job.id, []);
+    expect(done.structuredContent?.status).toBe("ok");
+  }, 300_000);
+
+  test("killing the server mid-job and starting again shows the job failed with partial output", async () => {
+    const s = await open();
+    const first = (await s.client.callTool({ name: "route", arguments: { prompt: "bg", cwd: box!.repo, tier: "heavy", background: true } })) as ToolReply;
+    const job = first.structuredContent?.job as Job;
+    // Wait until the job has written some partial output, then SIGKILL the server.
+    for (let i = 0; i < 200; i++) {
+      const st = (await s.client.callTool({ name: "job_status", arguments: { id: job.id } })) as ToolReply;
+      if (String(st.structuredContent?.partialOutput ?? "").includes("npm test")) break;
+      await Bun.sleep(50);
+    }
+    process.kill(s.pid!, "SIGKILL");
+    const again = await open();
+    const view = (await again.client.callTool({ name: "job_status", arguments: { id: job.id } })) as ToolReply;
+    expect(view.structuredContent?.status).toBe("failed");
+    expect(textOf(view)).toContain("server_died");
+    expect(String(view.structuredContent?.partialOutput)).toContain("npm test");
+  }, 60_000);
+
+  test("job_cancel ends the whole group and records cancelled with partial output", async () => {
+    const s = await open();
+    const first = (await s.client.callTool({ name: "route", arguments: { prompt: "bg", cwd: box!.repo, tier: "light", background: true } })) as ToolReply;
+    const job = first.structuredContent?.job as Job;
+    const pidsFile = join(box!.records, "grandchildren");
+    for (let i = 0; i < 400 && !existsSync(pidsFile); i++) await Bun.sleep(25);
+    const pids = [...readFileSync(join(box!.records, "hangers"), "utf8").trim().split("\n"), ...readFileSync(pidsFile, "utf8").trim().split("\n")].map(Number);
+    const cancelled = (await s.client.callTool({ name: "job_cancel", arguments: { id: job.id } })) as ToolReply;
+    expect(cancelled.structuredContent?.status).toBe("cancelled");
+    expect(String(cancelled.structuredContent?.partialOutput)).toContain("starting");
+    for (const pid of pids) expect(liveProcess(pid)).toBe(false);
+  }, 60_000);
+});
+
+function liveProcess(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return false;
+  }
+}
