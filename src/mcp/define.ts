@@ -23,6 +23,8 @@ export interface ToolContext {
   /** True when the client sent a progress token. */
   wantsProgress: boolean;
   clientName?: string;
+  /** Running as an MCP task: wait for the end instead of turning into a job at the sync budget. */
+  runToCompletion?: boolean;
 }
 
 /** Handlers return this; they never throw on purpose. */

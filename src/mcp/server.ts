@@ -11,6 +11,7 @@ import { log } from "../log.ts";
 import type { LoadedTool, ToolContext, ToolDef, ToolOutcome } from "./define.ts";
 import { activeTools } from "./tools/index.ts";
 import schemas from "./generated/schemas.json" with { type: "json" };
+import { CancellableTaskStore, TASK_TOOLS } from "./tasks.ts";
 
 type SchemaEntry = { inputSchema: Record<string, unknown>; outputSchema: Record<string, unknown> };
 const SCHEMAS = schemas as Record<string, SchemaEntry>;
@@ -23,7 +24,11 @@ export interface ServeOptions {
 
 export function buildServer(env: Record<string, string | undefined>): Server {
   const tools = activeTools(env);
-  const server = new Server({ name: "orchestrate", version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const taskStore = new CancellableTaskStore();
+  const server = new Server(
+    { name: "orchestrate", version: VERSION },
+    { capabilities: { tools: { listChanged: false }, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }, instructions: INSTRUCTIONS, taskStore },
+  );
   const loaded = new Map<string, Promise<LoadedTool>>();
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(wireTool) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -41,6 +46,17 @@ export function buildServer(env: Record<string, string | undefined>): Server {
         void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: progress ?? step, ...(total ? { total } : {}), message } }).catch(() => undefined);
       },
     };
+    const taskParams = request.params.task;
+    if (taskParams && TASK_TOOLS.has(tool.name) && extra.taskStore) {
+      const task = await extra.taskStore.createTask({ ttl: taskParams.ttl ?? 3_600_000, pollInterval: 1000 });
+      const taskCtx: ToolContext = { ...ctx, signal: taskStore.signalFor(task.taskId), runToCompletion: true };
+      const store = extra.taskStore;
+      void callTool(tool, loaded, request.params.arguments, taskCtx)
+        .then((result) => store.storeTaskResult(task.taskId, result.isError ? "failed" : "completed", result))
+        .catch(() => undefined /* cancelled tasks cannot take a result */)
+        .finally(() => taskStore.release(task.taskId));
+      return { task };
+    }
     return callTool(tool, loaded, request.params.arguments, ctx);
   });
   return server;
@@ -73,6 +89,7 @@ function wireTool(tool: ToolDef): Record<string, unknown> {
     inputSchema: schema?.inputSchema ?? { type: "object" },
     ...(schema?.outputSchema ? { outputSchema: schema.outputSchema } : {}),
     annotations: tool.annotations,
+    ...(TASK_TOOLS.has(tool.name) ? { execution: { taskSupport: "optional" } } : {}),
   };
 }
 

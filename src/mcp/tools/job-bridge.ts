@@ -22,7 +22,7 @@ export async function runAsJob(rt: Runtime, ctx: ToolContext, req: JobRequest, w
   followJob(id, ctx.wantsProgress ? (m) => ctx.progress(m) : undefined);
   const onAbort = () => cancelJob(id, "cancelled");
   ctx.signal.addEventListener("abort", onAbort, { once: true });
-  const budgetMs = syncBudgetSec(rt.env, rt.config.syncBudgetSec, ctx.clientName) * 1000;
+  const budgetMs = ctx.runToCompletion ? 2 ** 31 - 1 : syncBudgetSec(rt.env, rt.config.syncBudgetSec, ctx.clientName) * 1000;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const overtime = new Promise<"overtime">((resolve) => {
     timer = setTimeout(() => resolve("overtime"), budgetMs);
