@@ -1,0 +1,191 @@
+/**
+ * Gemini CLI adapter — written against @google/gemini-cli 0.61.0, `gemini -o stream-json`
+ * (research: cli-opencode-gemini-copilot-grok.md §B). JSONL events: `init` (session_id, requested
+ * model — literally "auto" without -m), `message` (user echo, assistant `delta:true` chunks),
+ * `tool_use`, `tool_result`, `error` (non-fatal, with severity), `result` (terminal; status
+ * success|error, token stats, and the models actually called as the keys of `stats.models`).
+ * Exit codes: 41 auth, 42 bad input, 44 sandbox, 52 config, 53 turn limit, 54 tool error,
+ * 55 untrusted folder, 130 cancelled; API errors exit with HTTP status % 256 (401→145, 429→173,
+ * 503→247).
+ */
+import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest } from "./types.ts";
+
+/**
+ * A server name nobody has: with `--allowed-mcp-server-names` set, gemini keeps only the named
+ * servers (extensions' included), so this drops every MCP server the person configured.
+ */
+export const GEMINI_NO_MCP = "orchestrate-no-mcp";
+
+/** Tools from the read-only set gemini offers headless in default mode; anything else acts. */
+const READ_ONLY_TOOLS = new Set([
+  "read_file", "read_many_files", "list_directory", "grep_search", "search_file_content", "glob",
+  "google_web_search", "web_fetch", "update_topic", "enter_plan_mode", "exit_plan_mode",
+  "write_todos", "get_internal_docs",
+  // Offered in the read-only default set (research §B.1); its sub-agents inherit that policy.
+  "invoke_agent",
+]);
+const EDIT_TOOLS: Record<string, "update" | "unknown"> = { replace: "update", write_file: "unknown" };
+
+/** HTTP status % 256, as gemini exits on API errors. */
+const EXIT_CLASSES: Record<number, FailureClass> = {
+  41: "auth",
+  130: "cancelled",
+  [401 % 256]: "auth",
+  [403 % 256]: "auth",
+  [429 % 256]: "capacity",
+  [503 % 256]: "capacity",
+};
+
+function invocation(req: RunRequest): Invocation {
+  // Route: auto_edit is the safest mode that can edit — it approves replace/write_file only,
+  // while shell commands still need approval, which headless cannot give, so they are refused.
+  // yolo would also run arbitrary shell and web_fetch with no sandbox (--sandbox needs a Docker
+  // image). Answer: `default` explicitly, so a settings.json defaultApprovalMode cannot widen it;
+  // headless default offers only read-only tools.
+  const approval = req.mode === "answer" ? "default" : "auto_edit";
+  const args = ["-o", "stream-json", "--approval-mode", approval, "--allowed-mcp-server-names", GEMINI_NO_MCP];
+  if (req.mode === "answer") args.push("-e", "none");
+  if (req.model) args.push("-m", req.model);
+  if (req.resumeSessionId) args.push("--resume", req.resumeSessionId);
+  // The prompt goes on stdin (headless when stdin is not a TTY): no argv length limit, no
+  // dash-prefixed prompt read as a flag. Sign-in stays in ~/.gemini, so the home is not isolated.
+  if (req.mode === "route") return { args, stdin: req.prompt };
+  // Answer mode runs in a throw-away cwd that gemini has never been told to trust (exit 55).
+  return { args, stdin: req.prompt, env: { GEMINI_CLI_TRUST_WORKSPACE: "true" } };
+}
+
+function parse(line: string): AgentEvent[] {
+  const obj = parseObject(line);
+  if (!obj) return [];
+  switch (obj.type) {
+    case "init":
+      return typeof obj.session_id === "string" ? [{ kind: "session", sessionId: obj.session_id }] : [];
+    case "message":
+      return obj.role === "assistant" && typeof obj.content === "string" && obj.content ? [{ kind: "text", text: obj.content }] : [];
+    case "tool_use":
+      return toolUse(obj);
+    case "tool_result":
+      return [toolResult(obj)];
+    case "error":
+      // Non-fatal by design (the terminal verdict is `result`), e.g. loop detection warnings.
+      return typeof obj.message === "string" ? [{ kind: "retry", message: obj.message }] : [];
+    case "result":
+      return resultEvents(obj);
+    default:
+      return [];
+  }
+}
+
+function toolUse(obj: Record<string, unknown>): AgentEvent[] {
+  const name = typeof obj.tool_name === "string" ? obj.tool_name : "unknown";
+  const params = asRecord(obj.parameters);
+  const detail = firstString(params?.command, params?.file_path, params?.dir_path, params?.pattern);
+  const tool: AgentEvent = { kind: "tool", name, phase: "start", acts: !READ_ONLY_TOOLS.has(name), ...(detail ? { detail } : {}) };
+  const change = EDIT_TOOLS[name];
+  const path = firstString(params?.file_path);
+  return change && path ? [tool, { kind: "file_change", path, change }] : [tool];
+}
+
+/** tool_result carries only the id, which gemini builds as `<tool_name>__<tool_name>_<ts>_<n>`. */
+function toolResult(obj: Record<string, unknown>): AgentEvent {
+  const id = typeof obj.tool_id === "string" ? obj.tool_id : "";
+  const name = id.includes("__") ? id.slice(0, id.indexOf("__")) : "unknown";
+  const error = asRecord(obj.error);
+  const detail = obj.status === "error" ? firstString(error?.message, "failed") : undefined;
+  return { kind: "tool", name, phase: "end", acts: !READ_ONLY_TOOLS.has(name), ...(detail ? { detail } : {}) };
+}
+
+/**
+ * The models actually called are the keys of `stats.models` (router + main under `auto`); the
+ * init line's model only echoes the request, so it is not reported as evidence.
+ */
+function resultEvents(obj: Record<string, unknown>): AgentEvent[] {
+  const stats = asRecord(obj.stats);
+  const models = Object.keys(asRecord(stats?.models) ?? {});
+  const events: AgentEvent[] = models.map((model) => ({ kind: "model", model }));
+  if (stats) events.push({ kind: "usage", usage: usageOf(stats) });
+  if (obj.status === "success") return [...events, { kind: "final", ok: true }];
+  const message = firstString(asRecord(obj.error)?.message) ?? "gemini reported an error";
+  const failure = textFailure(message);
+  return [...events, { kind: "error", message, ...(failure ? { failure } : {}) }, { kind: "final", ok: false, message }];
+}
+
+function usageOf(stats: Record<string, unknown>): { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number } {
+  return {
+    ...numberField("inputTokens", stats.input_tokens),
+    ...numberField("outputTokens", stats.output_tokens),
+    ...numberField("cachedInputTokens", stats.cached),
+  };
+}
+
+const AUTH_TEXT = /API key not valid|UNAUTHENTICATED|PERMISSION_DENIED|Please set an Auth method|Invalid auth method|"code":\s*40[13]\b/i;
+const CAPACITY_TEXT = /Resource has been exhausted|RESOURCE_EXHAUSTED|exhausted your daily quota|quota|rate limit|overloaded|high traffic|"code":\s*(429|503)\b/i;
+const TRANSPORT_TEXT = /fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|socket hang up|network error/i;
+
+function textFailure(text: string): FailureClass | undefined {
+  if (AUTH_TEXT.test(text)) return "auth";
+  if (CAPACITY_TEXT.test(text)) return "capacity";
+  if (TRANSPORT_TEXT.test(text)) return "transport";
+  return undefined;
+}
+
+function classify(outcome: ExitOutcome): FailureClass | undefined {
+  const code = outcome.exitCode;
+  if (code === 127) return "not_installed";
+  const byExit = code === null ? undefined : EXIT_CLASSES[code];
+  if (byExit) return byExit;
+  const errors = outcome.events.filter((e): e is Extract<AgentEvent, { kind: "error" }> => e.kind === "error");
+  const classified = errors.find((e) => e.failure)?.failure;
+  if (classified) return classified;
+  if (errors.length > 0 || outcome.signal || code === null) return "task_failed";
+  // 42 input, 44 sandbox, 52 config, 53 turn limit, 54 tool, 55 untrusted folder, 1 general.
+  if (code !== 0) return textFailure(outcome.stderrTail) ?? "task_failed";
+  return classifyExitZero(outcome);
+}
+
+/** gemini always ends a run with a `result` line; exit 0 without one means the stream was broken. */
+function classifyExitZero(outcome: ExitOutcome): FailureClass | undefined {
+  const final = outcome.events.findLast((e) => e.kind === "final");
+  if (final?.kind !== "final") return "bad_output";
+  if (!final.ok) return "task_failed";
+  const answered = outcome.events.some((e) => e.kind === "text" && e.text.trim() !== "");
+  return answered ? undefined : "empty_answer";
+}
+
+export const geminiAdapter: Adapter = {
+  backend: "gemini",
+  provider: () => "google",
+  invocation,
+  parse,
+  classify,
+  probes: {
+    version: ["--version"],
+    help: ["--help"],
+    requiredFlags: ["--output-format", "--approval-mode", "--allowed-mcp-server-names", "--extensions", "--model", "--resume"].map(
+      (flag) => ({ flag, since: "0.61.0" }),
+    ),
+    // gemini has no auth-status command: sign-in is settings.json or env (research §B.3).
+    loginHint: "gemini (sign in interactively once) or set GEMINI_API_KEY",
+  },
+  supportsResume: true,
+};
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    return asRecord(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function firstString(...values: unknown[]): string | undefined {
+  return values.find((v): v is string => typeof v === "string" && v !== "");
+}
+
+function numberField<K extends string>(key: K, value: unknown): Partial<Record<K, number>> {
+  return typeof value === "number" && Number.isFinite(value) ? ({ [key]: value } as Partial<Record<K, number>>) : {};
+}

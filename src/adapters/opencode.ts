@@ -1,0 +1,266 @@
+/**
+ * opencode adapter — written against opencode-ai 1.18.33, `opencode run --format json`
+ * (research: cli-opencode-gemini-copilot-grok.md §A). One JSON object per stdout line:
+ * `step_start`, `text` (whole finished parts, no deltas), `reasoning` (only with --thinking),
+ * `tool_use` (completed/errored tools only), `step_finish` (tokens + cost of that step), `error`.
+ * There is no terminal record: the run ends when the session goes idle, and the exit code is 1
+ * iff an `error` line was written. The model is never in the stream — only `opencode export`.
+ */
+import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest } from "./types.ts";
+
+const AGGREGATORS = new Set(["openrouter", "github-copilot"]);
+
+/** Tools that only read; anything else (bash, edit, write, patch, task, MCP `<server>_<tool>`) acts. */
+const READ_ONLY_TOOLS = new Set([
+  "read", "grep", "glob", "list", "lsp", "webfetch", "websearch", "codesearch",
+  "todoread", "todowrite", "skill", "question", "plan_enter", "plan_exit", "invalid",
+]);
+const EDIT_TOOLS: Record<string, "update" | "unknown"> = {
+  edit: "update", multiedit: "update", patch: "update", apply_patch: "update", write: "unknown",
+};
+
+/** `<provider>/` prefix of an opencode model id; "unknown" when opencode picks its own default. */
+export function opencodeProvider(model: string | undefined): string {
+  const slash = model?.indexOf("/") ?? -1;
+  if (!model || slash <= 0) return "unknown";
+  return model.slice(0, slash);
+}
+
+/** Aggregators serve other vendors' models, so they always count as cross-provider (SPEC §2). */
+export function isAggregator(model: string | undefined): boolean {
+  return AGGREGATORS.has(opencodeProvider(model));
+}
+
+/** argv that prints a session as JSON on stdout (`Exporting session: …` goes to stderr). */
+export function opencodeExportArgv(sessionId: string): string[] {
+  return ["export", sessionId];
+}
+
+/**
+ * The model that actually answered, as `provider/model`, from `opencode export` output: the last
+ * assistant message's providerID/modelID, else the session's `info.model`.
+ */
+export function opencodeModelFromExport(jsonText: string): string | undefined {
+  const doc = parseObject(jsonText.slice(Math.max(0, jsonText.indexOf("{"))));
+  if (!doc) return undefined;
+  const messages = Array.isArray(doc.messages) ? doc.messages : [];
+  for (const message of [...messages].reverse()) {
+    const info = asRecord(asRecord(message)?.info);
+    if (info?.role !== "assistant") continue;
+    const id = joinModel(info.providerID, info.modelID);
+    if (id) return id;
+  }
+  const model = asRecord(asRecord(doc.info)?.model);
+  return joinModel(model?.providerID, model?.id);
+}
+
+/**
+ * Answer mode's config, passed inline (OPENCODE_CONFIG_CONTENT, verified in research §A.1): every
+ * tool denied except the read-only ones, no MCP servers, no plugins. `small_model` follows the
+ * model so the title call does not go to a provider the person never chose.
+ */
+export function opencodeAnswerConfig(model: string | undefined): string {
+  const permission = {
+    "*": "deny", read: "allow", grep: "allow", glob: "allow", list: "allow",
+    edit: "deny", bash: "deny", webfetch: "deny", websearch: "deny", task: "deny", external_directory: "deny",
+  };
+  return JSON.stringify({
+    $schema: "https://opencode.ai/config.json",
+    permission,
+    mcp: {},
+    plugin: [],
+    autoupdate: false,
+    share: "disabled",
+    ...(model ? { model, small_model: model } : {}),
+  });
+}
+
+function invocation(req: RunRequest): Invocation {
+  // --print-logs puts the real cause of `UnknownError` lines (e.g. ProviderModelNotFoundError) on
+  // stderr, where classify and the person can see it.
+  const args = ["run", "--format", "json", "--print-logs", "--log-level", "ERROR", "--dir", req.cwd];
+  if (req.mode === "answer") args.push("--pure");
+  if (req.model) args.push("-m", req.model);
+  if (req.resumeSessionId) args.push("-s", req.resumeSessionId);
+  // The prompt goes on stdin (then closed): positional words that contain spaces reach the model
+  // wrapped in quotes, and a dash-prefixed prompt would parse as a flag.
+  if (req.mode === "route") return { args, stdin: req.prompt };
+  return { args, stdin: req.prompt, env: answerEnv(req) };
+}
+
+/**
+ * Route mode keeps the person's own config (providers, credentials, agents): the default `build`
+ * agent edits and runs bash, and without `--auto` every permission that would *ask* (e.g. paths
+ * outside the project) is rejected. Answer mode isolates the config home instead.
+ */
+function answerEnv(req: RunRequest): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {
+    OPENCODE_CONFIG_CONTENT: opencodeAnswerConfig(req.model),
+    OPENCODE_DISABLE_PROJECT_CONFIG: "true",
+    OPENCODE_CONFIG: undefined,
+    OPENCODE_CONFIG_DIR: undefined,
+    OPENCODE_PERMISSION: undefined,
+  };
+  // Credentials live under XDG_DATA_HOME (auth.json), so moving the config home keeps sign-in.
+  if (req.isolatedHome) env.XDG_CONFIG_HOME = req.isolatedHome;
+  return env;
+}
+
+function parse(line: string): AgentEvent[] {
+  const obj = parseObject(line);
+  if (!obj || typeof obj.type !== "string") return [];
+  const part = asRecord(obj.part);
+  switch (obj.type) {
+    case "step_start":
+      return sessionOf(obj);
+    case "text":
+      return typeof part?.text === "string" && part.text ? [{ kind: "text", text: part.text }] : [];
+    case "reasoning":
+      return [{ kind: "thinking", ...(typeof part?.text === "string" ? { text: part.text } : {}) }];
+    case "tool_use":
+      return part ? toolEvents(part) : [];
+    case "step_finish":
+      return part ? stepFinish(part) : [];
+    case "error":
+      return [...sessionOf(obj), ...errorEvents(asRecord(obj.error))];
+    default:
+      return [];
+  }
+}
+
+function sessionOf(obj: Record<string, unknown>): AgentEvent[] {
+  return typeof obj.sessionID === "string" ? [{ kind: "session", sessionId: obj.sessionID }] : [];
+}
+
+function toolEvents(part: Record<string, unknown>): AgentEvent[] {
+  const name = typeof part.tool === "string" ? part.tool : "unknown";
+  const state = asRecord(part.state);
+  const input = asRecord(state?.input);
+  const exit = asRecord(state?.metadata)?.exit;
+  const detail = firstString(state?.title, input?.command, input?.filePath);
+  const tool: AgentEvent = {
+    kind: "tool", name, phase: "end", acts: !READ_ONLY_TOOLS.has(name),
+    ...(detail ? { detail } : {}),
+    ...(typeof exit === "number" ? { exitCode: exit } : {}),
+  };
+  const change = EDIT_TOOLS[name];
+  const path = firstString(input?.filePath);
+  if (!change || !path || state?.status !== "completed") return [tool];
+  return [tool, { kind: "file_change", path, change }];
+}
+
+/** Each step reports its own tokens and cost (the service may sum them; later figures win here). */
+function stepFinish(part: Record<string, unknown>): AgentEvent[] {
+  const tokens = asRecord(part.tokens);
+  const cache = asRecord(tokens?.cache);
+  const events: AgentEvent[] = [{
+    kind: "usage",
+    usage: {
+      ...numberField("inputTokens", tokens?.input),
+      ...numberField("outputTokens", tokens?.output),
+      ...numberField("cachedInputTokens", cache?.read),
+      ...numberField("costUsd", part.cost),
+    },
+  }];
+  if (part.reason === "stop") events.push({ kind: "final", ok: true });
+  if (part.reason === "length") events.push({ kind: "final", ok: false, message: "output truncated (finish reason: length)" });
+  return events;
+}
+
+function errorEvents(error: Record<string, unknown> | undefined): AgentEvent[] {
+  const data = asRecord(error?.data);
+  const name = typeof error?.name === "string" ? error.name : "Error";
+  const ref = typeof data?.ref === "string" ? ` (ref ${data.ref})` : "";
+  const message = `${name}: ${firstString(data?.message) ?? "unknown error"}${ref}`;
+  const failure = apiFailure(name, data);
+  return [
+    { kind: "error", message, ...(failure ? { failure } : {}) },
+    { kind: "final", ok: false, message },
+  ];
+}
+
+/** Structured errors are classifiable with high precision (statusCode, name); text is the fallback. */
+function apiFailure(name: string, data: Record<string, unknown> | undefined): FailureClass | undefined {
+  if (name === "ProviderAuthError") return "auth";
+  const status = data?.statusCode;
+  if (status === 401 || status === 403) return "auth";
+  if (status === 429 || status === 503 || status === 529) return "capacity";
+  if (status === 502 || status === 504) return "transport";
+  return textFailure(`${firstString(data?.message) ?? ""} ${firstString(data?.responseBody) ?? ""}`);
+}
+
+const AUTH_TEXT = /invalid[ _]api[ _]key|incorrect api key|unauthori[sz]ed|authentication (failed|error)|invalid x-api-key|no credentials/i;
+const CAPACITY_TEXT = /rate[ _]limit|too many requests|overloaded|quota|capacity|usage limit|resource[ _]exhausted/i;
+const TRANSPORT_TEXT = /cannot connect to api|unable to connect|ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|fetch failed|socket hang up|network error/i;
+
+function textFailure(text: string): FailureClass | undefined {
+  if (AUTH_TEXT.test(text)) return "auth";
+  if (CAPACITY_TEXT.test(text)) return "capacity";
+  if (TRANSPORT_TEXT.test(text)) return "transport";
+  return undefined;
+}
+
+function classify(outcome: ExitOutcome): FailureClass | undefined {
+  if (outcome.exitCode === 127) return "not_installed";
+  const errors = outcome.events.filter((e): e is Extract<AgentEvent, { kind: "error" }> => e.kind === "error");
+  const classified = errors.find((e) => e.failure)?.failure;
+  if (classified) return classified;
+  if (errors.length > 0) return "task_failed";
+  if (outcome.signal || outcome.exitCode === null) return "task_failed";
+  if (outcome.exitCode !== 0) return textFailure(outcome.stderrTail) ?? "task_failed";
+  return classifyExitZero(outcome);
+}
+
+/** Exit 0 with no error line is success when there is an answer; the stream has no terminal record. */
+function classifyExitZero(outcome: ExitOutcome): FailureClass | undefined {
+  const final = outcome.events.findLast((e) => e.kind === "final");
+  if (final?.kind === "final" && !final.ok) return "task_failed";
+  const answered = outcome.events.some((e) => e.kind === "text" && e.text.trim() !== "");
+  if (answered) return undefined;
+  if (final) return "empty_answer";
+  if (outcome.events.length === 0 || outcome.rawStdoutTail.trim() !== "") return "bad_output";
+  return "empty_answer";
+}
+
+export const opencodeAdapter: Adapter = {
+  backend: "opencode",
+  provider: opencodeProvider,
+  invocation,
+  parse,
+  classify,
+  probes: {
+    version: ["--version"],
+    help: ["run", "--help"],
+    requiredFlags: ["--format", "--session", "--model", "--dir", "--print-logs", "--log-level", "--pure"].map((flag) => ({
+      flag,
+      since: "1.18.33",
+    })),
+    auth: ["auth", "list"],
+    loginHint: "opencode auth login",
+  },
+  supportsResume: true,
+};
+
+function parseObject(text: string): Record<string, unknown> | undefined {
+  try {
+    return asRecord(JSON.parse(text));
+  } catch {
+    return undefined;
+  }
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+function firstString(...values: unknown[]): string | undefined {
+  return values.find((v): v is string => typeof v === "string" && v !== "");
+}
+
+function joinModel(provider: unknown, model: unknown): string | undefined {
+  return typeof provider === "string" && typeof model === "string" && provider && model ? `${provider}/${model}` : undefined;
+}
+
+function numberField<K extends string>(key: K, value: unknown): Partial<Record<K, number>> {
+  return typeof value === "number" && Number.isFinite(value) ? ({ [key]: value } as Partial<Record<K, number>>) : {};
+}

@@ -1,0 +1,51 @@
+/**
+ * Every default of the resolved configuration, in one place. The loader fills whatever a file
+ * leaves out from here, and a machine with no config file runs on `zeroConfig()`: every tier
+ * unconfigured and no agents, because a model is never invented.
+ */
+import type { Config, CooldownTtls } from "./types.ts";
+
+/** Cooldown TTLs after an unavailable failure (mcp-orchestrate's 30/10/5 minutes). */
+export const DEFAULT_COOLDOWNS: Readonly<CooldownTtls> = Object.freeze({
+  authSec: 1800,
+  capacitySec: 600,
+  transportSec: 300,
+  notInstalledSec: 300,
+});
+
+export const DEFAULTS = Object.freeze({
+  allowCrossProviderFallback: false,
+  /** One level of delegation: a delegate may not delegate again. */
+  maxDepth: 1,
+  /** Orchestrator's consult.timeout_s default, sized for a question. */
+  consultTimeoutSec: 180,
+  /** route's budget default (SPEC §4: 30–3600, default 900). */
+  timeoutSec: 900,
+  stallSec: 300,
+  storeFullContent: true,
+  /** Lower wins a score tie; an agent without a priority loses ties to one that has any usual value. */
+  priority: 100,
+  enabled: true,
+  advisory: false,
+  maxTierEntries: 8,
+  maxAllowedTools: 32,
+});
+
+/** The configuration of a machine with no config file. */
+export function zeroConfig(): Config {
+  return {
+    source: { format: "none" },
+    agents: {},
+    tiers: { light: null, standard: null, heavy: null },
+    capabilitySlots: {},
+    fallbacks: {},
+    allowCrossProviderFallback: DEFAULTS.allowCrossProviderFallback,
+    roots: [],
+    maxDepth: DEFAULTS.maxDepth,
+    host: {},
+    consult: { timeoutSec: DEFAULTS.consultTimeoutSec },
+    store: { fullContent: DEFAULTS.storeFullContent },
+    cooldowns: { ...DEFAULT_COOLDOWNS },
+    defaults: { timeoutSec: DEFAULTS.timeoutSec, stallSec: DEFAULTS.stallSec },
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * The seeds' config files, read unchanged (SPEC §6 migration):
+ * - mcp-router `config.json` (seed 000) is already a subset of the unified format; it is only
+ *   recognised, so `source.legacy` can say so.
+ * - Orchestrator MCP `config.yaml` (seed 001: one top-level `consult:` block) is converted to the
+ *   unified shape; keys orchestrate has no use for yet are reported, never silently dropped.
+ */
+import type { Backend } from "../adapters/types.ts";
+import { errorLine, joinPath } from "./format-errors.ts";
+import type { Env } from "./paths.ts";
+import type { OrchestratorAgentFile, OrchestratorFile, UnifiedFile } from "./schema.ts";
+
+export type LegacyFormat = "mcp-router" | "orchestrator";
+
+const MCP_ROUTER_KEYS = ["tiers", "capabilities", "fallbacks", "allowCrossProviderFallback"];
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Which older tool wrote this file, judged by its shape alone. */
+export function detectLegacy(raw: Record<string, unknown>, format: "yaml" | "json"): LegacyFormat | undefined {
+  const keys = Object.keys(raw);
+  const consult = raw.consult;
+  // A unified file may hold `consult: {timeoutSec}` too; only a lone consult block with other keys is Orchestrator's.
+  if (keys.length === 1 && isPlainObject(consult) && Object.keys(consult).some((k) => k !== "timeoutSec")) return "orchestrator";
+  if (format === "json" && keys.length > 0 && keys.every((k) => MCP_ROUTER_KEYS.includes(k))) return "mcp-router";
+  return undefined;
+}
+
+/** Keys of an Orchestrator file that orchestrate reads but does not act on (yet). */
+const IGNORED_CONSULT_KEYS = ["managed_agents_path", "web_turn_limit", "protocol_version", "review", "workflow", "dashboard"] as const;
+const IGNORED_AGENT_KEYS = ["reasoning_effort", "execution_modes"] as const;
+
+export interface Converted {
+  file: UnifiedFile;
+  /** Dotted paths of keys that were accepted but have no effect. */
+  ignored: string[];
+  errors: string[];
+}
+
+type UnifiedAgent = NonNullable<UnifiedFile["agents"]>[string];
+
+function convertAgent(id: string, agent: OrchestratorAgentFile, out: Converted): UnifiedAgent | undefined {
+  if (agent.runtime === "antigravity") {
+    out.errors.push(errorLine(`consult.agents.${id}.runtime`, "antigravity is not a backend orchestrate drives", "remove this agent, or switch it to codex, claude, opencode, gemini, copilot or grok"));
+    return undefined;
+  }
+  for (const key of IGNORED_AGENT_KEYS) if (agent[key] !== undefined) out.ignored.push(`consult.agents.${id}.${key}`);
+  return {
+    backend: agent.runtime as Backend,
+    model: agent.model,
+    ...(agent.command !== undefined ? { command: agent.command } : {}),
+    ...(agent.priority !== undefined ? { priority: agent.priority } : {}),
+    ...(agent.enabled !== undefined ? { enabled: agent.enabled } : {}),
+    ...(agent.scores !== undefined ? { scores: agent.scores } : {}),
+    // web_search is an ability the agent was trusted with: it becomes a capability consult can filter on.
+    ...(agent.web_search ? { capabilities: ["web_search"] } : {}),
+  };
+}
+
+function convertHost(file: OrchestratorFile, env: Env, out: Converted): UnifiedFile["host"] {
+  const host = file.consult.host;
+  if (!host) return undefined;
+  // Orchestrator took the runtime from ORCHESTRATOR_HOST_RUNTIME and only asserted it in the file.
+  const runtime = host.runtime ?? env.ORCHESTRATE_HOST_RUNTIME ?? env.ORCHESTRATOR_HOST_RUNTIME;
+  if (runtime === undefined) {
+    if (host.model !== undefined) out.errors.push(errorLine("consult.host.runtime", "missing: host.model needs the host's runtime", "add runtime: claude, or whichever client runs orchestrate"));
+    return undefined;
+  }
+  return { runtime: runtime as Backend, ...(host.model !== undefined ? { model: host.model } : {}) };
+}
+
+export function convertOrchestrator(file: OrchestratorFile, env: Env): Converted {
+  const out: Converted = { file: {}, ignored: [], errors: [] };
+  const c = file.consult;
+  for (const key of IGNORED_CONSULT_KEYS) if (c[key] !== undefined) out.ignored.push(`consult.${key}`);
+  const agents: Record<string, UnifiedAgent> = {};
+  for (const [id, agent] of Object.entries(c.agents ?? {})) {
+    const converted = convertAgent(id, agent, out);
+    if (converted) agents[id] = converted;
+  }
+  const host = convertHost(file, env, out);
+  out.file = {
+    agents,
+    ...(host ? { host } : {}),
+    ...(c.timeout_s !== undefined ? { consult: { timeoutSec: c.timeout_s } } : {}),
+    ...(c.database_path !== undefined || c.store_full_content !== undefined
+      ? { store: { ...(c.database_path !== undefined ? { path: c.database_path } : {}), ...(c.store_full_content !== undefined ? { fullContent: c.store_full_content } : {}) } }
+      : {}),
+  };
+  return out;
+}
+
+/** Error paths for a converted Orchestrator file, named as the person wrote them. */
+export function orchestratorPath(parts: readonly PropertyKey[]): string {
+  const [head, id, key] = parts;
+  if (head === "agents" && key === "backend") return `consult.agents.${String(id)}.runtime`;
+  if (head === "agents" && key === "capabilities") return `consult.agents.${String(id)}.web_search`;
+  if (head === "store" && id === "path") return "consult.database_path";
+  if (head === "store" && id === "fullContent") return "consult.store_full_content";
+  if (head === "consult" && id === "timeoutSec") return "consult.timeout_s";
+  return joinPath(["consult", ...parts]);
+}

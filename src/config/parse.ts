@@ -1,0 +1,24 @@
+/** Config text → plain data. YAML via Bun's native parser; no schema library involved. */
+import { errorLine } from "./format-errors.ts";
+import type { Checked } from "./schema.ts";
+
+export type FileFormat = "yaml" | "json";
+
+/** By extension; an unknown extension is sniffed (JSON starts with `{`). */
+export function formatOf(path: string, text: string): FileFormat {
+  if (/\.json$/i.test(path)) return "json";
+  if (/\.ya?ml$/i.test(path)) return "yaml";
+  return text.trimStart().startsWith("{") ? "json" : "yaml";
+}
+
+export function parseConfigText(text: string, format: FileFormat, where: string): Checked<unknown> {
+  const body = text.replace(/^\uFEFF/, "");
+  try {
+    const value = format === "json" ? JSON.parse(body) : Bun.YAML.parse(body);
+    // An empty YAML document is an empty config, not an error.
+    return { ok: true, value: value ?? {} };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ok: false, errors: [errorLine(where, `not valid ${format.toUpperCase()}: ${reason}`, "fix the syntax, then run orchestrate check")] };
+  }
+}

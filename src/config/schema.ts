@@ -1,0 +1,217 @@
+/**
+ * The config file schemas as one arktype scope of named, closed types (`"+": "reject"`), so a
+ * typo is an error, not a silently ignored key. Structural checks only; the rules between fields
+ * (backend-only options, provider derivation, references) live in resolve.ts.
+ *
+ * This module imports arktype (~130 ms): only ever import it dynamically (see validate.ts).
+ */
+import { scope, type } from "arktype";
+import { BACKENDS } from "../adapters/types.ts";
+import { formatIssues, type SchemaIssue } from "./format-errors.ts";
+
+const BACKEND = "Backend" as const;
+const TIER = "'light' | 'standard' | 'heavy'";
+
+const LimitsDef = {
+  "+": "reject",
+  "maxWallSec?": "number > 0",
+  "maxTurns?": "number.integer > 0",
+  "maxTokens?": "number.integer > 0",
+  "maxCostUsd?": "number > 0",
+  "stallSec?": "number > 0",
+} as const;
+
+const AgentDef = {
+  "+": "reject",
+  backend: BACKEND,
+  "model?": "string > 0",
+  "provider?": "string > 0",
+  "command?": "string > 0",
+  "advisory?": "boolean",
+  "sandbox?": "'read-only' | 'workspace-write' | 'danger-full-access'",
+  "permissionMode?": "'acceptEdits' | 'bypassPermissions'",
+  "allowedTools?": "(string > 0)[] <= 32",
+  "capabilities?": "(string > 0)[]",
+  "scores?": "Record<string, 0 <= number <= 100>",
+  "priority?": "number.integer",
+  "enabled?": "boolean",
+  "env?": "Record<string, string>",
+  "limits?": "Limits",
+} as const;
+
+const TiersDef = { "+": "reject", "light?": "unknown", "standard?": "unknown", "heavy?": "unknown" } as const;
+const FallbacksDef = { "+": "reject", "light?": TIER, "standard?": TIER, "heavy?": TIER } as const;
+const HostDef = { "+": "reject", runtime: BACKEND, "model?": "string > 0" } as const;
+const ConsultDef = { "+": "reject", "timeoutSec?": "10 <= number.integer <= 3600" } as const;
+const StoreDef = { "+": "reject", "path?": "string > 0", "fullContent?": "boolean" } as const;
+const CooldownsDef = {
+  "+": "reject",
+  "authSec?": "number.integer >= 0",
+  "capacitySec?": "number.integer >= 0",
+  "transportSec?": "number.integer >= 0",
+  "notInstalledSec?": "number.integer >= 0",
+} as const;
+const DefaultsDef = { "+": "reject", "timeoutSec?": "30 <= number.integer <= 3600", "stallSec?": "number.integer >= 1" } as const;
+
+const UnifiedDef = {
+  "+": "reject",
+  "$schema?": "string",
+  "agents?": "Record<string, Agent>",
+  "tiers?": "Tiers",
+  /** Slot values are checked entry by entry in resolve.ts, for one clean error per key. */
+  "capabilities?": "Record<string, unknown>",
+  "fallbacks?": "Fallbacks",
+  "allowCrossProviderFallback?": "boolean",
+  "roots?": "(string > 0)[]",
+  "maxDepth?": "0 <= number.integer <= 8",
+  "host?": "Host",
+  "consult?": "Consult",
+  "store?": "Store",
+  "store_full_content?": "boolean",
+  "cooldowns?": "Cooldowns",
+  "syncBudgetSec?": "number.integer >= 1",
+  "defaults?": "Defaults",
+} as const;
+
+/** Orchestrator MCP (seed 001) `config.yaml`: one top-level `consult:` block. */
+const OrchAgentDef = {
+  "+": "reject",
+  runtime: "Backend | 'antigravity'",
+  "command?": "string > 0",
+  model: "string > 0",
+  "reasoning_effort?": "'low' | 'medium' | 'high' | 'xhigh' | 'max'",
+  "priority?": "number.integer",
+  "enabled?": "boolean",
+  "web_search?": "boolean",
+  "execution_modes?": "('consultation' | 'patch' | 'isolated_write')[]",
+  "scores?": "Record<string, 0 <= number <= 100>",
+} as const;
+const OrchHostDef = { "+": "reject", "runtime?": BACKEND, "model?": "string > 0" } as const;
+const OrchConsultDef = {
+  "+": "reject",
+  "database_path?": "string > 0",
+  "managed_agents_path?": "string > 0",
+  "timeout_s?": "10 <= number.integer <= 3600",
+  "store_full_content?": "boolean",
+  "web_turn_limit?": "number.integer > 0",
+  "protocol_version?": "string",
+  "agents?": "Record<string, OrchAgent>",
+  "host?": "OrchHost",
+  "review?": "object",
+  "workflow?": "object",
+  "dashboard?": "object",
+} as const;
+const OrchFileDef = { "+": "reject", consult: "OrchConsult" } as const;
+
+const $ = scope({
+  Backend: type.enumerated(...BACKENDS),
+  Limits: LimitsDef,
+  Agent: AgentDef,
+  Tiers: TiersDef,
+  Fallbacks: FallbacksDef,
+  Host: HostDef,
+  Consult: ConsultDef,
+  Store: StoreDef,
+  Cooldowns: CooldownsDef,
+  Defaults: DefaultsDef,
+  Unified: UnifiedDef,
+  OrchAgent: OrchAgentDef,
+  OrchHost: OrchHostDef,
+  OrchConsult: OrchConsultDef,
+  OrchFile: OrchFileDef,
+});
+const types = $.export();
+
+export type AgentEntryFile = typeof types.Agent.infer;
+export type UnifiedFile = typeof types.Unified.infer;
+export type OrchestratorFile = typeof types.OrchFile.infer;
+export type OrchestratorAgentFile = typeof types.OrchAgent.infer;
+
+function keysOf(def: Record<string, unknown>): string[] {
+  return Object.keys(def)
+    .filter((k) => k !== "+")
+    .map((k) => k.replace(/\?$/, ""));
+}
+
+export const KNOWN_KEYS = {
+  unified: keysOf(UnifiedDef),
+  agent: keysOf(AgentDef),
+  limits: keysOf(LimitsDef),
+  tiers: keysOf(TiersDef),
+  fallbacks: keysOf(FallbacksDef),
+  host: keysOf(HostDef),
+  consult: keysOf(ConsultDef),
+  store: keysOf(StoreDef),
+  cooldowns: keysOf(CooldownsDef),
+  defaults: keysOf(DefaultsDef),
+  orchFile: keysOf(OrchFileDef),
+  orchConsult: keysOf(OrchConsultDef),
+  orchAgent: keysOf(OrchAgentDef),
+  orchHost: keysOf(OrchHostDef),
+} as const;
+
+type Shape = keyof typeof KNOWN_KEYS;
+
+const UNIFIED_CHILDREN: Record<string, Shape> = {
+  tiers: "tiers",
+  fallbacks: "fallbacks",
+  host: "host",
+  consult: "consult",
+  store: "store",
+  cooldowns: "cooldowns",
+  defaults: "defaults",
+};
+
+function agentShape(rel: readonly PropertyKey[]): Shape {
+  return rel[0] === "limits" ? "limits" : "agent";
+}
+
+function unifiedShape(rel: readonly PropertyKey[]): Shape {
+  if (rel.length === 0) return "unified";
+  if (rel[0] === "agents") return agentShape(rel.slice(2));
+  return UNIFIED_CHILDREN[String(rel[0])] ?? "unified";
+}
+
+function orchestratorShape(rel: readonly PropertyKey[]): Shape {
+  if (rel.length === 0) return "orchFile";
+  if (rel.length === 1) return "orchConsult";
+  if (rel[1] === "agents") return "orchAgent";
+  return rel[1] === "host" ? "orchHost" : "orchConsult";
+}
+
+/** Where keys of the Orchestrator format went in the unified one: the fix for a pasted key. */
+const MOVED: Record<string, string> = {
+  "consult.agents": "agents are a top-level key in this format: move agents: out of consult:",
+  "consult.timeout_s": "write consult.timeoutSec",
+  "consult.database_path": "write store.path",
+  "consult.store_full_content": "write store.fullContent",
+  "consult.host": "host is a top-level key in this format: move host: out of consult:",
+};
+
+export type Checked<T> = { ok: true; value: T } | { ok: false; errors: string[] };
+
+function check<T>(validator: (data: unknown) => unknown, data: unknown, shape: (rel: readonly PropertyKey[]) => Shape, prefix: readonly PropertyKey[] = []): Checked<T> {
+  const out = validator(data);
+  if (!(out instanceof type.errors)) return { ok: true, value: out as T };
+  const issues = [...out] as unknown as SchemaIssue[];
+  const errors = formatIssues(issues, { prefix, knownKeys: (rel) => KNOWN_KEYS[shape(rel)], moved: MOVED });
+  return { ok: false, errors };
+}
+
+export function checkUnified(data: unknown): Checked<UnifiedFile> {
+  return check<UnifiedFile>(types.Unified, data, unifiedShape);
+}
+
+/** An inline tier/slot entry, checked on its own so its errors carry its own path. */
+export function checkAgentEntry(data: unknown, prefix: readonly PropertyKey[]): Checked<AgentEntryFile> {
+  return check<AgentEntryFile>(types.Agent, data, agentShape, prefix);
+}
+
+export function checkOrchestrator(data: unknown): Checked<OrchestratorFile> {
+  return check<OrchestratorFile>(types.OrchFile, data, orchestratorShape);
+}
+
+/** JSON Schema of the unified file, for editors (`$schema`). */
+export function unifiedJsonSchema(): unknown {
+  return types.Unified.toJsonSchema({ fallback: (ctx) => ctx.base });
+}

@@ -1,0 +1,123 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { GEMINI_NO_MCP, geminiAdapter } from "../../src/adapters/gemini.ts";
+import type { AgentEvent, ExitOutcome, RunRequest } from "../../src/adapters/types.ts";
+
+const FIX = join(import.meta.dir, "..", "fixtures", "gemini");
+const base: RunRequest = { mode: "route", prompt: "-- refactor the parser", cwd: "/work/proj" };
+
+function outcome(name: string): ExitOutcome {
+  const stdout = readFileSync(join(FIX, `${name}.stdout`), "utf8");
+  const meta = readFileSync(join(FIX, `${name}.meta`), "utf8");
+  const lines = stdout.split("\n").filter((l) => l.trim() !== "");
+  return {
+    exitCode: Number(/rc[:=] ?(\d+)/.exec(meta)?.[1]),
+    signal: null,
+    events: lines.flatMap((l) => geminiAdapter.parse(l)),
+    stderrTail: readFileSync(join(FIX, `${name}.stderr`), "utf8"),
+    rawStdoutTail: lines.filter((l) => !l.startsWith("{")).join("\n"),
+  };
+}
+
+const kinds = (events: AgentEvent[]) => events.map((e) => e.kind);
+
+describe("gemini invocation", () => {
+  test("route: stream-json, auto_edit (edits, no shell), no MCP, prompt on stdin, folder trust left to the person", () => {
+    const inv = geminiAdapter.invocation({ ...base, model: "gemini-2.5-pro" });
+    expect(inv.args).toEqual(["-o", "stream-json", "--approval-mode", "auto_edit", "--allowed-mcp-server-names", GEMINI_NO_MCP, "-m", "gemini-2.5-pro"]);
+    expect(inv.stdin).toBe(base.prompt);
+    expect(inv.env).toBeUndefined();
+    expect(inv.args).not.toContain("--yolo");
+  });
+
+  test("answer: explicit default approval, no extensions, trusted throw-away cwd, --resume", () => {
+    const inv = geminiAdapter.invocation({ ...base, mode: "answer", resumeSessionId: "e272c53c-d117-43a2-8055-23ba9c182650", isolatedHome: "/tmp/iso" });
+    expect(inv.args).toEqual([
+      "-o", "stream-json", "--approval-mode", "default", "--allowed-mcp-server-names", GEMINI_NO_MCP, "-e", "none",
+      "--resume", "e272c53c-d117-43a2-8055-23ba9c182650",
+    ]);
+    expect(inv.env).toEqual({ GEMINI_CLI_TRUST_WORKSPACE: "true" });
+    expect(inv.args.join(" ")).not.toContain(base.prompt);
+  });
+
+  test("provider, probes, resume support", () => {
+    expect(geminiAdapter.provider("gemini-2.5-flash")).toBe("google");
+    expect(geminiAdapter.provider(undefined)).toBe("google");
+    const flags = geminiAdapter.probes.requiredFlags.map((f) => f.flag);
+    for (const arg of geminiAdapter.invocation({ ...base, mode: "answer", model: "m", resumeSessionId: "s" }).args) {
+      if (arg.startsWith("--")) expect(flags).toContain(arg);
+    }
+    expect(geminiAdapter.probes.auth).toBeUndefined();
+    expect(geminiAdapter.supportsResume).toBe(true);
+  });
+});
+
+describe("gemini parse (real transcripts)", () => {
+  test("-m run: session, text, model from stats, usage, final (user echo and init model ignored)", () => {
+    const o = outcome("fake-p-streamjson-model");
+    expect(kinds(o.events)).toEqual(["session", "text", "model", "usage", "final"]);
+    expect(o.events).toContainEqual({ kind: "session", sessionId: "e272c53c-d117-43a2-8055-23ba9c182650" });
+    expect(o.events).toContainEqual({ kind: "text", text: "PONG-FROM-FAKE" });
+    expect(o.events).toContainEqual({ kind: "usage", usage: { inputTokens: 187, outputTokens: 4, cachedInputTokens: 0 } });
+  });
+
+  test("auto: every model called is reported (router + main), never the literal 'auto'", () => {
+    const models = outcome("fake-p-streamjson-auto").events.filter((e) => e.kind === "model");
+    expect(models).toEqual([{ kind: "model", model: "gemini-3.5-flash-lite" }, { kind: "model", model: "gemini-3.8-flash" }]);
+  });
+
+  test("yolo shell tool acts; default-mode update_topic does not", () => {
+    const yolo = outcome("fake-toolcall-yolo-streamjson").events.filter((e) => e.kind === "tool");
+    expect(yolo).toEqual([
+      { kind: "tool", name: "run_shell_command", phase: "start", acts: true, detail: "echo FAKE-TOOL-OK" },
+      { kind: "tool", name: "run_shell_command", phase: "end", acts: true },
+    ]);
+    const plain = outcome("fake-toolcall-default-streamjson").events.filter((e) => e.kind === "tool");
+    expect(plain.every((e) => e.kind === "tool" && !e.acts)).toBe(true);
+  });
+
+  test("edit tools report file changes; warnings are non-final; garbage is dropped", () => {
+    const edit = JSON.stringify({ type: "tool_use", tool_name: "replace", tool_id: "replace__replace_1_0", parameters: { file_path: "/p/a.ts" } });
+    expect(geminiAdapter.parse(edit)).toContainEqual({ kind: "file_change", path: "/p/a.ts", change: "update" });
+    expect(geminiAdapter.parse('{"type":"error","severity":"warning","message":"Loop detected"}')).toEqual([{ kind: "retry", message: "Loop detected" }]);
+    for (const junk of ["", "Warning: 256-color", "{", "[]", '{"type":"message","role":"user","content":"hi"}']) expect(geminiAdapter.parse(junk)).toEqual([]);
+  });
+
+  test("error result → error with class + failed final", () => {
+    const o = outcome("fake-error429-streamjson");
+    expect(kinds(o.events)).toEqual(["session", "model", "usage", "error", "final"]);
+    expect(o.events.find((e) => e.kind === "error")).toMatchObject({ failure: "capacity" });
+  });
+});
+
+describe("gemini classify (real outcomes)", () => {
+  test.each([
+    ["fake-p-streamjson-model", undefined],
+    ["fake-toolcall-yolo-streamjson", undefined],
+    ["fake-error401-streamjson", "auth"],
+    ["fake-error429-streamjson", "capacity"],
+    ["fake-error529-streamjson", "capacity"],
+    ["noauth-p-streamjson", "auth"],
+    ["dummykey-nonet-streamjson", "task_failed"],
+    ["fake-resume-missing-streamjson", "task_failed"],
+    ["fake-session-id-existing-streamjson", "task_failed"],
+    ["fake-sandbox-streamjson", "task_failed"],
+  ] as const)("%s → %p", (name, expected) => {
+    expect(geminiAdapter.classify(outcome(name))).toBe(expected);
+  });
+
+  test("exit codes and synthetic ends", () => {
+    const none: ExitOutcome = { exitCode: 0, signal: null, events: [], stderrTail: "", rawStdoutTail: "" };
+    expect(geminiAdapter.classify({ ...none, exitCode: 127 })).toBe("not_installed");
+    expect(geminiAdapter.classify({ ...none, exitCode: 130 })).toBe("cancelled");
+    expect(geminiAdapter.classify({ ...none, exitCode: 41 })).toBe("auth");
+    expect(geminiAdapter.classify({ ...none, exitCode: 173 })).toBe("capacity");
+    expect(geminiAdapter.classify({ ...none, exitCode: 247 })).toBe("capacity");
+    expect(geminiAdapter.classify({ ...none, exitCode: 1, stderrTail: "Error: exception TypeError: fetch failed sending request" })).toBe("transport");
+    expect(geminiAdapter.classify({ ...none, exitCode: null, signal: "SIGSEGV" })).toBe("task_failed");
+    expect(geminiAdapter.classify({ ...none, events: [{ kind: "session", sessionId: "s" }, { kind: "text", text: "hi" }] })).toBe("bad_output");
+    expect(geminiAdapter.classify({ ...none, events: [{ kind: "final", ok: true }] })).toBe("empty_answer");
+    expect(geminiAdapter.classify({ ...none, events: [{ kind: "final", ok: false }] })).toBe("task_failed");
+  });
+});

@@ -1,0 +1,39 @@
+import { expect, test } from "bun:test";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config/load.ts";
+import { KNOWN_KEYS } from "../../src/config/schema.ts";
+import { privateDir, writeConfig } from "./helpers.ts";
+
+const EXAMPLE = join(import.meta.dir, "../../config.example.yaml");
+
+test("config.example.yaml is a valid config and shows every tier form", async () => {
+  const path = writeConfig(privateDir(), "config.yaml", await Bun.file(EXAMPLE).text());
+  const result = await loadConfig({ path, env: { HOME: "/home/u" } });
+  if (!result.ok) throw new Error(result.error.message);
+  expect(result.value.tiers).toEqual({ light: null, standard: ["helper-c", "coder-a"], heavy: ["reviewer-b", "heavy.2"] });
+  expect(result.value.agents["advisor-d"]?.advisory).toBe(true);
+});
+
+test("config.example.yaml mentions every option of the unified format", async () => {
+  const text = await Bun.file(EXAMPLE).text();
+  const keys = new Set<string>([...KNOWN_KEYS.unified, ...KNOWN_KEYS.agent, ...KNOWN_KEYS.limits, ...KNOWN_KEYS.store, ...KNOWN_KEYS.cooldowns, ...KNOWN_KEYS.defaults, ...KNOWN_KEYS.host, ...KNOWN_KEYS.consult]);
+  keys.delete("$schema");
+  keys.delete("store_full_content");
+  const missing = [...keys].filter((k) => !new RegExp(`\\b${k}\\b`).test(text));
+  expect(missing).toEqual([]);
+});
+
+test("every risky setting in config.example.yaml carries a WARNING next to it", async () => {
+  const lines = (await Bun.file(EXAMPLE).text()).split("\n");
+  const warned = (i: number) => lines.slice(Math.max(0, i - 3), i + 2).some((l) => l.includes("WARNING"));
+  const risky = ["danger-full-access", "bypassPermissions", "Bash(", "allowCrossProviderFallback:", "openrouter/", "maxDepth:", "fullContent:", "cooldowns:", "roots:", "env: {}"];
+  const unwarned = risky.filter((marker) => !lines.some((l, i) => l.includes(marker) && warned(i)));
+  expect(unwarned).toEqual([]);
+});
+
+test("the unified JSON Schema (for editors) is closed like the arktype scope", async () => {
+  const { unifiedJsonSchema } = await import("../../src/config/schema.ts");
+  const schema = unifiedJsonSchema() as { additionalProperties: boolean; properties: Record<string, unknown> };
+  expect(schema.additionalProperties).toBe(false);
+  expect(Object.keys(schema.properties).sort()).toEqual([...KNOWN_KEYS.unified].sort());
+});

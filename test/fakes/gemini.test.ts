@@ -1,0 +1,256 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { foldEvents } from "../../src/adapters/fold.ts";
+import { geminiAdapter } from "../../src/adapters/gemini.ts";
+import type { AgentEvent, ExitOutcome, RunRequest } from "../../src/adapters/types.ts";
+
+const ROOT = join(import.meta.dir, "..", "..");
+const FAKE = join(ROOT, "fakes", "gemini");
+const FIX = join(ROOT, "test", "fixtures", "gemini");
+let tmp = "";
+
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), "fake-gemini-"));
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+interface Ran extends ExitOutcome {
+  stdout: string;
+  record: { argv: string[]; stdin: string; env: Record<string, string>; cwd: string };
+}
+
+function dirs(name: string): { cwd: string; home: string; rec: string } {
+  const base = mkdtempSync(join(tmp, `${name}-`));
+  for (const d of ["cwd", "home", "rec"]) Bun.spawnSync(["mkdir", "-p", join(base, d)]);
+  return { cwd: join(base, "cwd"), home: join(base, "home"), rec: join(base, "rec") };
+}
+
+function childEnv(home: string, rec: string, extra: Record<string, string | undefined>): Record<string, string> {
+  const env: Record<string, string | undefined> = {
+    PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}`,
+    HOME: home,
+    FAKE_RECORD_DIR: rec,
+    ...extra,
+  };
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+/** Runs the fake exactly as the adapter says (stdin closed after the prompt, or no pipe at all). */
+async function run(req: Partial<RunRequest>, extra: Record<string, string | undefined> = {}, home?: string, trust = true): Promise<Ran> {
+  const d = dirs("run");
+  const full: RunRequest = { mode: "route", prompt: "say pong", cwd: d.cwd, ...req };
+  const inv = geminiAdapter.invocation(full);
+  if (trust) trustFolder(home ?? d.home, full.cwd);
+  const proc = Bun.spawn([FAKE, ...inv.args], {
+    cwd: full.cwd,
+    env: childEnv(home ?? d.home, d.rec, { ...inv.env, ...extra }),
+    stdin: inv.stdin === undefined ? "ignore" : new TextEncoder().encode(inv.stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  await proc.exited;
+  const lines = stdout.split("\n").filter((l) => l.trim() !== "");
+  const recFile = readdirSync(d.rec).find((f) => f.startsWith("gemini-"));
+  return {
+    exitCode: proc.exitCode,
+    signal: proc.signalCode,
+    events: lines.flatMap((l) => geminiAdapter.parse(l)),
+    stderrTail: stderr,
+    rawStdoutTail: lines.filter((l) => !isJson(l)).join("\n"),
+    stdout,
+    record: JSON.parse(readFileSync(join(d.rec, recFile ?? "missing"), "utf8")),
+  };
+}
+
+function isJson(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function cli(args: string[], home: string, extra: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+  const proc = Bun.spawn([FAKE, ...args], { env: childEnv(home, join(home, "rec"), extra), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
+  return { code: await proc.exited, out, err };
+}
+
+/** Waits for the fake to report (via FAKE_RECORD_DIR notes) that it reached a state. */
+async function waitForFile(path: string): Promise<string> {
+  await waitFor(() => existsSync(path) && readFileSync(path, "utf8").trim() !== "");
+  return readFileSync(path, "utf8");
+}
+
+async function waitFor(cond: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !cond(); i++) await Bun.sleep(10);
+  expect(cond()).toBe(true);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
+  } catch {
+    return false;
+  }
+}
+
+function trustFolder(home: string, cwd: string): void {
+  mkdirSync(join(home, ".gemini"), { recursive: true });
+  writeFileSync(join(home, ".gemini", "trustedFolders.json"), JSON.stringify({ [cwd]: "TRUST_FOLDER" }));
+}
+
+const kinds = (events: AgentEvent[]) => events.map((e) => e.kind);
+const realKinds = (name: string) =>
+  kinds(readFileSync(join(FIX, `${name}.stdout`), "utf8").split("\n").flatMap((l) => geminiAdapter.parse(l)));
+
+describe("fake gemini scenarios, classified by the adapter", () => {
+  test.each([
+    ["ok", undefined, "fake-p-streamjson-model"],
+    ["rate-limit", "capacity", "fake-error429-streamjson"],
+    ["overload", "capacity", "fake-error529-streamjson"],
+    ["transport", "transport", "fake-error429-streamjson"],
+    ["bad-model", "task_failed", "fake-error429-streamjson"],
+    ["action", undefined, "fake-toolcall-yolo-streamjson"],
+    ["slow", undefined, "fake-p-streamjson-model"],
+    ["budget", undefined, "fake-p-streamjson-model"],
+    ["wrong-model", undefined, "fake-p-streamjson-model"],
+    ["json-answer", undefined, "fake-p-streamjson-model"],
+    ["empty", "empty_answer", undefined],
+    ["bad-json", "bad_output", undefined],
+    ["edits-then-fails", "capacity", undefined],
+    ["edits-then-ok", undefined, undefined],
+  ] as const)("%s → %p", async (scenario, expected, real) => {
+    const r = await run({ model: "gemini-2.5-flash" }, { FAKE_GEMINI_SCENARIO: scenario, FAKE_DELAY_MS: "20" });
+    expect(geminiAdapter.classify(r)).toBe(expected);
+    expect(r.record.argv).toEqual(geminiAdapter.invocation({ mode: "route", prompt: "", cwd: r.record.cwd, model: "gemini-2.5-flash" }).args);
+    expect(r.record.stdin).toBe("say pong");
+    if (real) expect(kinds(r.events)).toEqual(realKinds(real));
+  });
+
+  test("auth-fail exits 41 with the real message before anything else", async () => {
+    const r = await run({}, { FAKE_SCENARIO: "auth-fail" });
+    expect(r.exitCode).toBe(41);
+    expect(r.stdout).toBe("");
+    expect(r.stderrTail).toContain("Please set an Auth method in your");
+    expect(geminiAdapter.classify(r)).toBe("auth");
+  });
+
+  test("API errors exit with status % 256", async () => {
+    expect((await run({}, { FAKE_SCENARIO: "rate-limit" })).exitCode).toBe(173);
+    expect((await run({}, { FAKE_SCENARIO: "overload" })).exitCode).toBe(247);
+    expect((await run({ model: "nosuch" }, { FAKE_SCENARIO: "bad-model" })).exitCode).toBe(148);
+  });
+
+  test("route in a folder the person never trusted exits 55 → task_failed", async () => {
+    const r = await run({}, {}, undefined, false);
+    expect(r.exitCode).toBe(55);
+    expect(r.stderrTail).toContain("not running in a trusted directory");
+    expect(geminiAdapter.classify(r)).toBe("task_failed");
+  });
+
+  test("edits-then-fails touches the tree; long emits tools and edits without touching disk", async () => {
+    const fails = await run({}, { FAKE_SCENARIO: "edits-then-fails" });
+    expect(existsSync(join(fails.record.cwd, "FAKE_EDIT.txt"))).toBe(true);
+    expect(foldEvents(fails.events).acted).toBe(true);
+    const long = await run({}, { FAKE_SCENARIO: "long", FAKE_EVENTS: "6", FAKE_EVENT_GAP_MS: "5" });
+    expect(geminiAdapter.classify(long)).toBeUndefined();
+    expect(long.events.filter((e) => e.kind === "tool" && e.phase === "start").map((e) => e.kind === "tool" && e.name)).toEqual(["run_shell_command", "replace", "run_shell_command", "replace"]);
+    expect(readdirSync(long.record.cwd)).toEqual([]);
+  });
+
+  test("wrong-model and budget show in the result stats; crash dies by signal", async () => {
+    const wrong = await run({ model: "gemini-2.5-flash" }, { FAKE_SCENARIO: "wrong-model" });
+    expect(foldEvents(wrong.events).models).toEqual(["gemini-3.5-flash"]);
+    expect(foldEvents((await run({}, { FAKE_SCENARIO: "budget" })).events).usage.inputTokens).toBe(9_000_000);
+    const crash = await run({}, { FAKE_SCENARIO: "crash" });
+    expect(crash.signal).toBe("SIGSEGV");
+    expect(geminiAdapter.classify(crash)).toBe("task_failed");
+  });
+});
+
+describe("fake gemini answer mode", () => {
+  test("trust comes from the env the adapter sets; JSON envelope when asked; prose-answer ignores it", async () => {
+    const prompt = "question ORCHESTRATE_JSON_ENVELOPE";
+    const ok = await run({ mode: "answer", prompt }, { FAKE_REPLY: "forty-two" }, undefined, false);
+    expect(geminiAdapter.classify(ok)).toBeUndefined();
+    expect(JSON.parse(foldEvents(ok.events).text).answer).toBe("forty-two");
+    expect(ok.record.env.GEMINI_CLI_TRUST_WORKSPACE).toBe("true");
+    const prose = await run({ mode: "answer", prompt }, { FAKE_SCENARIO: "prose-answer" }, undefined, false);
+    expect(foldEvents(prose.events).text).toBe("PONG-FROM-FAKE");
+    const acted = await run({ mode: "answer" }, { FAKE_SCENARIO: "action" }, undefined, false);
+    expect(foldEvents(acted.events).acted).toBe(true);
+  });
+
+  test("resume by uuid keeps the session; an unknown id exits 42 with the real text", async () => {
+    const d = dirs("resume");
+    const first = await run({ mode: "answer", cwd: d.cwd }, {}, d.home);
+    const id = foldEvents(first.events).sessionId ?? "";
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(readdirSync(join(d.home, ".gemini", "tmp", "cwd", "chats"))).toHaveLength(1);
+    const again = await run({ mode: "answer", cwd: d.cwd, resumeSessionId: id }, {}, d.home);
+    expect(foldEvents(again.events).sessionId).toBe(id);
+    const missing = await run({ mode: "answer", cwd: d.cwd, resumeSessionId: "99999999-2222-4333-8444-555555555555" }, {}, d.home);
+    expect(missing.exitCode).toBe(42);
+    expect(missing.stderrTail).toContain('Error resuming session: Invalid session identifier "99999999-2222-4333-8444-555555555555"');
+    expect(geminiAdapter.classify(missing)).toBe("task_failed");
+  });
+});
+
+describe("fake gemini process behaviour", () => {
+  test("hang: a SIGTERM-proof child and grandchild die only with the group SIGKILL", async () => {
+    const d = dirs("hang");
+    trustFolder(d.home, d.cwd);
+    const inv = geminiAdapter.invocation({ mode: "route", prompt: "x", cwd: d.cwd });
+    const proc = Bun.spawn([FAKE, ...inv.args], { cwd: d.cwd, env: childEnv(d.home, d.rec, { FAKE_SCENARIO: "hang" }), stdin: new TextEncoder().encode("x"), stdout: "pipe", detached: true });
+    const grandchild = Number((await waitForFile(join(d.rec, "grandchildren"))).trim());
+    await waitForFile(join(d.rec, "hangers"));
+    process.kill(-proc.pid, "SIGTERM");
+    expect(await Promise.race([proc.exited.then(() => "exited"), Bun.sleep(300).then(() => "alive")])).toBe("alive");
+    process.kill(-proc.pid, "SIGKILL");
+    const started = Date.now();
+    await proc.exited;
+    expect(Date.now() - started).toBeLessThan(3000);
+    await waitFor(() => !alive(grandchild));
+  });
+
+  test("silent: init and the user echo, then nothing until SIGTERM ends it", async () => {
+    const d = dirs("silent");
+    trustFolder(d.home, d.cwd);
+    const proc = Bun.spawn([FAKE, ...geminiAdapter.invocation({ mode: "route", prompt: "x", cwd: d.cwd }).args], {
+      cwd: d.cwd, env: childEnv(d.home, d.rec, { FAKE_SCENARIO: "silent" }), stdin: new TextEncoder().encode("x"), stdout: "pipe",
+    });
+    const reader = proc.stdout.getReader();
+    let seen = "";
+    while (seen.split("\n").length < 3) seen += new TextDecoder().decode((await reader.read()).value);
+    expect(seen.trim().split("\n").flatMap((l) => geminiAdapter.parse(l)).map((e) => e.kind)).toEqual(["session"]);
+    proc.kill("SIGTERM");
+    await proc.exited;
+    expect(proc.signalCode).toBe("SIGTERM");
+  });
+
+  test("an open but silent stdin pipe does not block -p (unlike opencode)", async () => {
+    const d = dirs("pipe");
+    trustFolder(d.home, d.cwd);
+    const proc = Bun.spawn([FAKE, "-p", "say pong", "-o", "stream-json"], { cwd: d.cwd, env: childEnv(d.home, d.rec, {}), stdin: "pipe", stdout: "pipe" });
+    expect(await proc.exited).toBe(0);
+    proc.stdin.end();
+  });
+
+  test("version, help (with a dropped flag), argv errors", async () => {
+    const home = dirs("cli").home;
+    expect((await cli(["--version"], home)).out.trim()).toBe("0.61.0");
+    expect((await cli(geminiAdapter.probes.help, home)).out).toContain("--approval-mode");
+    expect((await cli(geminiAdapter.probes.help, home, { FAKE_HELP_DROP_FLAG: "--approval-mode" })).out).not.toContain("--approval-mode");
+    const both = await cli(["-y", "--approval-mode", "yolo", "-p", "x"], home);
+    expect(both.code).toBe(1);
+    expect(both.err).toContain("Cannot use both --yolo (-y) and --approval-mode together");
+    expect((await cli(["-o", "xml", "-p", "x"], home)).err).toContain('Given: "xml"');
+    expect((await cli(["--nope", "-p", "x"], home)).err).toContain("Unknown argument: nope");
+  });
+});
