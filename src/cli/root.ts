@@ -7,5 +7,8 @@ export const rootCommand = defineCommand({
     serve: () => import("./serve.ts").then((m) => m.serveCommand),
     check: () => import("./check.ts").then((m) => m.checkCommand),
     run: () => import("./run.ts").then((m) => m.runCommand),
+    init: () => import("./init.ts").then((m) => m.initCommand),
+    "accept-pending": () => import("./accept-pending.ts").then((m) => m.acceptPendingCommand),
+    import: () => import("./import.ts").then((m) => m.importCommand),
   },
 });

@@ -1,18 +1,20 @@
 /**
- * The doctor: for each backend the config uses (and every known one), where its CLI resolves from.
- * Version and flag-compatibility probes grow here (issue: setup).
+ * The doctor (`orchestrate check`): after the hardened load succeeded, every backend's resolved
+ * path, version, flag compatibility and readiness, the store's health, and one hint per problem.
  */
-import { BACKENDS, type Backend } from "../adapters/types.ts";
+import type { Backend } from "../adapters/types.ts";
 import type { Config, Tier } from "../config/types.ts";
 import { TIERS } from "../config/types.ts";
-import { resolveCommand } from "../process/resolve.ts";
+import { detectBackends, type BackendProbe } from "../setup/detect.ts";
+import { storeHealth, type StoreHealth } from "./store.ts";
 
-export interface CliReport {
-  backend: Backend;
-  command: string;
-  path?: string;
-  via?: string;
+export interface CliReport extends BackendProbe {
   usedByConfig: boolean;
+}
+
+export interface DoctorProblem {
+  problem: string;
+  hint: string;
 }
 
 export interface DoctorReport {
@@ -20,24 +22,30 @@ export interface DoctorReport {
   capabilities: { name: string; agents: string[] }[];
   agents: { id: string; backend: Backend; model?: string; provider: string; advisory: boolean; enabled: boolean }[];
   clis: CliReport[];
-  problems: string[];
+  store: StoreHealth;
+  problems: DoctorProblem[];
 }
 
 export async function runDoctor(config: Config, env: Record<string, string | undefined>): Promise<DoctorReport> {
-  const used = new Map<Backend, string>();
-  for (const agent of Object.values(config.agents)) if (!agent.advisory) used.set(agent.backend, agent.command ?? agent.backend);
-  const clis = BACKENDS.map((backend) => cliReport(backend, used.get(backend) ?? backend, used.has(backend), env));
-  const problems = clis.filter((c) => c.usedByConfig && !c.path).map((c) => `${c.backend} is configured but its CLI (${c.command}) was not found; install it or set command: to its absolute path.`);
+  const commands: Partial<Record<Backend, string>> = {};
+  for (const agent of Object.values(config.agents)) if (!agent.advisory && agent.enabled) commands[agent.backend] ??= agent.command ?? agent.backend;
+  const probes = await detectBackends({ env, commands });
+  const clis = probes.map((p) => ({ ...p, usedByConfig: commands[p.backend] !== undefined }));
+  const store = storeHealth(config, env);
   return {
     tiers: TIERS.map((tier) => ({ tier, agents: config.tiers[tier] })),
     capabilities: Object.entries(config.capabilitySlots).map(([name, agents]) => ({ name, agents })),
     agents: Object.values(config.agents).map((a) => ({ id: a.id, backend: a.backend, ...(a.model ? { model: a.model } : {}), provider: a.provider, advisory: a.advisory, enabled: a.enabled })),
     clis,
-    problems,
+    store,
+    problems: problemsOf(clis, store),
   };
 }
 
-function cliReport(backend: Backend, command: string, usedByConfig: boolean, env: Record<string, string | undefined>): CliReport {
-  const found = resolveCommand(command, { env });
-  return { backend, command, usedByConfig, ...(found ? { path: found.path, via: found.via } : {}) };
+/** Only backends the config uses count as problems; the others are listed for information. */
+function problemsOf(clis: CliReport[], store: StoreHealth): DoctorProblem[] {
+  const problems = clis.filter((c) => c.usedByConfig).flatMap((c) => c.problems);
+  if (store.status === "error") problems.push({ problem: `store ${store.path}: ${store.message ?? "unusable"}`, hint: store.hint ?? "set ORCHESTRATE_DB to another file" });
+  return problems;
 }
+

@@ -1,4 +1,4 @@
-import type { DoctorReport } from "./checks.ts";
+import type { CliReport, DoctorReport } from "./checks.ts";
 
 export function formatDoctor(r: DoctorReport): string {
   const lines: string[] = ["Tiers:"];
@@ -7,7 +7,23 @@ export function formatDoctor(r: DoctorReport): string {
   lines.push("Agents:");
   for (const a of r.agents) lines.push(`  ${a.id}: ${a.backend}${a.model ? ` · ${a.model}` : ""} [${a.provider}]${a.advisory ? " advisory" : ""}${a.enabled ? "" : " disabled"}`);
   lines.push("CLIs:");
-  for (const c of r.clis) lines.push(`  ${c.backend.padEnd(8)} ${c.path ? `${c.path} (${c.via})` : "not found"}${c.usedByConfig ? "" : "  · not used by this config"}`);
-  if (r.problems.length) lines.push("Problems:", ...r.problems.map((p) => `  ! ${p}`));
+  for (const c of r.clis) lines.push(`  ${c.backend.padEnd(8)} ${cliLine(c)}`);
+  lines.push(`Store: ${r.store.path} — ${r.store.status === "ok" ? "ok" : r.store.status === "absent" ? r.store.message : `✗ ${r.store.message}`}`);
+  if (r.problems.length) {
+    lines.push("Problems:");
+    for (const p of r.problems) lines.push(`  ✗ ${p.problem}`, `    → ${p.hint}`);
+  } else {
+    lines.push("No problems found.");
+  }
   return `${lines.join("\n")}\n`;
+}
+
+function cliLine(c: CliReport): string {
+  if (!c.path) return `not found${c.usedByConfig ? "" : "  · not used by this config"}`;
+  const parts = [`${c.path} (${c.via === "usual" ? "usual location, not on PATH" : c.via})`, c.version ? `v${c.version}` : "version unknown"];
+  if (c.grokVariant) parts.push(c.grokVariant === "official" ? "Grok Build" : "community grok-cli");
+  parts.push(c.missingFlags.length ? `missing ${c.missingFlags.map((m) => m.flag).join(", ")}` : "flags ok");
+  parts.push(c.readiness === "ready" ? "signed in" : c.readiness === "not_ready" ? "NOT signed in" : "sign-in not checkable offline");
+  if (!c.usedByConfig) parts.push("not used by this config");
+  return parts.join(" · ");
 }

@@ -56,7 +56,7 @@ async function run(req: Partial<RunRequest>, extra: Record<string, string | unde
   const recFile = readdirSync(d.rec).find((f) => f.startsWith("opencode-"));
   return {
     exitCode: proc.exitCode,
-    signal: proc.signalCode,
+    signal: proc.signalCode === null ? null : String(proc.signalCode),
     events: lines.flatMap((l) => opencodeAdapter.parse(l)),
     stderrTail: stderr,
     rawStdoutTail: lines.filter((l) => !isJson(l)).join("\n"),

@@ -1,10 +1,12 @@
 import type { ToolDef } from "../define.ts";
 import { coreTools } from "./core.ts";
+import { initTools } from "./init.ts";
+import { consultTools } from "./consult.ts";
 import { jobTools } from "./jobs.ts";
 
 /** Every tool the server can advertise, in tools/list order. */
 export function allTools(): ToolDef[] {
-  return [...coreTools, ...jobTools];
+  return [...coreTools, ...consultTools, ...jobTools, ...initTools];
 }
 
 /** The tools this process advertises: core always; opt-in groups by environment. */

@@ -1,0 +1,42 @@
+import { defineCommand } from "citty";
+
+/**
+ * `orchestrate import FILE [--out PATH]`: converts an mcp-router config.json or an Orchestrator
+ * config.yaml to the unified format, shows the result, diff and risks, and writes only on a
+ * confirmation at a terminal. Without one it prints the converted text and writes nothing.
+ */
+export const importCommand = defineCommand({
+  meta: { name: "import", description: "Convert an mcp-router config.json or Orchestrator config.yaml into orchestrate's format; writes only after you confirm." },
+  args: {
+    file: { type: "positional", required: true, description: "The old config file" },
+    out: { type: "string", description: "Where to write (default: the server's config path)" },
+  },
+  async run({ args }) {
+    const { targetConfigPath } = await import("../setup/target.ts");
+    const { convertFile } = await import("../setup/import-convert.ts");
+    const { formatRisks } = await import("../setup/risks.ts");
+    const target = targetConfigPath(process.env, args.out);
+    const converted = await convertFile(args.file, target, process.env);
+    if (!converted.ok) return exit(`✗ ${converted.error.message}${converted.error.hint ? `\n${converted.error.hint}` : ""}`);
+    const { proposal, ignored, from } = converted.value;
+    process.stderr.write(`Converted ${args.file} (${from} format):\n\n`);
+    process.stdout.write(proposal.text);
+    if (ignored.length) process.stderr.write(`\nAccepted but without effect in orchestrate: ${ignored.join(", ")}\n`);
+    process.stderr.write(`\n${proposal.diff}\n${formatRisks(proposal.risks)}`);
+    const { terminalProblem, installPromptFix, confirm, Cancelled } = await import("../setup/prompts.ts");
+    if (terminalProblem()) return exit(`Not written: confirming needs a terminal. Run orchestrate import ${args.file} in one.`);
+    installPromptFix();
+    const yes = await confirm(`Write ${target}?`, false).catch((error: unknown) => (error instanceof Cancelled ? false : Promise.reject(error)));
+    if (!yes) return exit("Nothing was written.");
+    const { writeConfigAtomic } = await import("../config/write.ts");
+    const written = writeConfigAtomic(target, proposal.text);
+    if (!written.ok) return exit(`✗ ${written.error.message}${written.error.hint ? `\n${written.error.hint}` : ""}`);
+    process.stderr.write(`✓ wrote ${written.value} (0600). Check it with: orchestrate check ${written.value}\n`);
+    process.exit(0);
+  },
+});
+
+function exit(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,36 @@
+import { defineCommand } from "citty";
+import { BACKENDS, type Backend } from "../adapters/types.ts";
+import { selfCommand } from "./registration.ts";
+
+/**
+ * `orchestrate init [path]` (also `--init`): the TTY wizard. Glue only — the steps live in
+ * src/setup/. A cancel at any prompt (Ctrl-C, Escape) writes nothing.
+ */
+export const initCommand = defineCommand({
+  meta: { name: "init", description: "Guided setup in a terminal: detect CLIs, pick models per tier, review diff and risks, write the config 0600, check it, register with clients." },
+  args: {
+    path: { type: "positional", required: false, description: "Config file to write (default: the server's lookup)" },
+    host: { type: "string", description: `Preset the host runtime: ${BACKENDS.join(" | ")}` },
+  },
+  async run({ args }) {
+    const { terminalProblem, installPromptFix, Cancelled } = await import("../setup/prompts.ts");
+    const problem = terminalProblem();
+    if (problem) return exit(`orchestrate init: ${problem}`);
+    if (args.host !== undefined && !BACKENDS.includes(args.host as Backend)) return exit(`--host must be one of ${BACKENDS.join(", ")}`);
+    const { targetConfigPath } = await import("../setup/target.ts");
+    const { runInit } = await import("../setup/init-flow.ts");
+    installPromptFix();
+    try {
+      const code = await runInit({ path: targetConfigPath(process.env, args.path), env: process.env, self: selfCommand(), ...(args.host ? { host: args.host as Backend } : {}) });
+      process.exit(code);
+    } catch (error) {
+      if (!(error instanceof Cancelled)) throw error;
+      exit("Cancelled — nothing was written.");
+    }
+  },
+});
+
+function exit(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}

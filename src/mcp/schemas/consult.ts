@@ -1,0 +1,84 @@
+import { type } from "arktype";
+import { errorInfo, jobRef, usage } from "./shared.ts";
+
+const id = type("0 < string <= 64");
+const strings = type("string[]");
+
+export const consultInput = type({
+  "+": "reject",
+  prompt: "0 < string <= 1000000",
+  capability: "0 < string <= 64",
+  "context?": "string <= 2000000",
+  "agent?": "0 < string <= 128",
+  "consultation_id?": id,
+  "source_mode?": "'context_only' | 'model_knowledge'",
+  "background?": "boolean",
+});
+
+const content = type({ answer: "string", assumptions: strings, uncertainties: strings, follow_up_questions: strings, sources: strings });
+
+/** Every field but ok is optional: refusals and background job handles share this schema. */
+export const consultOutput = type({
+  ok: "boolean",
+  "consultation_id?": "string",
+  "agent?": "string",
+  "backend?": "string",
+  "model?": "string | null",
+  "model_verification?": "'verified' | 'unverified' | 'mismatch'",
+  "content?": content.or("null"),
+  "usage?": usage,
+  "latency_ms?": "number",
+  "repaired?": "boolean",
+  "job?": jobRef,
+  "error?": errorInfo,
+});
+
+export const listAgentsInput = type({ "+": "reject" });
+
+export const listAgentsOutput = type({
+  ok: "boolean",
+  "host?": type({ runtime: "string", "model?": "string" }).or("null"),
+  "host_problem?": "string",
+  "agents?": type({
+    id: "string",
+    backend: "string",
+    model: "string | null",
+    provider: "string",
+    scores: "Record<string, number>",
+    priority: "number",
+    enabled: "boolean",
+    installed: "boolean",
+    resumable: "boolean",
+    eligible: "boolean",
+    "excluded_reason?": "string",
+  }).array(),
+  "error?": errorInfo,
+});
+
+export const getConsultationInput = type({ "+": "reject", id });
+
+export const getConsultationOutput = type({
+  ok: "boolean",
+  "id?": "string",
+  "agent?": "string",
+  "backend?": "string",
+  "model?": "string | null",
+  "host_runtime?": "string | null",
+  "native_session_id?": "string | null",
+  "status?": "string",
+  "created_at?": "string",
+  "updated_at?": "string",
+  "turns?": type({
+    n: "number",
+    prompt: "string | null",
+    context: "string | null",
+    content: "unknown",
+    error: type({ code: "string", message: "string" }).or("null"),
+    model_reported: "string | null",
+    model_verification: "string",
+    usage: "unknown",
+    latency_ms: "number",
+    created_at: "string",
+  }).array(),
+  "error?": errorInfo,
+});

@@ -1,0 +1,207 @@
+/**
+ * One answer-only CLI run for a consultation and the strict reading of it: acting fails closed,
+ * a CLI failure is the answer (with the command to fix it), a model other than the configured one
+ * is `configured_model_unavailable`, and the content must validate — after at most one repair turn
+ * on the same native session.
+ */
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AgentEvent, FailureClass, RunRequest, Usage } from "../adapters/types.ts";
+import type { AgentConfig } from "../config/types.ts";
+import { compareModel, type IdentityVerdict } from "../routing/identity.ts";
+import { redact } from "../safety/redact.ts";
+import type { Failure } from "../result.ts";
+import { runAttempt, type AttemptResult } from "./attempt.ts";
+import { ENVELOPE_SCHEMA_TEXT, readEnvelope, repairPrompt, type EnvelopeContent } from "./envelope.ts";
+import { sideChannelModels } from "./model-identity.ts";
+import type { Runtime } from "./runtime.ts";
+
+export interface TurnSpec {
+  agent: AgentConfig;
+  prompt: string;
+  resumeSessionId?: string;
+  /** The consultation's scratch cwd: same path on every turn (claude keys sessions by cwd). */
+  cwd: string;
+  deadline: number;
+  signal?: AbortSignal;
+  onActivity?: (text: string) => void;
+}
+
+export interface TurnOutcome {
+  content?: EnvelopeContent;
+  error?: Failure;
+  sessionId?: string;
+  models: string[];
+  verification: IdentityVerdict;
+  usage: Usage;
+  repaired: boolean;
+}
+
+interface RunView {
+  attempt: AttemptResult;
+  models: string[];
+  usage: Usage;
+}
+
+type Judgement = { content: EnvelopeContent } | { error: Failure } | { repair: true };
+
+export async function consultTurn(rt: Runtime, spec: TurnSpec): Promise<TurnOutcome> {
+  const first = await runAnswer(rt, spec, spec.prompt, spec.resumeSessionId);
+  const sessionId = first.attempt.run.sessionId ?? spec.resumeSessionId;
+  const verdict = judge(spec.agent, rt, first);
+  if (!("repair" in verdict)) return outcome(spec.agent, [first], verdict, sessionId, false);
+  if (!sessionId || !rt.adapters[spec.agent.backend].supportsResume) return outcome(spec.agent, [first], { error: badOutput(spec.agent, false) }, sessionId, false);
+  const second = await runAnswer(rt, spec, repairPrompt(), sessionId);
+  const again = judge(spec.agent, rt, second);
+  const final = "repair" in again ? { error: badOutput(spec.agent, true) } : again;
+  return outcome(spec.agent, [first, second], final, second.attempt.run.sessionId ?? sessionId, true);
+}
+
+async function runAnswer(rt: Runtime, spec: TurnSpec, prompt: string, resumeSessionId: string | undefined): Promise<RunView> {
+  const env = { ...rt.env, ...spec.agent.env };
+  const home = mkdtempSync(join(tmpdir(), "orchestrate-home-"));
+  try {
+    const schemaPath = join(home, "envelope.schema.json");
+    writeFileSync(schemaPath, ENVELOPE_SCHEMA_TEXT, { mode: 0o600 });
+    const request: RunRequest = {
+      mode: "answer",
+      prompt,
+      cwd: spec.cwd,
+      ...(spec.agent.model ? { model: spec.agent.model } : {}),
+      ...(resumeSessionId ? { resumeSessionId } : {}),
+      outputSchemaPath: schemaPath,
+      outputSchema: ENVELOPE_SCHEMA_TEXT,
+      isolatedHome: home,
+    };
+    freshDir(spec.cwd);
+    const attempt = await runAttempt({
+      agent: spec.agent,
+      adapter: rt.adapters[spec.agent.backend],
+      request,
+      env: rt.env,
+      timeoutMs: Math.max(1000, spec.deadline - rt.now()),
+      ...(spec.agent.limits.stallSec ? { stallMs: spec.agent.limits.stallSec * 1000 } : {}),
+      ...(spec.signal ? { signal: spec.signal } : {}),
+      fingerprint: false,
+      ...(spec.onActivity ? { onActivity: spec.onActivity } : {}),
+    });
+    const side = await sideChannelModels({ agent: spec.agent, env, request, sessionId: attempt.run.sessionId ?? resumeSessionId });
+    return { attempt, models: unique([...servedModels(spec.agent, attempt.events), ...side.models]), usage: { ...attempt.run.usage, ...side.usage } };
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Models that served, from the stream. claude's `system/init` names the model *requested* (it
+ * echoes --model), so it is no evidence: for claude the init line's model (the first model event,
+ * right after the init's session event) is dropped. The assistant messages and result.modelUsage
+ * name what actually answered.
+ */
+export function servedModels(agent: AgentConfig, events: readonly AgentEvent[]): string[] {
+  const first = events.findIndex((e) => e.kind === "model");
+  const initEcho = agent.backend === "claude" && first > 0 && events[first - 1]?.kind === "session" ? first : -1;
+  return events.flatMap((e, i) => (e.kind === "model" && i !== initEcho ? [e.model] : []));
+}
+
+/** Empty before every turn: whatever an earlier turn left must not become evidence. */
+export function freshDir(dir: string): void {
+  // rmSync does not follow a symlink planted at the path; it removes the link itself.
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { mode: 0o700 });
+}
+
+function judge(agent: AgentConfig, rt: Runtime, view: RunView): Judgement {
+  const { attempt } = view;
+  if (attempt.run.acted) return { error: actionAttempted(agent) };
+  if (attempt.failure === "empty_answer") return { repair: true };
+  if (attempt.failure) return { error: failureError(agent, rt, attempt) };
+  if (compareModel(agent.model, view.models) === "mismatch") return { error: modelMismatch(agent, view.models) };
+  const content = readEnvelope(attempt.run.structured ?? attempt.run.final?.structured, attempt.run.text);
+  return content ? { content } : { repair: true };
+}
+
+function outcome(agent: AgentConfig, views: RunView[], judged: Exclude<Judgement, { repair: true }>, sessionId: string | undefined, repaired: boolean): TurnOutcome {
+  const models = unique(views.flatMap((v) => v.models));
+  return {
+    ...("content" in judged ? { content: judged.content } : { error: judged.error }),
+    ...(sessionId ? { sessionId } : {}),
+    models,
+    verification: compareModel(agent.model, models),
+    usage: combineUsage(agent, views.map((v) => v.usage)),
+    repaired,
+  };
+}
+
+/** codex reports cumulative totals on a resumed thread, so its later report already holds both. */
+function combineUsage(agent: AgentConfig, usages: Usage[]): Usage {
+  if (agent.backend === "codex") return usages.reduce((acc, u) => ({ ...acc, ...u }), {} as Usage);
+  const out: Usage = {};
+  for (const u of usages) {
+    for (const [key, value] of Object.entries(u) as [keyof Usage, number | undefined][]) {
+      if (value !== undefined) out[key] = (out[key] ?? 0) + value;
+    }
+  }
+  return out;
+}
+
+function unique(items: string[]): string[] {
+  return [...new Set(items.filter((m) => m !== ""))];
+}
+
+// ---- failures ----
+
+function actionAttempted(agent: AgentConfig): Failure {
+  return { code: "action_attempted", message: `${agent.id} (${agent.backend}) tried to run a tool that can change state during an answer-only consultation; the turn was failed closed and its answer discarded.`, hint: "Nothing it produced is returned. Ask again, or consult a different agent with agent:." };
+}
+
+function modelMismatch(agent: AgentConfig, reported: string[]): Failure {
+  return {
+    code: "configured_model_unavailable",
+    message: `${agent.id} is configured for model ${agent.model ?? "?"} but ${agent.backend} reported ${reported.join(", ")}; the answer was withheld.`,
+    hint: `Check that your ${agent.backend} account can use ${agent.model ?? "that model"}, or change the agent's model in the config.`,
+    details: { configured: agent.model, reported },
+  };
+}
+
+function badOutput(agent: AgentConfig, afterRepair: boolean): Failure {
+  const why = afterRepair ? "even after one repair turn" : "and its session cannot be resumed for a repair turn";
+  return { code: "bad_output", message: `${agent.id} (${agent.backend}) did not reply with the required JSON answer ${why}.`, hint: "Ask again, perhaps more narrowly, or consult a different agent." };
+}
+
+const CODES: Partial<Record<FailureClass, string>> = {
+  not_installed: "not_installed",
+  auth: "auth_required",
+  capacity: "rate_limited",
+  transport: "transport_error",
+  timeout: "timeout",
+  stalled: "timeout",
+  cancelled: "cancelled",
+  budget: "budget_exceeded",
+  bad_output: "bad_output",
+};
+
+/** No fallback: the failure is the answer, with what the person should do about it. */
+function failureError(agent: AgentConfig, rt: Runtime, attempt: AttemptResult): Failure {
+  const failure = attempt.failure as FailureClass;
+  const code = CODES[failure] ?? "agent_failed";
+  const who = `${agent.id} (${agent.backend})`;
+  const login = rt.adapters[agent.backend].probes.loginHint;
+  const detail = redact(attempt.reason);
+  switch (failure) {
+    case "auth":
+      return { code, message: `${who} is not signed in, or its credentials were refused.`, hint: `Run \`${login}\` in a terminal, then ask again.` };
+    case "not_installed":
+      return { code, message: `${who}: ${detail}.`, hint: `Install the ${agent.backend} CLI (or set command: for ${agent.id}); \`orchestrate check\` shows what was found.` };
+    case "capacity":
+      return { code, message: `${who} is rate-limited or its provider is over capacity.`, hint: "Retry later, or ask another agent with agent:. consult never falls back on its own." };
+    case "transport":
+      return { code, message: `${who} could not reach its provider.`, hint: `Check the network; if it persists run \`${login}\` to confirm the sign-in.` };
+    case "timeout":
+    case "stalled":
+      return { code, message: `${who} did not answer in time (${detail}).`, hint: "Ask a narrower question, or raise consult.timeoutSec / the agent's limits.maxWallSec." };
+    default:
+      return { code, message: `${who} failed: ${detail}.`, hint: "Read the message above; `orchestrate check` validates the CLI and its flags." };
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Runs a CLI briefly to read what it prints (version, help, auth status, model list). Probes never
+ * get a pipe on stdin and end by timeout: a CLI that waits for input must not hang the doctor.
+ */
+import { tmpdir } from "node:os";
+import { childEnv } from "../process/env.ts";
+import { runProcess } from "../process/spawn.ts";
+
+export interface Captured {
+  ok: boolean;
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  /** Set when the process did not end on its own (timeout, spawn failure). */
+  problem?: string;
+}
+
+export const PROBE_TIMEOUT_MS = 8000;
+const MAX_LINES = 4000;
+
+export async function capture(path: string, args: string[], env: Record<string, string | undefined>, timeoutMs = PROBE_TIMEOUT_MS): Promise<Captured> {
+  const lines: string[] = [];
+  const result = await runProcess({
+    command: path,
+    args,
+    cwd: tmpdir(),
+    env: childEnv(env),
+    timeoutMs,
+    graceMs: 500,
+    stderrTailBytes: 16_384,
+    onLine: (line) => {
+      if (lines.length < MAX_LINES) lines.push(line);
+    },
+  });
+  const problem = result.endReason === "exit" ? undefined : result.spawnError ? `could not start (${result.spawnError})` : `did not answer within ${Math.round(timeoutMs / 1000)}s`;
+  return {
+    ok: result.endReason === "exit" && result.exitCode === 0,
+    exitCode: result.exitCode,
+    stdout: lines.join("\n"),
+    stderr: result.stderrTail,
+    ...(problem ? { problem } : {}),
+  };
+}
+
+/** Strips colour codes some CLIs print even into a pipe (opencode's `auth list`). */
+export function plain(text: string): string {
+  return text.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "");
+}

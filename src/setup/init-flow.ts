@@ -1,0 +1,91 @@
+/**
+ * `orchestrate init` from start to finish: refuse an unsafe target before asking anything, detect
+ * backends and models, ask, show the diff and every risk, confirm, write 0600 atomically, run the
+ * check on what was written, then offer client registration. A cancel anywhere writes nothing.
+ */
+import type { Backend } from "../adapters/types.ts";
+import type { Env } from "../config/paths.ts";
+import { parentProblems } from "../config/secure-read.ts";
+import { writeConfigAtomic } from "../config/write.ts";
+import { loadConfig } from "../config/load.ts";
+import { runDoctor } from "../doctor/checks.ts";
+import { formatDoctor } from "../doctor/format.ts";
+import { detectBackends, type BackendProbe } from "./detect.ts";
+import { discoverModels } from "./models.ts";
+import { prepareProposal } from "./proposal.ts";
+import { confirm, ui } from "./prompts.ts";
+import { applyRegistration, planRegistrations } from "./registration.ts";
+import { formatRisks } from "./risks.ts";
+import { askForConfig } from "./wizard.ts";
+
+export interface InitOptions {
+  path: string;
+  env: Env;
+  host?: Backend;
+  /** How clients should start this binary (absolute paths). */
+  self: string[];
+}
+
+const say = (text: string) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
+
+/** Exit code: 0 written and valid, 1 refused, cancelled or failed. */
+export async function runInit(opts: InitOptions): Promise<number> {
+  const unsafe = parentProblems(opts.path);
+  if (unsafe.length) {
+    say(`✗ refusing to write ${opts.path}:\n${unsafe.map((p) => `  ${p.problem}\n  fix: ${p.fix}`).join("\n")}\nChoose a private directory (e.g. the default ~/.config/orchestrate/).`);
+    return 1;
+  }
+  say(`orchestrate setup — will write ${opts.path} (replacing it; it starts blank, not a merge).\nDetecting backends…`);
+  const probes = await detectBackends({ env: opts.env });
+  for (const p of probes) say(`  ${p.backend.padEnd(8)} ${p.path ? `${p.path}${p.version ? ` v${p.version}` : ""} · ${p.readiness}${p.missingFlags.length ? ` · missing ${p.missingFlags.map((m) => m.flag).join(", ")}` : ""}` : "not found"}`);
+  const models = await discoverAll(probes, opts.env);
+  const spec = await askForConfig({ probes, models, ...(opts.host ? { host: opts.host } : {}) });
+  const proposal = await prepareProposal(spec, opts.path, opts.env);
+  if (!proposal.ok) {
+    say(`✗ the answers do not make a valid config:\n${proposal.error.message}\nNothing was written.`);
+    return 1;
+  }
+  say(`\n${proposal.value.diff}\n${formatRisks(proposal.value.risks)}`);
+  if (!(await confirm(`Write ${opts.path}?`, false))) {
+    say("Nothing was written.");
+    return 1;
+  }
+  const written = writeConfigAtomic(opts.path, proposal.value.text);
+  if (!written.ok) {
+    say(`✗ ${written.error.message}\n${written.error.hint ?? ""}\nNothing was written.`);
+    return 1;
+  }
+  ui.success(`wrote ${written.value} (0600)`);
+  const checked = await selfCheck(opts.path, opts.env);
+  if (checked !== 0) return checked;
+  await offerRegistration(probes, opts);
+  return 0;
+}
+
+async function discoverAll(probes: BackendProbe[], env: Env): Promise<Partial<Record<Backend, string[]>>> {
+  const found = await Promise.all(probes.filter((p) => p.path).map(async (p) => [p.backend, await discoverModels({ backend: p.backend, path: p.path as string, env, ...(p.grokVariant ? { grokVariant: p.grokVariant } : {}) })] as const));
+  return Object.fromEntries(found);
+}
+
+/** The same hardened load the server uses, on the file just written. */
+async function selfCheck(path: string, env: Env): Promise<number> {
+  const loaded = await loadConfig({ env, path });
+  if (!loaded.ok) {
+    say(`✗ check failed on what was written: ${loaded.error.message}\n${loaded.error.hint ?? ""}`);
+    return 1;
+  }
+  say(`✓ orchestrate check ${path}: valid\n${formatDoctor(await runDoctor(loaded.value, env))}`);
+  return 0;
+}
+
+async function offerRegistration(probes: BackendProbe[], opts: InitOptions): Promise<void> {
+  const { plans, skipped } = planRegistrations(probes, opts.self, opts.env);
+  for (const note of skipped) say(`  · ${note}`);
+  for (const plan of plans) {
+    say(`\nRegister with ${plan.client}? This will ${plan.describe}`);
+    if (!(await confirm(`Register orchestrate with ${plan.client}?`, false))) continue;
+    const done = await applyRegistration(plan, opts.env);
+    say(done.ok ? `✓ ${done.value}` : `✗ ${done.error.message}`);
+  }
+  say(`\nRestart your MCP clients to pick up the server. Re-run the check any time: orchestrate check ${opts.path}`);
+}

@@ -1,0 +1,91 @@
+/**
+ * Registering orchestrate with the MCP clients found on this machine. Each plan says exactly what
+ * will change — the command to run, or the JSON file and the diff — and uses absolute paths, since
+ * GUI-launched clients have a small PATH. Nothing happens until the person confirms that plan.
+ */
+import { lstatSync } from "node:fs";
+import { join } from "node:path";
+import type { Backend } from "../adapters/types.ts";
+import { homeDir, type Env } from "../config/paths.ts";
+import { writeConfigAtomic } from "../config/write.ts";
+import { fail, ok, type Result } from "../result.ts";
+import { capture } from "./capture.ts";
+import type { BackendProbe } from "./detect.ts";
+import { currentText } from "./proposal.ts";
+import { lineDiff } from "./diff.ts";
+
+export const SERVER_NAME = "orchestrate";
+
+export type RegistrationPlan =
+  | { client: Backend; kind: "command"; path: string; args: string[]; describe: string }
+  | { client: Backend; kind: "file"; file: string; text: string; describe: string };
+
+/** `self` is how to start this binary: [absolute executable, …args]. */
+export function planRegistrations(probes: BackendProbe[], self: string[], env: Env): { plans: RegistrationPlan[]; skipped: string[] } {
+  const plans: RegistrationPlan[] = [];
+  const skipped: string[] = [];
+  for (const probe of probes) {
+    if (!probe.path) continue;
+    const plan = planFor(probe.backend, probe.path, self, env);
+    if (typeof plan === "string") skipped.push(plan);
+    else if (plan) plans.push(plan);
+  }
+  return { plans, skipped };
+}
+
+function planFor(client: Backend, cliPath: string, self: string[], env: Env): RegistrationPlan | string | undefined {
+  if (client === "claude" || client === "codex") {
+    const args = client === "claude" ? ["mcp", "add", "--scope", "user", SERVER_NAME, "--", ...self] : ["mcp", "add", SERVER_NAME, "--", ...self];
+    return { client, kind: "command", path: cliPath, args, describe: `run: ${[cliPath, ...args].map(quote).join(" ")}` };
+  }
+  const target = fileTarget(client, self, env);
+  if (!target) return undefined;
+  return jsonPlan(client, target.file, target.path, target.entry);
+}
+
+function fileTarget(client: Backend, self: string[], env: Env): { file: string; path: string[]; entry: Record<string, unknown> } | undefined {
+  const home = homeDir(env);
+  const [command = "", ...args] = self;
+  if (client === "opencode") {
+    const dir = env.XDG_CONFIG_HOME ? join(env.XDG_CONFIG_HOME, "opencode") : join(home, ".config", "opencode");
+    return { file: join(dir, "opencode.json"), path: ["mcp", SERVER_NAME], entry: { type: "local", command: self, enabled: true } };
+  }
+  if (client === "gemini") return { file: join(env.GEMINI_CLI_HOME ?? join(home, ".gemini"), "settings.json"), path: ["mcpServers", SERVER_NAME], entry: { command, args } };
+  if (client === "copilot") return { file: join(env.COPILOT_HOME ?? join(home, ".copilot"), "mcp-config.json"), path: ["mcpServers", SERVER_NAME], entry: { type: "local", command, args, tools: ["*"] } };
+  return undefined;
+}
+
+/** Adds one key to the client's JSON config; a file that is not plain JSON is left to the person. */
+function jsonPlan(client: Backend, file: string, path: string[], entry: Record<string, unknown>): RegistrationPlan | string {
+  const before = currentText(file);
+  let data: Record<string, unknown>;
+  try {
+    const parsed: unknown = before.trim() ? JSON.parse(before) : {};
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object");
+    data = parsed as Record<string, unknown>;
+  } catch {
+    return `${client}: ${file} is not plain JSON (comments?); add this under ${path.join(".")} yourself: ${JSON.stringify(entry)}`;
+  }
+  const [section = "", key = ""] = path;
+  const existing = data[section];
+  const holder = typeof existing === "object" && existing !== null && !Array.isArray(existing) ? { ...(existing as Record<string, unknown>) } : {};
+  holder[key] = entry;
+  const text = `${JSON.stringify({ ...data, [section]: holder }, null, 2)}\n`;
+  if (text === before) return `${client}: already registered in ${file}`;
+  return { client, kind: "file", file, text, describe: `edit ${file}:\n${lineDiff(before, text, { before: `${file} (current)`, after: `${file} (new)` })}` };
+}
+
+export async function applyRegistration(plan: RegistrationPlan, env: Env): Promise<Result<string, string>> {
+  if (plan.kind === "file") {
+    if (lstatSync(plan.file, { throwIfNoEntry: false })?.isSymbolicLink()) return fail("symlink", `${plan.file} is a symlink; edit it yourself`);
+    const written = writeConfigAtomic(plan.file, plan.text);
+    return written.ok ? ok(`registered with ${plan.client} in ${plan.file}`) : written;
+  }
+  const out = await capture(plan.path, plan.args, env, 30_000);
+  if (out.ok) return ok(`registered with ${plan.client}`);
+  return fail("register_failed", `${plan.client} mcp add failed: ${(out.stderr || out.stdout || out.problem || "").trim().slice(0, 500)}`);
+}
+
+function quote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,96 @@
+/**
+ * The `orchestrate init` questions, in order: tiers (entries in order), capability slots, consult
+ * scores, fallbacks and the cross-provider opt-in, the host. Returns the unified config object;
+ * writing is the command's job, after the diff and risks were shown.
+ */
+import { BACKENDS, type Backend } from "../adapters/types.ts";
+import { TIERS, type Tier } from "../config/types.ts";
+import type { BackendProbe } from "./detect.ts";
+import { confirm, select, text } from "./prompts.ts";
+import { askTier, type AgentBook } from "./wizard-agents.ts";
+
+export interface WizardInput {
+  probes: BackendProbe[];
+  models: Partial<Record<Backend, string[]>>;
+  /** `--host RUNTIME`: skips the host question. */
+  host?: Backend;
+}
+
+export async function askForConfig(input: WizardInput): Promise<Record<string, unknown>> {
+  const installed = input.probes.filter((p) => p.path);
+  const book: AgentBook = { agents: {}, tiers: { light: null, standard: null, heavy: null } };
+  for (const tier of TIERS) await askTier(tier, installed, input.models, book);
+  const capabilities = await askSlots(book);
+  await askScores(book);
+  const fallbacks = await askFallbacks(book);
+  const cross = Object.keys(fallbacks).length > 0 && (await confirm("Allow a fallback to send your prompt and repository to a different provider?", false));
+  const host = input.host ?? (await askHost());
+  return {
+    agents: book.agents,
+    tiers: book.tiers,
+    ...(Object.keys(capabilities).length ? { capabilities } : {}),
+    ...(Object.keys(fallbacks).length ? { fallbacks } : {}),
+    allowCrossProviderFallback: cross,
+    ...(host ? { host: { runtime: host } } : {}),
+  };
+}
+
+async function askSlots(book: AgentBook): Promise<Record<string, string[]>> {
+  const slots: Record<string, string[]> = {};
+  const ids = Object.keys(book.agents);
+  if (ids.length === 0) return slots;
+  while (await confirm(Object.keys(slots).length ? "Add another capability slot?" : "Add a capability slot (e.g. vision) that route's caps can ask for?", false)) {
+    const name = await text("Capability name", { placeholder: "vision" });
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) continue;
+    const agent = await select(`Which agent serves ${name}?`, ids.map((id) => ({ value: id, label: id, hint: `${book.agents[id]?.backend} · ${book.agents[id]?.model}` })));
+    slots[name] = [...(slots[name] ?? []), agent];
+  }
+  return slots;
+}
+
+/** Consult picks by score per capability (coding, review, research, …); none = never consulted. */
+async function askScores(book: AgentBook): Promise<void> {
+  if (Object.keys(book.agents).length === 0) return;
+  if (!(await confirm("Offer these agents to consult, with scores per capability?", false))) return;
+  for (const [id, agent] of Object.entries(book.agents)) {
+    const typed = await text(`Scores for ${id} (${agent.backend} · ${agent.model}), e.g. coding=90,review=80 — empty for none`);
+    const scores = parseScores(typed);
+    if (Object.keys(scores).length) agent.scores = scores;
+  }
+}
+
+export function parseScores(typed: string): Record<string, number> {
+  const scores: Record<string, number> = {};
+  for (const part of typed.split(",")) {
+    const match = /^\s*([A-Za-z0-9_.-]{1,64})\s*[=:]\s*(\d{1,3})\s*$/.exec(part);
+    if (match?.[1] && Number(match[2]) <= 100) scores[match[1]] = Number(match[2]);
+  }
+  return scores;
+}
+
+async function askFallbacks(book: AgentBook): Promise<Partial<Record<Tier, Tier>>> {
+  const configured = TIERS.filter((t) => book.tiers[t]);
+  const fallbacks: Partial<Record<Tier, Tier>> = {};
+  if (configured.length < 2) return fallbacks;
+  for (const tier of configured) {
+    const options = [{ value: "", label: "No fallback" }, ...configured.filter((t) => t !== tier && !leadsTo(fallbacks, t, tier)).map((t) => ({ value: t as string, label: t }))];
+    const picked = await select(`When ${tier} fails fast and cleanly (tree unchanged), fall back to`, options);
+    if (picked) fallbacks[tier] = picked as Tier;
+  }
+  return fallbacks;
+}
+
+/** Whether following fallbacks from `from` reaches `to` (a pick that would close a cycle). */
+function leadsTo(fallbacks: Partial<Record<Tier, Tier>>, from: Tier, to: Tier): boolean {
+  const seen = new Set<Tier>();
+  for (let t: Tier | undefined = from; t && !seen.has(t); t = fallbacks[t]) {
+    if (t === to) return true;
+    seen.add(t);
+  }
+  return false;
+}
+
+async function askHost(): Promise<Backend | undefined> {
+  const picked = await select("Which client runs orchestrate (consult never picks the host's own runtime)?", [{ value: "", label: "Not set (use ORCHESTRATE_HOST_RUNTIME)" }, ...BACKENDS.map((b) => ({ value: b as string, label: b }))]);
+  return picked ? (picked as Backend) : undefined;
+}

@@ -1,0 +1,78 @@
+/** orchestrate import: the seeds' config files → the unified format, written only on confirmation. */
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Sandbox } from "../../fakes/lib/sandbox.ts";
+import { orchestrate, usualLocationSandbox } from "../setup/helpers.ts";
+import { spawnPty, type PtySession } from "../setup/pty.ts";
+
+let box: Sandbox | undefined;
+let term: PtySession | undefined;
+
+afterEach(() => {
+  term?.kill();
+  term = undefined;
+  box?.cleanup();
+  box = undefined;
+});
+
+const ROUTER_JSON = JSON.stringify({
+  tiers: { light: null, standard: { backend: "opencode", model: "opencode/big-pickle" }, heavy: { backend: "claude", model: "opus", permissionMode: "acceptEdits" } },
+  fallbacks: { heavy: "standard" },
+  allowCrossProviderFallback: false,
+});
+
+const ORCHESTRATOR_YAML = `consult:
+  timeout_s: 120
+  agents:
+    reviewer:
+      runtime: claude
+      model: opus
+      scores: { review: 95 }
+      reasoning_effort: high
+`;
+
+function withSource(name: string, text: string): string {
+  box = usualLocationSandbox(["opencode"]);
+  const file = join(box.root, name);
+  writeFileSync(file, text, { mode: 0o600 });
+  return file;
+}
+
+describe("orchestrate import", () => {
+  test("an mcp-router config.json without a terminal: prints the unified YAML, writes nothing", async () => {
+    const file = withSource("config.json", ROUTER_JSON);
+    const out = await orchestrate(["import", file], (box as Sandbox).env);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain("(mcp-router format)");
+    expect(out.stdout).toContain("standard:\n    backend: opencode");
+    expect(out.stderr).toContain("Not written");
+    expect(existsSync((box as Sandbox).configPath)).toBe(false);
+  }, 60_000);
+
+  test("an Orchestrator config.yaml at a terminal: confirmed → written 0600 and loadable; ignored keys named", async () => {
+    const file = withSource("orchestrator.yaml", ORCHESTRATOR_YAML);
+    const b = box as Sandbox;
+    term = spawnPty(["import", file], b.env);
+    await term.expect("(orchestrator format)");
+    await term.expect("consult.agents.reviewer.reasoning_effort");
+    await term.expect(`Write ${b.configPath}?`);
+    term.send("y");
+    expect(await term.exited).toBe(0);
+    expect(statSync(b.configPath).mode & 0o777).toBe(0o600);
+    expect(readFileSync(b.configPath, "utf8")).toContain("timeoutSec: 120");
+    const check = await orchestrate(["check"], b.env);
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain("reviewer: claude · opus");
+  }, 60_000);
+
+  test("declining writes nothing", async () => {
+    const file = withSource("config.json", ROUTER_JSON);
+    const b = box as Sandbox;
+    term = spawnPty(["import", file], b.env);
+    await term.expect(`Write ${b.configPath}?`);
+    term.send("n");
+    expect(await term.exited).toBe(1);
+    expect(existsSync(b.configPath)).toBe(false);
+  }, 60_000);
+});

@@ -1,0 +1,82 @@
+/**
+ * `orchestrate check` as the doctor: CLIs found in a usual location outside PATH, versions, a
+ * missing flag named with the version that has it, readiness, the store's health, a hint each.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync, chmodSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Sandbox } from "../../fakes/lib/sandbox.ts";
+import { openStore } from "../../src/store/db.ts";
+import { orchestrate, usualLocationSandbox } from "../setup/helpers.ts";
+
+let box: Sandbox | undefined;
+
+afterEach(() => {
+  box?.cleanup();
+  box = undefined;
+});
+
+const CONFIG = "agents:\n  a:\n    backend: opencode\n    model: opencode/big-pickle\n  c:\n    backend: codex\n    model: gpt-5.5\ntiers:\n  light: [a]\n  heavy: [c]\n";
+
+async function check(env: Record<string, string> = {}, clis?: string[]) {
+  box = usualLocationSandbox(clis, env);
+  box.writeConfig(CONFIG);
+  return orchestrate(["check"], box.env);
+}
+
+describe("orchestrate check (doctor)", () => {
+  test("finds CLIs that are only in ~/.local/bin (not on PATH) and reports path, version and readiness", async () => {
+    const out = await check();
+    expect(out.code).toBe(0);
+    const bin = join((box as Sandbox).home, ".local", "bin");
+    expect(out.stdout).toContain(`opencode ${bin}/opencode (usual location, not on PATH) · v1.18.33 · flags ok · signed in`);
+    expect(out.stdout).toContain(`codex    ${bin}/codex (usual location, not on PATH) · v0.171.0 · flags ok · signed in`);
+    expect(out.stdout).toContain("No problems found.");
+  }, 60_000);
+
+  test("a --help that lacks a required flag is reported by name, with the version that has it", async () => {
+    const out = await check({ FAKE_HELP_DROP_FLAG: "--pure" });
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain("missing --pure");
+    expect(out.stdout).toMatch(/`opencode run --help` does not list --pure, which orchestrate passes \(opencode 1\.18\.33 has it\)/);
+    expect(out.stdout).toContain("→ ");
+  }, 60_000);
+
+  test("a signed-out CLI is NOT signed in, with the login command as the hint", async () => {
+    const out = await check({ FAKE_SCENARIO: "auth-fail" });
+    expect(out.stdout).toContain("codex is installed but not signed in");
+    expect(out.stdout).toContain("→ sign in: codex login");
+    expect(out.stdout).toContain("opencode is installed but not signed in");
+  }, 60_000);
+
+  test("a configured CLI that is nowhere is a problem with an install hint", async () => {
+    const out = await check({}, ["opencode"]);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain("codex: codex was not found on PATH or in the usual install locations");
+    expect(out.stdout).toContain("set command: to its absolute path");
+  }, 60_000);
+
+  test("store health: a healthy store is ok; a corrupt one is a problem with a hint", async () => {
+    box = usualLocationSandbox(["opencode", "codex"]);
+    box.writeConfig(CONFIG);
+    const created = openStore(box.dbPath);
+    expect(created.ok).toBe(true);
+    if (created.ok) created.value.close();
+    const healthy = await orchestrate(["check"], box.env);
+    expect(healthy.stdout).toContain(`Store: ${box.dbPath} — ok`);
+    writeFileSync(box.dbPath, "this is not a database, just bytes that are long enough to look like a header...".repeat(20));
+    chmodSync(box.dbPath, 0o600);
+    const broken = await orchestrate(["check"], box.env);
+    expect(broken.stdout).toContain(`✗ store ${box.dbPath}`);
+    expect(broken.stdout).toMatch(/→ .+/);
+  }, 60_000);
+
+  test("an invalid config exits 1 with the fix", async () => {
+    box = usualLocationSandbox(["opencode"]);
+    mkdirSync(dirname(box.configPath), { recursive: true });
+    box.writeConfig("tierz: {}\n");
+    const out = await orchestrate(["--check"], box.env);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toContain("tierz");
+  }, 60_000);
+});
