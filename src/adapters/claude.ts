@@ -59,7 +59,8 @@ function systemEvents(obj: Json): AgentEvent[] {
     case "init": {
       const out: AgentEvent[] = [];
       if (typeof obj.session_id === "string") out.push({ kind: "session", sessionId: obj.session_id });
-      if (typeof obj.model === "string") out.push({ kind: "model", model: obj.model });
+      // init echoes --model: what was asked for, not what answered.
+      if (typeof obj.model === "string") out.push({ kind: "model", model: obj.model, requested: true });
       return out;
     }
     case "api_retry":

@@ -19,7 +19,16 @@ export interface FoldedRun {
 export function foldEvents(events: readonly AgentEvent[]): FoldedRun {
   const run: FoldedRun = { text: "", models: [], usage: {}, acted: false, errors: [] };
   const texts: string[] = [];
-  for (const event of events) applyEvent(run, texts, event);
+  let chunked = false;
+  for (const event of events) {
+    // Streamed chunks append to the message they continue; a whole message starts a new one.
+    if (event.kind === "text" && event.delta && chunked && texts.length > 0) {
+      texts[texts.length - 1] += event.text;
+      continue;
+    }
+    if (event.kind === "text") chunked = event.delta === true;
+    applyEvent(run, texts, event);
+  }
   if (!run.text) run.text = texts.at(-1) ?? "";
   return run;
 }
@@ -30,7 +39,7 @@ function applyEvent(run: FoldedRun, texts: string[], event: AgentEvent): void {
       run.sessionId = event.sessionId;
       return;
     case "model":
-      if (!run.models.includes(event.model)) run.models.push(event.model);
+      if (!event.requested && !run.models.includes(event.model)) run.models.push(event.model);
       return;
     case "text":
       texts.push(event.text);

@@ -61,7 +61,7 @@ function parse(line: string): AgentEvent[] {
     case "init":
       return typeof obj.session_id === "string" ? [{ kind: "session", sessionId: obj.session_id }] : [];
     case "message":
-      return obj.role === "assistant" && typeof obj.content === "string" && obj.content ? [{ kind: "text", text: obj.content }] : [];
+      return obj.role === "assistant" && typeof obj.content === "string" && obj.content ? [{ kind: "text", text: obj.content, ...(obj.delta === true ? { delta: true } : {}) }] : [];
     case "tool_use":
       return toolUse(obj);
     case "tool_result":

@@ -134,7 +134,7 @@ function officialEvent(ev: Json): AgentEvent[] {
     case "thought":
       return [{ kind: "thinking", ...(str(ev.data) ? { text: str(ev.data) } : {}) }];
     case "text":
-      return str(ev.data) ? [{ kind: "text", text: str(ev.data) as string }] : [];
+      return str(ev.data) ? [{ kind: "text", text: str(ev.data) as string, delta: true }] : [];
     case "error": {
       const message = str(ev.message) ?? str(ev.data) ?? "grok error";
       return [apiError(message)];

@@ -68,9 +68,11 @@ export interface Usage {
  */
 export type AgentEvent =
   | { kind: "session"; sessionId: string }
-  | { kind: "model"; model: string }
+  /** `requested` marks an echo of the model asked for (claude's init line): no evidence of what served. */
+  | { kind: "model"; model: string; requested?: boolean }
   | { kind: "thinking"; text?: string }
-  | { kind: "text"; text: string }
+  /** `delta` marks a streamed chunk (gemini, Grok Build): consecutive chunks form one message. */
+  | { kind: "text"; text: string; delta?: boolean }
   /** A tool the delegate ran. `acts` is true for anything that can change state (shell, edit, MCP). */
   | { kind: "tool"; name: string; detail?: string; phase: "start" | "end"; acts: boolean; exitCode?: number }
   | { kind: "file_change"; path: string; change: "add" | "update" | "delete" | "unknown" }

@@ -93,16 +93,9 @@ async function runAnswer(rt: Runtime, spec: TurnSpec, prompt: string, resumeSess
   }
 }
 
-/**
- * Models that served, from the stream. claude's `system/init` names the model *requested* (it
- * echoes --model), so it is no evidence: for claude the init line's model (the first model event,
- * right after the init's session event) is dropped. The assistant messages and result.modelUsage
- * name what actually answered.
- */
-export function servedModels(agent: AgentConfig, events: readonly AgentEvent[]): string[] {
-  const first = events.findIndex((e) => e.kind === "model");
-  const initEcho = agent.backend === "claude" && first > 0 && events[first - 1]?.kind === "session" ? first : -1;
-  return events.flatMap((e, i) => (e.kind === "model" && i !== initEcho ? [e.model] : []));
+/** Models that served, from the stream; echoes of the requested model (claude init) are no evidence. */
+export function servedModels(_agent: AgentConfig, events: readonly AgentEvent[]): string[] {
+  return events.flatMap((e) => (e.kind === "model" && !e.requested ? [e.model] : []));
 }
 
 /** Empty before every turn: whatever an earlier turn left must not become evidence. */

@@ -58,7 +58,7 @@ describe("gemini parse (real transcripts)", () => {
     const o = outcome("fake-p-streamjson-model");
     expect(kinds(o.events)).toEqual(["session", "text", "model", "usage", "final"]);
     expect(o.events).toContainEqual({ kind: "session", sessionId: "e272c53c-d117-43a2-8055-23ba9c182650" });
-    expect(o.events).toContainEqual({ kind: "text", text: "PONG-FROM-FAKE" });
+    expect(o.events).toContainEqual({ kind: "text", text: "PONG-FROM-FAKE", delta: true });
     expect(o.events).toContainEqual({ kind: "usage", usage: { inputTokens: 187, outputTokens: 4, cachedInputTokens: 0 } });
   });
 

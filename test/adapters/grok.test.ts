@@ -122,8 +122,8 @@ describe("grok parse over real community transcripts", () => {
     ];
     expect(lines.flatMap((l) => grokAdapter.parse(l))).toEqual([
       { kind: "thinking", text: "hmm" },
-      { kind: "text", text: "PONG-" },
-      { kind: "text", text: "FROM-FAKE" },
+      { kind: "text", text: "PONG-", delta: true },
+      { kind: "text", text: "FROM-FAKE", delta: true },
       { kind: "session", sessionId: "019e89ac-aa" },
       { kind: "usage", usage: { inputTokens: 10, outputTokens: 2, costUsd: 0.5, turns: 1 } },
       { kind: "final", ok: true },

@@ -145,7 +145,8 @@ describe("fake claude scenarios through the adapter", () => {
   test("wrong-model, budget, action", async () => {
     const s = sandbox();
     const wrong = await run(s, route(s, { model: "opus" }), "wrong-model");
-    expect(foldEvents(wrong.events).models).toEqual(["claude-opus-5-5", "claude-sonnet-5-5"]);
+    // init echoes the requested opus; only what answered counts as evidence.
+    expect(foldEvents(wrong.events).models).toEqual(["claude-sonnet-5-5"]);
     const budget = foldEvents((await run(s, route(s), "budget")).events).usage;
     expect(budget.inputTokens).toBeGreaterThan(1_000_000);
     expect(budget.costUsd).toBeGreaterThan(10);

@@ -1,0 +1,21 @@
+import { describe, expect, test } from "bun:test";
+import { foldEvents } from "../../src/adapters/fold.ts";
+
+describe("foldEvents", () => {
+  test("streamed chunks join into one answer; a whole message replaces the last", () => {
+    expect(foldEvents([{ kind: "text", text: "Hel", delta: true }, { kind: "text", text: "lo", delta: true }]).text).toBe("Hello");
+    expect(foldEvents([{ kind: "text", text: "first" }, { kind: "text", text: "second" }]).text).toBe("second");
+    expect(foldEvents([{ kind: "text", text: "whole" }, { kind: "text", text: "a", delta: true }, { kind: "text", text: "b", delta: true }]).text).toBe("ab");
+  });
+
+  test("a requested-model echo is not evidence of the model that served", () => {
+    const run = foldEvents([{ kind: "model", model: "claude-opus-5-5", requested: true }, { kind: "model", model: "claude-sonnet-5-5" }]);
+    expect(run.models).toEqual(["claude-sonnet-5-5"]);
+  });
+
+  test("the CLI's final record wins over streamed text; usage keeps the latest totals", () => {
+    const run = foldEvents([{ kind: "text", text: "draft" }, { kind: "usage", usage: { inputTokens: 1 } }, { kind: "usage", usage: { inputTokens: 5, outputTokens: 2 } }, { kind: "final", ok: true, text: "final" }]);
+    expect(run.text).toBe("final");
+    expect(run.usage).toEqual({ inputTokens: 5, outputTokens: 2 });
+  });
+});
