@@ -7,8 +7,8 @@
  * everything is parsed by key. API failures arrive as `subtype:"success"` with `is_error:true`.
  */
 import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest, Usage } from "./types.ts";
+import { asObject, parseObject, str, type Json } from "./json.ts";
 
-type Json = Record<string, unknown>;
 
 /** Always passed: no MCP servers, hooks or settings of the user's own leak into a delegated run. */
 export const CLAUDE_ISOLATION_ARGS = ["--strict-mcp-config", "--mcp-config", '{"mcpServers":{}}', "--setting-sources", ""] as const;
@@ -238,25 +238,9 @@ function hasAnswer(final: Extract<AgentEvent, { kind: "final" }>): boolean {
   return (final.text ?? "").trim() !== "" || final.structured !== undefined;
 }
 
-// ---- small JSON helpers ----
 
-function parseObject(line: string): Json | undefined {
-  const trimmed = line.trim();
-  if (!trimmed.startsWith("{")) return undefined;
-  try {
-    return asObject(JSON.parse(trimmed));
-  } catch {
-    return undefined;
-  }
-}
 
-function asObject(value: unknown): Json | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
-}
 
-function str(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
-}
 
 function num(value: unknown): number | undefined {
   return typeof value === "number" ? value : undefined;

@@ -8,8 +8,8 @@
  */
 import { join } from "node:path";
 import type { Adapter, AgentEvent, CodexSandbox, ExitOutcome, FailureClass, Invocation, RunRequest } from "./types.ts";
+import { asObject, parseObject, str, type Json } from "./json.ts";
 
-type Json = Record<string, unknown>;
 
 /** Built from the options the exec subcommand takes; see research help/codex-exec--help.txt. */
 export function codexInvocation(req: RunRequest): Invocation {
@@ -215,25 +215,9 @@ export function codexModelFromRollout(text: string): string | undefined {
   return fromTurn ?? fromSettings;
 }
 
-// ---- small JSON helpers ----
 
-function parseObject(line: string): Json | undefined {
-  const trimmed = line.trim();
-  if (!trimmed.startsWith("{")) return undefined;
-  try {
-    return asObject(JSON.parse(trimmed));
-  } catch {
-    return undefined;
-  }
-}
 
-function asObject(value: unknown): Json | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
-}
 
-function str(value: unknown): string | undefined {
-  return typeof value === "string" ? value : undefined;
-}
 
 export const codexAdapter: Adapter = {
   backend: "codex",

@@ -12,8 +12,8 @@
  */
 import { foldEvents } from "./fold.ts";
 import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, ProbeSpec, RunRequest, Usage } from "./types.ts";
+import { asObject, parseObject, str, type Json } from "./json.ts";
 
-type Json = Record<string, unknown>;
 
 /** Tools that only read (copilot 1.0.102 tool list from the captured requests). Anything else may act. */
 const READ_ONLY_TOOLS = new Set([
@@ -234,22 +234,8 @@ export function copilotVersionFrom(text: string): string | undefined {
 // ---------------------------------------------------------------------------------------------
 // small JSON helpers (kept local: adapters never import each other)
 
-function parseObject(text: string): Json | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return asObject(value);
-  } catch {
-    return undefined;
-  }
-}
 
-function asObject(value: unknown): Json | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : undefined;
-}
 
-function str(value: unknown): string | undefined {
-  return typeof value === "string" && value.length > 0 ? value : undefined;
-}
 
 function num(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) ? value : 0;

@@ -9,6 +9,7 @@
  * 503→247).
  */
 import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest } from "./types.ts";
+import { asObject as asRecord, parseObject } from "./json.ts";
 
 /**
  * A server name nobody has: with `--allowed-mcp-server-names` set, gemini keeps only the named
@@ -170,17 +171,7 @@ export const geminiAdapter: Adapter = {
   supportsResume: true,
 };
 
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    return asRecord(JSON.parse(text));
-  } catch {
-    return undefined;
-  }
-}
 
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
 
 function firstString(...values: unknown[]): string | undefined {
   return values.find((v): v is string => typeof v === "string" && v !== "");

@@ -13,8 +13,8 @@
  */
 import { foldEvents } from "./fold.ts";
 import type { Adapter, AgentEvent, ExitOutcome, FailureClass, GrokVariant, Invocation, ProbeSpec, RunRequest, Usage } from "./types.ts";
+import { asObject, parseObject, str, type Json } from "./json.ts";
 
-type Json = Record<string, unknown>;
 
 /** Community tools that only read or keep the agent's own todo list. */
 const COMMUNITY_READ_ONLY = new Set(["view_file", "search", "create_todo_list", "update_todo_list"]);
@@ -218,21 +218,8 @@ export function grokProbesFor(variant: GrokVariant): ProbeSpec {
 // ---------------------------------------------------------------------------------------------
 // small JSON helpers (kept local: adapters never import each other)
 
-function parseObject(text: string): Json | undefined {
-  try {
-    return asObject(JSON.parse(text));
-  } catch {
-    return undefined;
-  }
-}
 
-function asObject(value: unknown): Json | undefined {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : undefined;
-}
 
-function str(value: unknown): string | undefined {
-  return typeof value === "string" && value.length > 0 ? value : undefined;
-}
 
 function pickNum(obj: Json, ...keys: string[]): number | undefined {
   for (const key of keys) if (typeof obj[key] === "number") return obj[key] as number;

@@ -7,6 +7,7 @@
  * iff an `error` line was written. The model is never in the stream — only `opencode export`.
  */
 import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest } from "./types.ts";
+import { asObject as asRecord, parseObject } from "./json.ts";
 
 const AGGREGATORS = new Set(["openrouter", "github-copilot"]);
 
@@ -241,17 +242,7 @@ export const opencodeAdapter: Adapter = {
   supportsResume: true,
 };
 
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    return asRecord(JSON.parse(text));
-  } catch {
-    return undefined;
-  }
-}
 
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}
 
 function firstString(...values: unknown[]): string | undefined {
   return values.find((v): v is string => typeof v === "string" && v !== "");
