@@ -61,6 +61,25 @@ describe("host build", () => {
     expect(hs.exitCode).toBe(0);
   });
 
+  test("the compiled binary runs `check` and `run` against the fakes (the same code paths as the server)", async () => {
+    const { makeSandbox } = await import("../../fakes/lib/sandbox.ts");
+    const box = makeSandbox({});
+    try {
+      box.writeConfig("agents:\n  oc: { backend: opencode, model: deepseek/v4 }\ntiers: { light: [oc], standard: null, heavy: null }\n");
+      const check = Bun.spawnSync([bin, "check"], { env: box.env });
+      expect(check.exitCode).toBe(0);
+      expect(check.stdout.toString()).toContain("is valid");
+      const routed = Bun.spawnSync([bin, "run", "--tier", "light", "--cwd", box.repo, "say pong"], { env: box.env });
+      expect(routed.exitCode).toBe(0);
+      expect(routed.stdout.toString()).toContain("PONG-FROM-FAKE");
+      expect(routed.stderr.toString()).toContain("light:oc");
+      box.writeConfig("tiers: { light: bogus }\n");
+      expect(Bun.spawnSync([bin, "check"], { env: box.env }).exitCode).toBe(1);
+    } finally {
+      box.cleanup();
+    }
+  });
+
   test("an unknown target is refused by name", async () => {
     const res = await compile(["--out", join(scratch, "never"), "--targets", "plan9-x64"]);
     expect(res.code).toBe(1);
