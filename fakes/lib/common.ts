@@ -92,14 +92,16 @@ export function sleep(ms: number): Promise<void> {
  * ignores SIGTERM itself and waits forever — the worst case the kill path must handle.
  */
 export async function hangWithGrandchild(): Promise<never> {
+  // Ignore SIGTERM before announcing the pids: a test that signals as soon as it reads them must
+  // find a process that already ignores it.
+  process.on("SIGTERM", () => {
+    /* ignored on purpose */
+  });
   const child = spawn("sh", ["-c", "trap '' TERM; while :; do sleep 1; done"], {
     stdio: ["ignore", "inherit", "inherit"],
   });
   note("grandchildren", String(child.pid));
   note("hangers", String(process.pid));
-  process.on("SIGTERM", () => {
-    /* ignored on purpose */
-  });
   for (;;) await sleep(60_000);
 }
 

@@ -249,6 +249,8 @@ function num(value: unknown): number | undefined {
 export const claudeAdapter: Adapter & { explain(outcome: ExitOutcome): string | undefined } = {
   backend: "claude",
   provider: () => "anthropic",
+  // `claude auth status` prints JSON with loggedIn and exits 1 when signed out (research §3.3).
+  readiness: (out) => (out.exitCode === 0 && !/"loggedIn"\s*:\s*false/.test(out.stdout) ? "ready" : "not_ready"),
   invocation: claudeInvocation,
   parse: parseClaudeLine,
   classify: classifyClaude,

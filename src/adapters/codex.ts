@@ -225,6 +225,9 @@ export const codexAdapter: Adapter = {
   invocation: codexInvocation,
   parse: parseCodexLine,
   classify: classifyCodex,
+  preflight: true,
+  // `login status` does not count API keys in the environment, but `exec` uses them (research §2.3).
+  readiness: (out, env) => (out.exitCode === 0 || Boolean(env.OPENAI_API_KEY || env.CODEX_API_KEY) ? "ready" : "not_ready"),
   probes: {
     version: ["--version"],
     help: ["exec", "--help"],

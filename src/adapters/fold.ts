@@ -51,7 +51,7 @@ function applyEvent(run: FoldedRun, texts: string[], event: AgentEvent): void {
       run.acted = true;
       return;
     case "usage":
-      run.usage = mergeUsage(run.usage, event.usage);
+      run.usage = accumulateUsage(run.usage, event);
       return;
     case "error":
       run.errors.push(event.message);
@@ -66,11 +66,16 @@ function applyEvent(run: FoldedRun, texts: string[], event: AgentEvent): void {
   }
 }
 
-/** Later reports win per field: CLIs report cumulative totals, not deltas. */
-function mergeUsage(prev: Usage, next: Usage): Usage {
+/**
+ * The running total after one usage event: most CLIs report cumulative totals (later wins per
+ * field); a `delta` event (opencode's per-step figures) adds to them. The budget guard uses this
+ * same total, so a multi-step run cannot slip under a limit.
+ */
+export function accumulateUsage(prev: Usage, event: Extract<AgentEvent, { kind: "usage" }>): Usage {
   const out: Usage = { ...prev };
-  for (const [key, value] of Object.entries(next) as [keyof Usage, number | undefined][]) {
-    if (value !== undefined) out[key] = value;
+  for (const [key, value] of Object.entries(event.usage) as [keyof Usage, number | undefined][]) {
+    if (value === undefined) continue;
+    out[key] = event.delta ? (out[key] ?? 0) + value : value;
   }
   return out;
 }

@@ -23,6 +23,8 @@ export const grokAdapter: Adapter = {
   backend: "grok",
   provider: () => "xai",
   invocation: grokInvocation,
+  // The community CLI writes ./.grok/settings.json into the working dir on every run (research §D.1).
+  stateFiles: (req) => ((req.grokVariant ?? "community") === "community" ? [".grok/settings.json"] : []),
   parse: parseGrokLine,
   classify: classifyGrok,
   probes: grokProbesFor("community"),

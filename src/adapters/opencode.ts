@@ -150,12 +150,13 @@ function toolEvents(part: Record<string, unknown>): AgentEvent[] {
   return [tool, { kind: "file_change", path, change }];
 }
 
-/** Each step reports its own tokens and cost (the service may sum them; later figures win here). */
+/** Each step reports its own tokens and cost, so the events are deltas that fold adds up. */
 function stepFinish(part: Record<string, unknown>): AgentEvent[] {
   const tokens = asRecord(part.tokens);
   const cache = asRecord(tokens?.cache);
   const events: AgentEvent[] = [{
     kind: "usage",
+    delta: true,
     usage: {
       ...numberField("inputTokens", tokens?.input),
       ...numberField("outputTokens", tokens?.output),
@@ -225,6 +226,10 @@ function classifyExitZero(outcome: ExitOutcome): FailureClass | undefined {
 
 export const opencodeAdapter: Adapter = {
   backend: "opencode",
+  preflight: true,
+  // `auth list` exits 0 even with no credentials; without any, opencode silently falls back to a
+  // free hosted model and retries for about a minute (research §A.3).
+  readiness: (out) => (out.exitCode !== 0 || /(^|\s)0 credentials/.test(stripAnsi(out.stdout)) ? "not_ready" : "ready"),
   provider: opencodeProvider,
   invocation,
   parse,
@@ -254,4 +259,9 @@ function joinModel(provider: unknown, model: unknown): string | undefined {
 
 function numberField<K extends string>(key: K, value: unknown): Partial<Record<K, number>> {
   return typeof value === "number" && Number.isFinite(value) ? ({ [key]: value } as Partial<Record<K, number>>) : {};
+}
+
+function stripAnsi(text: string): string {
+  // biome-ignore lint: the escape character is the point
+  return text.replace(/\x1b\[[0-9;]*[A-Za-z]/g, "");
 }

@@ -76,7 +76,8 @@ export type AgentEvent =
   /** A tool the delegate ran. `acts` is true for anything that can change state (shell, edit, MCP). */
   | { kind: "tool"; name: string; detail?: string; phase: "start" | "end"; acts: boolean; exitCode?: number }
   | { kind: "file_change"; path: string; change: "add" | "update" | "delete" | "unknown" }
-  | { kind: "usage"; usage: Usage }
+  /** Cumulative figures (later wins), or with `delta` one step's own figures (they add up). */
+  | { kind: "usage"; usage: Usage; delta?: boolean }
   /** A transient problem the CLI is retrying by itself (not final). */
   | { kind: "retry"; message: string }
   /** A final error reported in the stream. */
@@ -128,6 +129,15 @@ export interface ProbeSpec {
   loginHint: string;
 }
 
+export type Readiness = "ready" | "not_ready" | "unknown";
+
+/** What a readiness probe (`codex login status`, `claude auth status`, …) printed. */
+export interface ProbeOutput {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+}
+
 export interface Adapter {
   backend: Backend;
   /** Provider derived from backend and model (opencode: its `<provider>/` prefix). */
@@ -141,4 +151,17 @@ export interface Adapter {
   probes: ProbeSpec;
   /** Whether this backend can resume a native session in answer mode. */
   supportsResume: boolean;
+  /**
+   * Reads the auth probe's output as one bit, without reading credentials. Default: exit 0 is
+   * ready, any other exit is not.
+   */
+  readiness?(out: ProbeOutput, env: Record<string, string | undefined>): Readiness;
+  /**
+   * Probe readiness before a route attempt: set for CLIs whose unauthenticated run does not fail
+   * fast (codex loops reconnecting forever; opencode falls back to a hosted model for ~66 s), so
+   * "auth at launch" stays a fast, clean failure.
+   */
+  preflight?: boolean;
+  /** Files (relative to the cwd) the CLI writes on every run as its own bookkeeping, not task work. */
+  stateFiles?(req: RunRequest): string[];
 }

@@ -10,5 +10,6 @@ export const rootCommand = defineCommand({
     init: () => import("./init.ts").then((m) => m.initCommand),
     "accept-pending": () => import("./accept-pending.ts").then((m) => m.acceptPendingCommand),
     import: () => import("./import.ts").then((m) => m.importCommand),
+    history: () => import("./history.ts").then((m) => m.historyCommand),
   },
 });

@@ -12,13 +12,18 @@
  */
 import type { Subprocess } from "bun";
 import { lstatSync, readFileSync, readlinkSync, type Stats } from "node:fs";
-import { resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import { settlesWithin, signalGroup, waitGroupGone } from "../process/kill.ts";
 
 export type FingerprintResult = { ok: true; value: string } | { ok: false; reason: "not_git" | "timeout" | "error"; message: string };
 
 export interface FingerprintOptions {
   timeoutMs: number;
+  /**
+   * Absolute paths left out of the fingerprint: files a CLI writes into the cwd on every run as
+   * its own bookkeeping (community grok's ./.grok/settings.json), which say nothing about the task.
+   */
+  ignorePaths?: readonly string[];
 }
 
 const STATUS_ARGS = ["--no-optional-locks", "status", "--porcelain=v2", "-z", "-uall", "--ignore-submodules=none", "--branch", "--no-ahead-behind"];
@@ -35,7 +40,9 @@ export async function fingerprintTree(cwd: string, opts: FingerprintOptions): Pr
   if (!status.ok) return status;
   const hasher = new Bun.CryptoHasher("sha256");
   hasher.update("orchestrate-fingerprint-v1\0");
+  const ignored = new Set((opts.ignorePaths ?? []).map((p) => relative(root, p)));
   for (const record of parseStatus(status.value)) {
+    if (record.path !== undefined && ignored.has(record.path)) continue;
     if (Date.now() > deadline) return { ok: false, reason: "timeout", message: `hashing the working tree took longer than ${opts.timeoutMs} ms` };
     hasher.update(record.line);
     hasher.update("\0");

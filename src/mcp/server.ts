@@ -5,13 +5,14 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { VERSION } from "../version.ts";
 import { log } from "../log.ts";
 import type { LoadedTool, ToolContext, ToolDef, ToolOutcome } from "./define.ts";
 import { activeTools } from "./tools/index.ts";
 import schemas from "./generated/schemas.json" with { type: "json" };
 import { CancellableTaskStore, TASK_TOOLS } from "./tasks.ts";
+import { getPrompt, listPrompts } from "./prompts.ts";
 
 type SchemaEntry = { inputSchema: Record<string, unknown>; outputSchema: Record<string, unknown> };
 const SCHEMAS = schemas as Record<string, SchemaEntry>;
@@ -27,10 +28,13 @@ export function buildServer(env: Record<string, string | undefined>): Server {
   const taskStore = new CancellableTaskStore();
   const server = new Server(
     { name: "orchestrate", version: VERSION },
-    { capabilities: { tools: { listChanged: false }, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }, instructions: INSTRUCTIONS, taskStore },
+    { capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }, instructions: INSTRUCTIONS, taskStore },
   );
   const loaded = new Map<string, Promise<LoadedTool>>();
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(wireTool) }));
+  // Prompts only build text: expanding one sends nothing and runs nothing.
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: listPrompts() }));
+  server.setRequestHandler(GetPromptRequestSchema, (request) => getPrompt(request.params.name, request.params.arguments));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = tools.find((t) => t.name === request.params.name);
     if (!tool) return errorResult({ code: "unknown_tool", message: `No tool named "${request.params.name}".`, hint: "Call tools/list to see the available tools." });

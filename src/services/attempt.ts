@@ -2,14 +2,17 @@
  * One attempt: resolve the CLI, fingerprint the tree, run the child in its own process group while
  * parsing its stream, then classify how it ended. Knows nothing about fallback; route.ts decides.
  */
-import type { Adapter, AgentEvent, FailureClass, RunRequest } from "../adapters/types.ts";
-import { foldEvents, type FoldedRun } from "../adapters/fold.ts";
+import { resolve } from "node:path";
+import type { Adapter, AgentEvent, FailureClass, RunRequest, Usage } from "../adapters/types.ts";
+import { accumulateUsage, foldEvents, type FoldedRun } from "../adapters/fold.ts";
 import type { AgentConfig } from "../config/types.ts";
 import { runProcess, type ProcessResult } from "../process/spawn.ts";
 import { childEnv } from "../process/env.ts";
 import { resolveCommand } from "../process/resolve.ts";
 import { fingerprintTree } from "../git/fingerprint.ts";
 import { describeEvent, describeUsage } from "./activity.ts";
+import { readinessOf } from "./readiness.ts";
+import { redact } from "../safety/redact.ts";
 
 export interface AttemptSpec {
   agent: AgentConfig;
@@ -46,9 +49,14 @@ export async function runAttempt(spec: AttemptSpec): Promise<AttemptResult> {
   const started = Date.now();
   const command = resolveCommand(spec.agent.command ?? spec.agent.backend, { env: spec.env });
   if (!command) return notInstalled(spec, started);
-  const before = spec.fingerprint ? await treeState(spec.request.cwd) : undefined;
+  if (spec.adapter.preflight && (await readinessOf(spec.adapter, command.path, { ...spec.env, ...spec.agent.env })) === "not_ready") return notReady(spec, started, command.path);
+  const ignore = (spec.adapter.stateFiles?.(spec.request) ?? []).map((f) => resolve(spec.request.cwd, f));
+  const before = spec.fingerprint ? await treeState(spec.request.cwd, ignore) : undefined;
   const events: AgentEvent[] = [];
   const guard = new AbortController();
+  let usage: Usage = {};
+  // Sticky: a run whose streamed usage crossed a limit is never a success, even if it exited first.
+  let overLimit = false;
   const signal = spec.signal ? AbortSignal.any([spec.signal, guard.signal]) : guard.signal;
   const invocation = spec.adapter.invocation(spec.request);
   const result = await runProcess({
@@ -66,13 +74,17 @@ export async function runAttempt(spec: AttemptSpec): Promise<AttemptResult> {
         spec.onEvent?.(event);
         const text = event.kind === "usage" ? describeUsage(event.usage) : describeEvent(event);
         if (text) spec.onActivity?.(text);
-        if (event.kind === "usage" && overBudget(spec.agent, event.usage)) guard.abort("budget_exceeded");
+        if (event.kind === "usage") usage = accumulateUsage(usage, event);
+        if (event.kind === "usage" && overBudget(spec.agent, usage)) {
+          overLimit = true;
+          guard.abort("budget_exceeded");
+        }
       }
     },
   });
-  const after = spec.fingerprint ? await treeState(spec.request.cwd) : undefined;
+  const after = spec.fingerprint ? await treeState(spec.request.cwd, ignore) : undefined;
   const run = foldEvents(events);
-  const { failure, reason } = classifyAttempt(spec.adapter, result, events, run);
+  const { failure, reason } = overLimit ? { failure: "budget" as const, reason: budgetReason(spec.agent, run) } : classifyAttempt(spec.adapter, result, events, run);
   return {
     ...(failure ? { failure } : {}),
     reason,
@@ -102,8 +114,24 @@ function notInstalled(spec: AttemptSpec, started: number): AttemptResult {
   };
 }
 
-async function treeState(cwd: string): Promise<string | undefined> {
-  const fp = await fingerprintTree(cwd, { timeoutMs: FINGERPRINT_TIMEOUT_MS });
+/** Signed out, found before launch: a fast, clean auth failure (the trace still says only "unavailable"). */
+function notReady(spec: AttemptSpec, started: number, commandPath: string): AttemptResult {
+  return {
+    failure: "auth",
+    // Never "not signed in" in a trace: it would leak per-provider credential health.
+    reason: "unavailable",
+    run: foldEvents([]),
+    events: [],
+    exitCode: null,
+    durationMs: Date.now() - started,
+    spawned: false,
+    commandPath,
+    stderrTail: "",
+  };
+}
+
+async function treeState(cwd: string, ignorePaths: string[]): Promise<string | undefined> {
+  const fp = await fingerprintTree(cwd, { timeoutMs: FINGERPRINT_TIMEOUT_MS, ignorePaths });
   return fp.ok ? fp.value : undefined;
 }
 
@@ -133,11 +161,19 @@ function failureReason(failure: FailureClass, run: FoldedRun, result: ProcessRes
   if (failure === "auth" || failure === "capacity" || failure === "transport") return "unavailable";
   const detail = run.final?.message ?? run.errors.at(-1) ?? lastLine(result.stderrTail);
   const exit = result.exitCode !== null ? `exit ${result.exitCode}` : `signal ${result.signal ?? "?"}`;
-  return detail ? `${failure} (${exit}): ${detail.slice(0, 300)}` : `${failure} (${exit})`;
+  // Redact before cutting: a secret split by the cut would no longer match the scrubber.
+  return detail ? `${failure} (${exit}): ${redact(detail).slice(0, 300)}` : `${failure} (${exit})`;
 }
 
 function lastLine(text: string): string | undefined {
   return text.trim().split("\n").at(-1)?.trim() || undefined;
+}
+
+function budgetReason(agent: AgentConfig, run: FoldedRun): string {
+  const { maxTokens, maxCostUsd, maxTurns } = agent.limits;
+  const used = `${(run.usage.inputTokens ?? 0) + (run.usage.outputTokens ?? 0)} tokens${run.usage.costUsd !== undefined ? `, $${run.usage.costUsd.toFixed(4)}` : ""}${run.usage.turns !== undefined ? `, ${run.usage.turns} turns` : ""}`;
+  const limits = [maxTokens !== undefined ? `${maxTokens} tokens` : "", maxCostUsd !== undefined ? `$${maxCostUsd}` : "", maxTurns !== undefined ? `${maxTurns} turns` : ""].filter(Boolean).join(", ");
+  return `budget exceeded (used ${used}; limit ${limits}); the process group was ended`;
 }
 
 function overBudget(agent: AgentConfig, usage: { inputTokens?: number; outputTokens?: number; costUsd?: number; turns?: number }): boolean {

@@ -2,11 +2,12 @@
  * Who a consultation goes to: the host (env, else the client's clientInfo, else config), then either
  * the pinned agent of an existing consultation or the routing pick for the capability. A resumed
  * consultation never moves: another agent, runtime or model is `session_target_mismatch`.
+ * Whether the agent's CLI can resume at all is the caller's check (see cli-variant.ts).
  */
 import type { AgentConfig } from "../config/types.ts";
 import { ineligible, pickConsultAgent, type Host } from "../routing/consult-plan.ts";
 import { detectHostRuntime } from "../routing/host.ts";
-import { fail, ok, type Result } from "../result.ts";
+import { fail, ok, type Failure, type Result } from "../result.ts";
 import type { ConsultationRecord } from "../store/consultations.ts";
 import type { Runtime } from "./runtime.ts";
 
@@ -54,10 +55,12 @@ function pinnedTarget(rt: Runtime, host: Host, id: string, requested: string | u
   // score is not re-checked (a follow-up may be about anything), hence the stand-in capability.
   const why = ineligible({ ...agent, scores: { follow_up: 1 } }, host, "follow_up");
   if (why) return fail("agent_not_eligible", `Agent ${agent.id} cannot continue consultation ${id} from a ${host.runtime} host: ${why}.`);
-  if (!rt.adapters[agent.backend].supportsResume) {
-    return fail("resume_unsupported", `${agent.backend} cannot resume a session in answer mode, so consultation ${id} cannot be continued.`, "Start a new consultation and include the earlier answer in context.");
-  }
   return ok({ agent, consultation: record });
+}
+
+/** Checked by the caller once it knows the installed CLI (grok: community has no sessions). */
+export function resumeUnsupported(agent: AgentConfig, id: string): Failure {
+  return { code: "resume_unsupported", message: `${agent.backend} cannot resume a session in answer mode, so consultation ${id} cannot be continued.`, hint: "Start a new consultation and include the earlier answer in context." };
 }
 
 /** Why this call cannot continue the stored session, or undefined when it can. */

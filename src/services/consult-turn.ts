@@ -15,10 +15,13 @@ import type { Failure } from "../result.ts";
 import { runAttempt, type AttemptResult } from "./attempt.ts";
 import { ENVELOPE_SCHEMA_TEXT, readEnvelope, repairPrompt, type EnvelopeContent } from "./envelope.ts";
 import { sideChannelModels } from "./model-identity.ts";
+import type { AnswerTraits } from "./cli-variant.ts";
 import type { Runtime } from "./runtime.ts";
 
 export interface TurnSpec {
   agent: AgentConfig;
+  /** What the installed CLI can do (resume; which grok), read once per binary. */
+  traits: AnswerTraits;
   prompt: string;
   resumeSessionId?: string;
   /** The consultation's scratch cwd: same path on every turn (claude keys sessions by cwd). */
@@ -51,7 +54,7 @@ export async function consultTurn(rt: Runtime, spec: TurnSpec): Promise<TurnOutc
   const sessionId = first.attempt.run.sessionId ?? spec.resumeSessionId;
   const verdict = judge(spec.agent, rt, first);
   if (!("repair" in verdict)) return outcome(spec.agent, [first], verdict, sessionId, false);
-  if (!sessionId || !rt.adapters[spec.agent.backend].supportsResume) return outcome(spec.agent, [first], { error: badOutput(spec.agent, false) }, sessionId, false);
+  if (!sessionId || !spec.traits.supportsResume) return outcome(spec.agent, [first], { error: badOutput(spec.agent, false) }, sessionId, false);
   const second = await runAnswer(rt, spec, repairPrompt(), sessionId);
   const again = judge(spec.agent, rt, second);
   const final = "repair" in again ? { error: badOutput(spec.agent, true) } : again;
@@ -70,6 +73,7 @@ async function runAnswer(rt: Runtime, spec: TurnSpec, prompt: string, resumeSess
       cwd: spec.cwd,
       ...(spec.agent.model ? { model: spec.agent.model } : {}),
       ...(resumeSessionId ? { resumeSessionId } : {}),
+      ...(spec.traits.grokVariant ? { grokVariant: spec.traits.grokVariant } : {}),
       outputSchemaPath: schemaPath,
       outputSchema: ENVELOPE_SCHEMA_TEXT,
       isolatedHome: home,

@@ -2,7 +2,10 @@
  * Read-only views for the consult tools: the configured agents with their eligibility for this
  * host (no env values, no commands' secrets — names and numbers only), and one stored consultation.
  */
-import type { Backend } from "../adapters/types.ts";
+import type { Backend, Readiness } from "../adapters/types.ts";
+import type { AgentConfig } from "../config/types.ts";
+import { readinessOf } from "./readiness.ts";
+import { answerTraits } from "./cli-variant.ts";
 import { ineligible, type Host } from "../routing/consult-plan.ts";
 import { resolveCommand } from "../process/resolve.ts";
 import { fail, ok, type Result } from "../result.ts";
@@ -21,6 +24,8 @@ export interface AgentView {
   enabled: boolean;
   installed: boolean;
   resumable: boolean;
+  /** One bit from the CLI's own status command ("unknown" where it has none); no credential is read. */
+  readiness: Readiness;
   /** Whether this host may consult the agent at all (capability aside). */
   eligible: boolean;
   excluded_reason?: string;
@@ -32,12 +37,15 @@ export interface AgentListing {
   agents: AgentView[];
 }
 
-export function listAgents(rt: Runtime, clientName: string | undefined): AgentListing {
+export async function listAgents(rt: Runtime, clientName: string | undefined): Promise<AgentListing> {
   const host = resolveHost(rt, clientName);
-  const agents = Object.values(rt.config.agents)
+  const listed = Object.values(rt.config.agents)
     .filter((a) => !a.advisory)
-    .sort((a, b) => a.id.localeCompare(b.id))
-    .map((agent): AgentView => {
+    .sort((a, b) => a.id.localeCompare(b.id));
+  const ready = await Promise.all(listed.map((agent) => readinessFor(rt, agent)));
+  // grok's resume depends on which grok is installed (Grok Build resumes, the community CLI does not).
+  const traits = await Promise.all(listed.map((agent) => answerTraits(rt, agent)));
+  const agents = listed.map((agent, i): AgentView => {
       const why = host.ok ? hostRule(agent, host.value) : "the host runtime is unknown";
       return {
         id: agent.id,
@@ -48,7 +56,8 @@ export function listAgents(rt: Runtime, clientName: string | undefined): AgentLi
         priority: agent.priority,
         enabled: agent.enabled,
         installed: resolveCommand(agent.command ?? agent.backend, { env: { ...rt.env, ...agent.env } }) !== undefined,
-        resumable: rt.adapters[agent.backend].supportsResume,
+        resumable: traits[i]?.supportsResume ?? rt.adapters[agent.backend].supportsResume,
+        readiness: ready[i] ?? "unknown",
         eligible: why === undefined,
         ...(why ? { excluded_reason: why } : {}),
       };
@@ -115,4 +124,10 @@ function viewOf(r: ConsultationRecord): ConsultationView {
       created_at: new Date(t.createdAt).toISOString(),
     })),
   };
+}
+
+async function readinessFor(rt: Runtime, agent: AgentConfig): Promise<Readiness> {
+  const env = { ...rt.env, ...agent.env };
+  const found = resolveCommand(agent.command ?? agent.backend, { env });
+  return found ? readinessOf(rt.adapters[agent.backend], found.path, env) : "not_ready";
 }

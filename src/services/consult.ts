@@ -14,7 +14,8 @@ import { redact, redactDeep } from "../safety/redact.ts";
 import type { Failure } from "../result.ts";
 import { newId } from "../store/ids.ts";
 import { consultTurn, type TurnOutcome } from "./consult-turn.ts";
-import { resolveHost, resolveTarget, type ConsultTarget } from "./consult-target.ts";
+import { resolveHost, resolveTarget, resumeUnsupported, type ConsultTarget } from "./consult-target.ts";
+import { answerTraits, type AnswerTraits } from "./cli-variant.ts";
 import { buildConsultPrompt, type EnvelopeContent, type SourceMode } from "./envelope.ts";
 import type { Runtime } from "./runtime.ts";
 
@@ -58,8 +59,10 @@ export async function consult(rt: Runtime, req: ConsultRequest, hooks: ConsultHo
   if (!depth.ok) return refusal(depth.error);
   const target = resolveTarget(rt, host.value, { capability: req.capability, ...(req.agent ? { agent: req.agent } : {}), ...(req.consultation_id ? { consultationId: req.consultation_id } : {}) });
   if (!target.ok) return refusal(target.error);
+  const traits = await answerTraits(rt, target.value.agent);
+  if (target.value.consultation && !traits.supportsResume) return refusal(resumeUnsupported(target.value.agent, target.value.consultation.id));
   const id = target.value.consultation?.id ?? openConsultation(rt, target.value.agent, host.value.runtime);
-  const turn = await runInScratch(rt, id, req, target.value, hooks);
+  const turn = await runInScratch(rt, id, req, target.value, traits, hooks);
   const latency = rt.now() - started;
   record(rt, id, req, target.value, turn, latency);
   return envelopeOf(id, target.value.agent, turn, latency);
@@ -74,7 +77,7 @@ export function scratchDirFor(consultationId: string): string {
   return join(tmpdir(), `orchestrate-consult-${consultationId}`);
 }
 
-async function runInScratch(rt: Runtime, id: string, req: ConsultRequest, target: ConsultTarget, hooks: ConsultHooks): Promise<TurnOutcome> {
+async function runInScratch(rt: Runtime, id: string, req: ConsultRequest, target: ConsultTarget, traits: AnswerTraits, hooks: ConsultHooks): Promise<TurnOutcome> {
   const { agent } = target;
   const cwd = scratchDirFor(id);
   const started = rt.now();
@@ -86,6 +89,7 @@ async function runInScratch(rt: Runtime, id: string, req: ConsultRequest, target
   try {
     return await consultTurn(rt, {
       agent,
+      traits,
       prompt: buildConsultPrompt(req.prompt, req.context, req.source_mode ?? "model_knowledge"),
       ...(target.consultation?.nativeSessionId ? { resumeSessionId: target.consultation.nativeSessionId } : {}),
       cwd,

@@ -4,7 +4,7 @@
  * served-by, the full trace and the delegate's final (redacted) text.
  */
 import { UNAVAILABLE_CLASSES, type AgentEvent, type FailureClass, type RunRequest, type Usage } from "../adapters/types.ts";
-import type { Tier } from "../config/types.ts";
+import type { AgentConfig, AgentLimits, Tier } from "../config/types.ts";
 import { planRoute, type Candidate, type Plan } from "../routing/plan.ts";
 import { attemptCapSec } from "../routing/budget.ts";
 import { fallbackVerdict } from "../routing/fallback.ts";
@@ -23,6 +23,8 @@ export interface RouteRequest {
   tier: Tier;
   caps?: string[];
   timeoutSec?: number;
+  /** Per-call limits; each applies on top of the agent's own (the stricter wins). */
+  limits?: AgentLimits;
 }
 
 export interface AttemptTrace {
@@ -126,13 +128,14 @@ async function runWithProgress(rt: Runtime, req: RouteRequest, candidate: Candid
   hooks.onOutput?.(`· ${label}: starting\n`);
   const timer = hooks.onProgress ? setInterval(say, hooks.progressIntervalMs ?? 2000) : undefined;
   try {
+    const agent = withCallLimits(candidate.agent, req.limits);
     return await runAttempt({
-      agent: candidate.agent,
+      agent,
       adapter: rt.adapters[candidate.agent.backend],
       request: { mode: "route", prompt: req.prompt, cwd: req.cwd, ...permissionFields(candidate) },
       env: rt.env,
       timeoutMs: slot.capSec * 1000,
-      stallMs: (candidate.agent.limits.stallSec ?? rt.config.defaults.stallSec) * 1000,
+      stallMs: (agent.limits.stallSec ?? rt.config.defaults.stallSec) * 1000,
       ...(hooks.signal ? { signal: hooks.signal } : {}),
       fingerprint: true,
       onActivity: (text) => {
@@ -145,6 +148,19 @@ async function runWithProgress(rt: Runtime, req: RouteRequest, candidate: Candid
   } finally {
     if (timer) clearInterval(timer);
   }
+}
+
+/** The stricter of the agent's and the call's limit, per field. */
+export function withCallLimits(agent: AgentConfig, call: AgentLimits | undefined): AgentConfig {
+  if (!call) return agent;
+  const limits: AgentLimits = { ...agent.limits };
+  for (const key of Object.keys(call) as (keyof AgentLimits)[]) {
+    const value = call[key];
+    if (value === undefined) continue;
+    const current = limits[key];
+    limits[key] = current === undefined ? value : Math.min(current, value);
+  }
+  return { ...agent, limits };
 }
 
 function permissionFields(candidate: Candidate): Partial<RunRequest> {

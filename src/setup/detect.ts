@@ -8,9 +8,11 @@ import { adapters } from "../adapters/index.ts";
 import { detectGrokVariant, grokProbesFor } from "../adapters/grok.ts";
 import { BACKENDS, type Backend, type GrokVariant, type ProbeSpec } from "../adapters/types.ts";
 import { resolveCommand, type ResolvedVia } from "../process/resolve.ts";
-import { capture, plain } from "./capture.ts";
+import { capture, plain } from "../process/capture.ts";
+import { interpretReadiness } from "../services/readiness.ts";
+import type { Readiness } from "../adapters/types.ts";
 
-export type Readiness = "ready" | "not_ready" | "unknown";
+export type { Readiness };
 
 export interface MissingFlag {
   flag: string;
@@ -113,14 +115,12 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
+/** The same reading route's pre-flight and list_agents use: the adapter decides what the probe means. */
 async function readiness(backend: Backend, path: string, spec: ProbeSpec, env: Record<string, string | undefined>): Promise<Readiness> {
   if (!spec.auth) return "unknown";
   const out = await capture(path, spec.auth, env);
   if (out.problem) return "unknown";
-  if (!out.ok) return "not_ready";
-  // opencode's `auth list` exits 0 with no credentials at all.
-  if (backend === "opencode" && /(^|\s)0 credentials/.test(plain(out.stdout))) return "not_ready";
-  return "ready";
+  return interpretReadiness(adapters[backend], { exitCode: out.exitCode, stdout: out.stdout, stderr: out.stderr }, env);
 }
 
 function escapeRe(text: string): string {

@@ -3,7 +3,7 @@
  * a default — the person confirms every pick, and a backend that lists nothing gets a typed id.
  */
 import type { Backend, GrokVariant } from "../adapters/types.ts";
-import { capture, plain } from "./capture.ts";
+import { capture, plain } from "../process/capture.ts";
 
 /** Ids are shown in prompts and written to the config: keep only plausible, bounded ones. */
 const MODEL_ID = /^[A-Za-z0-9][\w.:@/+-]{0,127}$/;

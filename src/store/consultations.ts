@@ -2,7 +2,9 @@
 import type { Database } from "bun:sqlite";
 import type { Usage } from "../adapters/types.ts";
 import { content, metaText, optionalContent, parseJson, redactedJson, type ContentPolicy } from "./content.ts";
+import { eraseRows } from "./erase.ts";
 import { newId } from "./ids.ts";
+import { removeJobsNaming } from "./jobs.ts";
 import { insertUsage } from "./usage.ts";
 
 export type ConsultationStatus = "open" | "failed" | "closed";
@@ -65,6 +67,23 @@ export interface ConsultationRecord {
   turns: TurnRecord[];
 }
 
+/** A consultation without its turns' content, for listings. */
+export interface ConsultationSummary {
+  id: string;
+  agentId: string;
+  backend: string;
+  model: string | null;
+  status: ConsultationStatus;
+  createdAt: number;
+  updatedAt: number;
+  turnCount: number;
+}
+
+/** `olderThan`: only consultations last updated before this time (ms); absent = all of them. */
+export interface ConsultationFilter {
+  olderThan?: number;
+}
+
 export interface ConsultationStore {
   create(input: CreateConsultationInput): string;
   /** Appends the next turn and returns its number (1-based). */
@@ -72,6 +91,13 @@ export interface ConsultationStore {
   get(id: string): ConsultationRecord | undefined;
   setNativeSession(id: string, nativeSessionId: string, now?: number): boolean;
   setStatus(id: string, status: ConsultationStatus, now?: number): boolean;
+  /** Newest first. */
+  list(opts?: { limit?: number }): ConsultationSummary[];
+  count(filter?: ConsultationFilter): number;
+  /** Deletes one consultation with its turns, usage rows and finished jobs; false when it was not there. */
+  delete(id: string): boolean;
+  /** Deletes every matching consultation with its turns, usage rows and finished jobs; returns how many went. */
+  deleteAll(filter?: ConsultationFilter): number;
 }
 
 interface ConsultationRow {
@@ -175,7 +201,41 @@ export function createConsultationStore(db: Database, policy: ContentPolicy): Co
     setStatus(id, status, now = Date.now()) {
       return db.query(`UPDATE consultations SET status = $status, updated_at = $now WHERE id = $id`).run({ id, status, now }).changes > 0;
     },
+
+    list({ limit = 50 } = {}) {
+      return db
+        .query<ConsultationRow & { turn_count: number }, { limit: number }>(
+          `SELECT c.*, (SELECT count(*) FROM turns t WHERE t.consultation_id = c.id) AS turn_count
+           FROM consultations c ORDER BY c.updated_at DESC, c.id DESC LIMIT $limit`,
+        )
+        .all({ limit })
+        .map(toSummary);
+    },
+
+    count({ olderThan } = {}) {
+      const row = db
+        .query<{ n: number }, { cutoff: number | null }>(`SELECT count(*) AS n FROM consultations WHERE $cutoff IS NULL OR updated_at < $cutoff`)
+        .get({ cutoff: olderThan ?? null });
+      return row?.n ?? 0;
+    },
+
+    delete(id) {
+      return eraseRows(db, () => removeConsultations(db, `id = $id`, { id }) > 0);
+    },
+
+    deleteAll({ olderThan } = {}) {
+      return eraseRows(db, () => removeConsultations(db, `$cutoff IS NULL OR updated_at < $cutoff`, { cutoff: olderThan ?? null }));
+    },
   };
+}
+
+/** Turns go by ON DELETE CASCADE; usage rows and the jobs that delivered a consultation carry no
+ * foreign key, so they are removed here. */
+function removeConsultations(db: Database, where: string, params: Record<string, string | number | null>): number {
+  removeJobsNaming(db, "$.consultation_id", `SELECT id FROM consultations WHERE ${where}`, params);
+  db.query(`DELETE FROM usage WHERE source = 'turn' AND ref_id IN (SELECT id FROM consultations WHERE ${where})`).run(params);
+  db.query(`DELETE FROM turns WHERE consultation_id IN (SELECT id FROM consultations WHERE ${where})`).run(params);
+  return db.query(`DELETE FROM consultations WHERE ${where}`).run(params).changes;
 }
 
 function insertTurn(db: Database, policy: ContentPolicy, consultationId: string, n: number, turn: TurnInput, now: number): void {
@@ -220,6 +280,10 @@ function toConsultation(r: ConsultationRow, turns: TurnRecord[]): ConsultationRe
     updatedAt: r.updated_at,
     turns,
   };
+}
+
+function toSummary(r: ConsultationRow & { turn_count: number }): ConsultationSummary {
+  return { id: r.id, agentId: r.agent_id, backend: r.backend, model: r.model, status: r.status, createdAt: r.created_at, updatedAt: r.updated_at, turnCount: r.turn_count };
 }
 
 function toTurn(r: TurnRow): TurnRecord {

@@ -6,6 +6,7 @@
 import type { Database } from "bun:sqlite";
 import { redact, redactDeep } from "../safety/redact.ts";
 import { metaText, parseJson, storedJson, type ContentPolicy } from "./content.ts";
+import { eraseRows } from "./erase.ts";
 import { newId } from "./ids.ts";
 
 export type JobKind = "route" | "consult";
@@ -64,6 +65,11 @@ export interface JobRecord extends JobSummary {
   result: unknown;
 }
 
+/** `olderThan`: only jobs created before this time (ms). Running jobs are never bulk-deleted. */
+export interface JobFilter {
+  olderThan?: number;
+}
+
 export interface JobStore {
   create(input: CreateJobInput): string;
   appendPartial(id: string, text: string): void;
@@ -76,6 +82,12 @@ export interface JobStore {
   reconcileOrphans(isAlive: (pid: number, startedAt: number) => boolean, now?: number): string[];
   /** Writes any held-back partial line; called by Store.close(). */
   flush(): void;
+  /** Finished jobs matching the filter. */
+  count(filter?: JobFilter): number;
+  /** One finished job; a job still running is left alone. */
+  delete(id: string): "deleted" | "not_found" | "running";
+  /** Every finished job matching the filter; returns how many went. */
+  deleteAll(filter?: JobFilter): number;
 }
 
 interface JobRow {
@@ -223,7 +235,39 @@ export function createJobStore(db: Database, policy: ContentPolicy): JobStore {
     flush() {
       for (const [id, job] of local) flushJob(id, job);
     },
+
+    count({ olderThan } = {}) {
+      const row = db.query<{ n: number }, { cutoff: number | null }>(`SELECT count(*) AS n FROM jobs WHERE ${JOB_FINISHED_BEFORE}`).get({ cutoff: olderThan ?? null });
+      return row?.n ?? 0;
+    },
+
+    delete(id) {
+      const row = db.query<{ status: JobStatus }, { id: string }>(`SELECT status FROM jobs WHERE id = $id`).get({ id });
+      if (!row) return "not_found";
+      if (row.status === "running") return "running";
+      local.delete(id);
+      return eraseRows(db, () => db.query(`DELETE FROM jobs WHERE id = $id AND status != 'running'`).run({ id }).changes) > 0 ? "deleted" : "not_found";
+    },
+
+    deleteAll({ olderThan } = {}) {
+      const params = { cutoff: olderThan ?? null };
+      const gone = db.query<{ id: string }, { cutoff: number | null }>(`SELECT id FROM jobs WHERE ${JOB_FINISHED_BEFORE}`).all(params);
+      for (const { id } of gone) local.delete(id);
+      return eraseRows(db, () => db.query(`DELETE FROM jobs WHERE ${JOB_FINISHED_BEFORE}`).run(params).changes);
+    },
   };
+}
+
+const JOB_FINISHED_BEFORE = `status != 'running' AND ($cutoff IS NULL OR created_at < $cutoff)`;
+
+/**
+ * Deletes finished jobs whose arguments or result name one of the records `idsSql` selects (a
+ * consultation id at `$.consultation_id`, a run id at `$.runId`): a job row carries the same prompt
+ * and answer, so deleting the record must take it too. Called inside the caller's transaction.
+ */
+export function removeJobsNaming(db: Database, jsonPath: "$.consultation_id" | "$.runId", idsSql: string, params: Record<string, string | number | null>): number {
+  const ref = (column: string) => `CASE WHEN json_valid(${column}) THEN json_extract(${column}, '${jsonPath}') END`;
+  return db.query(`DELETE FROM jobs WHERE status != 'running' AND (${ref("result_json")} IN (${idsSql}) OR ${ref("args_json")} IN (${idsSql}))`).run(params).changes;
 }
 
 /** [text to store now, text to hold]: complete lines go now; an unterminated line waits. */

@@ -3,7 +3,9 @@ import type { Database } from "bun:sqlite";
 import type { FailureClass, Usage } from "../adapters/types.ts";
 import type { Tier } from "../config/types.ts";
 import { content, metaText, parseJson, redactedJson, type ContentPolicy } from "./content.ts";
+import { eraseRows } from "./erase.ts";
 import { newId } from "./ids.ts";
+import { removeJobsNaming } from "./jobs.ts";
 import { insertUsage } from "./usage.ts";
 
 export type RunTool = "route" | "consult" | "run-cli";
@@ -94,6 +96,13 @@ export interface RunRecord extends RunSummary {
   attempts: AttemptRecord[];
 }
 
+/** `olderThan`: only runs started before this time (ms). Running runs are never bulk-deleted. */
+export interface RunFilter {
+  olderThan?: number;
+}
+
+export type DeleteOutcome = "deleted" | "not_found" | "running";
+
 export interface RunStore {
   startRun(input: StartRunInput): string;
   addAttempt(input: AttemptInput): void;
@@ -104,6 +113,12 @@ export interface RunStore {
   listRuns(opts?: { limit?: number; before?: string }): RunSummary[];
   /** Marks running runs whose server process is dead as failed/server_died; returns their ids. */
   reconcileOrphans(isAlive: (pid: number) => boolean, now?: number): string[];
+  /** Finished runs matching the filter. */
+  countRuns(filter?: RunFilter): number;
+  /** One run with its attempts and usage rows; a run still running is left alone. */
+  deleteRun(id: string): DeleteOutcome;
+  /** Every finished run matching the filter, with attempts and usage rows; returns how many went. */
+  deleteRuns(filter?: RunFilter): number;
 }
 
 interface RunRow {
@@ -272,7 +287,34 @@ export function createRunStore(db: Database, policy: ContentPolicy): RunStore {
       const message = "The orchestrate server running this exited before it finished.";
       return running.filter((r) => !isAlive(r.pid) && mark.run({ id: r.id, message, now }).changes > 0).map((r) => r.id);
     },
+
+    countRuns({ olderThan } = {}) {
+      const row = db.query<{ n: number }, { cutoff: number | null }>(`SELECT count(*) AS n FROM runs WHERE ${FINISHED_BEFORE}`).get({ cutoff: olderThan ?? null });
+      return row?.n ?? 0;
+    },
+
+    deleteRun(id) {
+      const row = db.query<{ status: RunStatus }, { id: string }>(`SELECT status FROM runs WHERE id = $id`).get({ id });
+      if (!row) return "not_found";
+      if (row.status === "running") return "running";
+      return eraseRows(db, () => removeRuns(db, `id = $id AND status != 'running'`, { id })) > 0 ? "deleted" : "not_found";
+    },
+
+    deleteRuns({ olderThan } = {}) {
+      return eraseRows(db, () => removeRuns(db, FINISHED_BEFORE, { cutoff: olderThan ?? null }));
+    },
   };
+}
+
+const FINISHED_BEFORE = `status != 'running' AND ($cutoff IS NULL OR started_at < $cutoff)`;
+
+/** Attempts go by ON DELETE CASCADE; usage rows and the jobs that delivered a run carry no foreign
+ * key, so they are removed here. */
+function removeRuns(db: Database, where: string, params: Record<string, string | number | null>): number {
+  removeJobsNaming(db, "$.runId", `SELECT id FROM runs WHERE ${where}`, params);
+  db.query(`DELETE FROM usage WHERE source = 'attempt' AND ref_id IN (SELECT id FROM runs WHERE ${where})`).run(params);
+  db.query(`DELETE FROM attempts WHERE run_id IN (SELECT id FROM runs WHERE ${where})`).run(params);
+  return db.query(`DELETE FROM runs WHERE ${where}`).run(params).changes;
 }
 
 function toSummary(r: RunRow): RunSummary {

@@ -13,6 +13,14 @@ describe("foldEvents", () => {
     expect(run.models).toEqual(["claude-sonnet-5-5"]);
   });
 
+  test("delta usage (opencode's per-step figures) adds up; cumulative usage replaces", () => {
+    const run = foldEvents([
+      { kind: "usage", delta: true, usage: { inputTokens: 10, costUsd: 0.5 } },
+      { kind: "usage", delta: true, usage: { inputTokens: 5, costUsd: 0.25 } },
+    ]);
+    expect(run.usage).toEqual({ inputTokens: 15, costUsd: 0.75 });
+  });
+
   test("the CLI's final record wins over streamed text; usage keeps the latest totals", () => {
     const run = foldEvents([{ kind: "text", text: "draft" }, { kind: "usage", usage: { inputTokens: 1 } }, { kind: "usage", usage: { inputTokens: 5, outputTokens: 2 } }, { kind: "final", ok: true, text: "final" }]);
     expect(run.text).toBe("final");

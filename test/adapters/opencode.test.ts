@@ -99,12 +99,12 @@ describe("opencode parse (real transcripts)", () => {
     expect(kinds(o.events)).toEqual(["session", "text", "usage", "final"]);
     expect(o.events).toContainEqual({ kind: "session", sessionId: "ses_dd8959011ffeq7GdCyXk638UEP" });
     expect(o.events).toContainEqual({ kind: "text", text: "PONG-FROM-FAKE" });
-    expect(o.events).toContainEqual({ kind: "usage", usage: { inputTokens: 2448, outputTokens: 4, cachedInputTokens: 0, costUsd: 0 } });
+    expect(o.events).toContainEqual({ kind: "usage", delta: true, usage: { inputTokens: 2448, outputTokens: 4, cachedInputTokens: 0, costUsd: 0 } });
   });
 
   test("built-in provider reports cost", () => {
     const usage = outcome("fake-builtin-openai-run-json").events.find((e) => e.kind === "usage");
-    expect(usage).toEqual({ kind: "usage", usage: { inputTokens: 3110, outputTokens: 4, cachedInputTokens: 0, costUsd: 0.0004689 } });
+    expect(usage).toEqual({ kind: "usage", delta: true, usage: { inputTokens: 3110, outputTokens: 4, cachedInputTokens: 0, costUsd: 0.0004689 } });
   });
 
   test("bash tool → acting tool event with exit code", () => {

@@ -3,7 +3,7 @@
  * and a real SQLite file. Fallback must fire on each fast clean failure class and on nothing else.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connect, textOf, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
 import { git, makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
@@ -106,6 +106,19 @@ describe("route: fallback only on a fast clean failure", () => {
     const reply = await route({}, twoClaudes({ FAKE_CLAUDE_SCENARIO: "edits-then-fails", FAKE_MUTATION: "ignored" }));
     expect(attemptsOf(reply).map((a) => [a.treeChanged, a.fellBack])).toEqual([[false, false]]);
     expect(textOf(reply)).toContain("ran a tool that can change state");
+  });
+
+  test("community grok's own ./.grok/settings.json does not block a fallback", async () => {
+    const reply = await route({}, `agents:
+  g1: { backend: grok, model: grok-code-fast-1, env: { FAKE_GROK_SCENARIO: rate-limit } }
+  g2: { backend: grok, model: grok-4 }
+tiers: { light: null, standard: null, heavy: [g1, g2] }
+`);
+    expect(attemptsOf(reply).map((a) => [a.agent, a.outcome, a.treeChanged])).toEqual([
+      ["g1", "unavailable", false],
+      ["g2", "ok", false],
+    ]);
+    expect(existsSync(join(box!.repo, ".grok", "settings.json"))).toBe(true);
   });
 
   test("a timeout is terminal", async () => {

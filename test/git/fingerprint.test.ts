@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fingerprintTree, type FingerprintResult } from "../../src/git/fingerprint.ts";
@@ -174,5 +174,26 @@ describe("fingerprintTree failures are values", () => {
       }
     })();
     expect(stat === "gone" || stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")).toBe(true);
+  });
+});
+
+describe("fingerprint: CLI bookkeeping files", () => {
+  test("an ignored path (a CLI's own state file) does not change the fingerprint; other files still do", async () => {
+    const repo = realpathSync(mkdtempSync(join(tmpdir(), "fp-ignore-")));
+    const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: repo, env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@e.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@e.invalid" } });
+    git("init", "-q");
+    writeFileSync(join(repo, "a.txt"), "a\n");
+    git("add", "-A");
+    git("commit", "-qm", "init");
+    const ignorePaths = [join(repo, ".grok", "settings.json")];
+    const before = await fingerprintTree(repo, { timeoutMs: 10_000, ignorePaths });
+    mkdirSync(join(repo, ".grok"));
+    writeFileSync(join(repo, ".grok", "settings.json"), '{"model":"grok-4"}\n');
+    const after = await fingerprintTree(repo, { timeoutMs: 10_000, ignorePaths });
+    expect(after).toEqual(before);
+    const without = await fingerprintTree(repo, { timeoutMs: 10_000 });
+    expect(without).not.toEqual(before);
+    writeFileSync(join(repo, ".grok", "other.json"), "{}\n");
+    expect(await fingerprintTree(repo, { timeoutMs: 10_000, ignorePaths })).not.toEqual(before);
   });
 });

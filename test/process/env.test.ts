@@ -8,6 +8,7 @@ describe("childEnv", () => {
     const env = childEnv(base, {});
     expect(env).toEqual({ PATH: "/usr/bin", HOME: "/home/u", OPENAI_API_KEY: "sk-user", ORCHESTRATE_DEPTH: "1" });
     expect(CONTROL_VARIABLES).toContain("ORCHESTRATE_ALLOW_INIT");
+    expect(CONTROL_VARIABLES).toContain("ORCHESTRATE_HISTORY_TOOLS");
     expect(CONTROL_VARIABLES).toContain("ORCHESTRATOR_HOST_RUNTIME");
   });
 

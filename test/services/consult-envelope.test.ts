@@ -3,6 +3,7 @@ import { buildConsultPrompt, ENVELOPE_JSON_SCHEMA, ENVELOPE_MARKER, readEnvelope
 import { servedModels } from "../../src/services/consult-turn.ts";
 import type { AgentConfig } from "../../src/config/types.ts";
 import type { AgentEvent } from "../../src/adapters/types.ts";
+import { claudeAdapter } from "../../src/adapters/claude.ts";
 
 const full = { answer: "yes", assumptions: ["a"], uncertainties: [], follow_up_questions: [], sources: ["s"] };
 
@@ -48,18 +49,19 @@ describe("served models", () => {
   const agent = (backend: AgentConfig["backend"]) => ({ backend }) as AgentConfig;
   const events: AgentEvent[] = [
     { kind: "session", sessionId: "s" },
-    { kind: "model", model: "claude-opus-5-5" },
+    { kind: "model", model: "claude-opus-5-5", requested: true },
     { kind: "model", model: "claude-sonnet-5-5" },
     { kind: "text", text: "x" },
     { kind: "session", sessionId: "s" },
     { kind: "model", model: "claude-sonnet-5-5" },
   ];
 
-  test("claude's init model (the requested echo) is not evidence of what served", () => {
+  test("an echo of the requested model (claude's init) is not evidence of what served", () => {
     expect(servedModels(agent("claude"), events)).toEqual(["claude-sonnet-5-5", "claude-sonnet-5-5"]);
   });
 
-  test("other backends keep every reported model", () => {
-    expect(servedModels(agent("gemini"), events)).toEqual(["claude-opus-5-5", "claude-sonnet-5-5", "claude-sonnet-5-5"]);
+  test("the claude adapter marks its init model as requested", () => {
+    const init = claudeAdapter.parse(JSON.stringify({ type: "system", subtype: "init", session_id: "s", model: "claude-opus-5-5" }));
+    expect(init).toContainEqual({ kind: "model", model: "claude-opus-5-5", requested: true });
   });
 });

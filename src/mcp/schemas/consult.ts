@@ -49,6 +49,7 @@ export const listAgentsOutput = type({
     enabled: "boolean",
     installed: "boolean",
     resumable: "boolean",
+    readiness: "'ready' | 'not_ready' | 'unknown'",
     eligible: "boolean",
     "excluded_reason?": "string",
   }).array(),

@@ -7,6 +7,15 @@ const cwd = type("0 < string <= 4096");
 const caps = type("(0 < string <= 64)[] <= 16");
 const timeoutSec = type("30 <= number.integer <= 3600");
 
+/** Per-call guards; each narrows the agent's own limit, never widens it. */
+export const callLimits = type({
+  "+": "reject",
+  "maxTokens?": "1 <= number.integer <= 100000000",
+  "maxCostUsd?": "0 < number <= 10000",
+  "maxTurns?": "1 <= number.integer <= 10000",
+  "stallSec?": "1 <= number <= 3600",
+});
+
 export const routeInput = type({
   "+": "reject",
   prompt,
@@ -14,6 +23,7 @@ export const routeInput = type({
   tier,
   "caps?": caps,
   "timeoutSec?": timeoutSec,
+  "limits?": callLimits,
   "background?": "boolean",
 });
 

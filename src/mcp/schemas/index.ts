@@ -2,6 +2,7 @@ import type { Type } from "arktype";
 import { dryRunInput, dryRunOutput, listTiersInput, listTiersOutput, routeInput, routeOutput } from "./core.ts";
 import { initApplyInput, initApplyOutput, initPreviewInput, initPreviewOutput, initStatusInput, initStatusOutput } from "./init.ts";
 import { consultInput, consultOutput, getConsultationInput, getConsultationOutput, listAgentsInput, listAgentsOutput } from "./consult.ts";
+import { confirmDeleteAllInput, deleteOneInput, deletionOutput, requestDeleteAllInput, requestDeleteAllOutput } from "./history.ts";
 import { jobCancelInput, jobOutput, jobStatusInput, jobWaitInput } from "./jobs.ts";
 
 /** Tool name → its arktype input and output types. The generator and the validators read this. */
@@ -18,4 +19,8 @@ export const toolSchemas: Record<string, { input: Type; output: Type }> = {
   job_status: { input: jobStatusInput, output: jobOutput },
   job_wait: { input: jobWaitInput, output: jobOutput },
   job_cancel: { input: jobCancelInput, output: jobOutput },
+  delete_consultation: { input: deleteOneInput, output: deletionOutput },
+  delete_run: { input: deleteOneInput, output: deletionOutput },
+  request_delete_all: { input: requestDeleteAllInput, output: requestDeleteAllOutput },
+  confirm_delete_all: { input: confirmDeleteAllInput, output: deletionOutput },
 };

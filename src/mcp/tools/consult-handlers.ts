@@ -40,8 +40,8 @@ export function consultResult(result: Record<string, unknown>): ToolOutcome {
 export const listAgentsTool: LoadedTool = {
   validate: validatorFor(listAgentsInput),
   handler: (_input, ctx: ToolContext) =>
-    withRuntime((rt) => {
-      const listing = listAgents(rt, ctx.clientName);
+    withRuntime(async (rt) => {
+      const listing = await listAgents(rt, ctx.clientName);
       return { ok: true, data: { ...listing }, text: formatAgents(listing) };
     }),
 };

@@ -3,14 +3,18 @@ import { coreTools } from "./core.ts";
 import { initTools } from "./init.ts";
 import { consultTools } from "./consult.ts";
 import { jobTools } from "./jobs.ts";
+import { historyTools } from "./history.ts";
 
 /** Every tool the server can advertise, in tools/list order. */
 export function allTools(): ToolDef[] {
-  return [...coreTools, ...consultTools, ...jobTools, ...initTools];
+  return [...coreTools, ...consultTools, ...jobTools, ...initTools, ...historyTools];
 }
 
 /** The tools this process advertises: core always; opt-in groups by environment. */
 export function activeTools(env: Record<string, string | undefined>): ToolDef[] {
-  const initAllowed = env.ORCHESTRATE_ALLOW_INIT === "1" || env.MCP_ROUTER_ALLOW_INIT === "1";
-  return allTools().filter((tool) => tool.group !== "init" || initAllowed);
+  const optedIn: Partial<Record<ToolDef["group"], boolean>> = {
+    init: env.ORCHESTRATE_ALLOW_INIT === "1" || env.MCP_ROUTER_ALLOW_INIT === "1",
+    history: env.ORCHESTRATE_HISTORY_TOOLS === "1",
+  };
+  return allTools().filter((tool) => optedIn[tool.group] ?? true);
 }

@@ -3,8 +3,8 @@
  * get a pipe on stdin and end by timeout: a CLI that waits for input must not hang the doctor.
  */
 import { tmpdir } from "node:os";
-import { childEnv } from "../process/env.ts";
-import { runProcess } from "../process/spawn.ts";
+import { childEnv } from "./env.ts";
+import { runProcess } from "./spawn.ts";
 
 export interface Captured {
   ok: boolean;

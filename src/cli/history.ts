@@ -1,0 +1,101 @@
+import { defineCommand } from "citty";
+import type { Store } from "../store/db.ts";
+
+/**
+ * `orchestrate history list|show <id>|delete <id>|prune --older-than <days> [--yes]`: the history
+ * verbs from a shell. Deleting removes orchestrate's own rows only; the CLIs keep their sessions.
+ */
+const configArg = { config: { type: "string", description: "Config file (default: the server's lookup)" } } as const;
+
+async function withStore(configPath: string | undefined, fn: (store: Store) => Promise<void> | void): Promise<never> {
+  const { createRuntime } = await import("../services/runtime.ts");
+  const rt = await createRuntime(process.env, configPath);
+  if (!rt.ok) return exit(`${rt.error.message}${rt.error.hint ? `\n${rt.error.hint}` : ""}`);
+  try {
+    await fn(rt.value.store);
+  } finally {
+    rt.value.store.close();
+  }
+  process.exit(0);
+}
+
+const list = defineCommand({
+  meta: { name: "list", description: "Recent consultations and runs, newest first." },
+  args: { ...configArg, limit: { type: "string", description: "How many of each (default 20)" } },
+  run: ({ args }) =>
+    withStore(args.config, async (store) => {
+      const { formatList } = await import("./history-format.ts");
+      const limit = Math.max(1, Number(args.limit ?? 20) || 20);
+      process.stdout.write(formatList(store.consultations.list({ limit }), store.runs.listRuns({ limit })));
+    }),
+});
+
+const show = defineCommand({
+  meta: { name: "show", description: "One consultation or run, with every turn or attempt." },
+  args: { ...configArg, id: { type: "positional", required: true, description: "Consultation or run id" } },
+  run: ({ args }) =>
+    withStore(args.config, async (store) => {
+      const { formatConsultationRecord, formatRunRecord } = await import("./history-format.ts");
+      const consultation = store.consultations.get(args.id);
+      if (consultation) return void process.stdout.write(formatConsultationRecord(consultation));
+      const run = store.runs.getRun(args.id);
+      if (run) return void process.stdout.write(formatRunRecord(run));
+      exit(`Nothing with id "${args.id}" is stored here. \`orchestrate history list\` shows what is.`);
+    }),
+});
+
+const del = defineCommand({
+  meta: { name: "delete", description: "Delete one consultation, run or job from orchestrate's local history." },
+  args: { ...configArg, id: { type: "positional", required: true, description: "Consultation, run or job id" } },
+  run: ({ args }) =>
+    withStore(args.config, async (store) => {
+      const { deleteAny, describeCounts } = await import("../services/history.ts");
+      const out = deleteAny(store, args.id);
+      if (!out.ok) exit(`Error [${out.error.code}]: ${out.error.message}${out.error.hint ? `\nNext: ${out.error.hint}` : ""}`);
+      process.stdout.write(`Deleted ${describeCounts(out.value.deleted)}.\n${out.value.note}\n`);
+    }),
+});
+
+const prune = defineCommand({
+  meta: { name: "prune", description: "Delete consultations, runs and jobs older than N days (asks first on a terminal)." },
+  args: {
+    ...configArg,
+    "older-than": { type: "string", required: true, description: "Age in days" },
+    yes: { type: "boolean", description: "Do not ask (required when not on a terminal)" },
+  },
+  run: ({ args }) =>
+    withStore(args.config, async (store) => {
+      const days = Number(args["older-than"]);
+      if (!Number.isFinite(days) || days < 0) exit("--older-than takes a number of days, e.g. --older-than 30");
+      const { countKind, cutoffFor, deleteKind, describeCounts, total } = await import("../services/history.ts");
+      const cutoff = cutoffFor(days, Date.now());
+      const counts = countKind(store, "all", cutoff);
+      if (total(counts) === 0) return void process.stdout.write(`Nothing older than ${days} day(s) is stored.\n`);
+      if (!args.yes && !(await confirmed(`Delete ${describeCounts(counts)} older than ${days} day(s)?`))) exit("Nothing was deleted.");
+      const report = deleteKind(store, "all", cutoff);
+      process.stdout.write(`Deleted ${describeCounts(report.deleted)}.\n${report.note}\n`);
+    }),
+});
+
+/** On a terminal, ask; anywhere else refuse: a script must say --yes to delete. */
+async function confirmed(question: string): Promise<boolean> {
+  const { terminalProblem, installPromptFix, confirm, Cancelled } = await import("../setup/prompts.ts");
+  if (terminalProblem()) exit("orchestrate history prune: not on a terminal, so it cannot ask; pass --yes to delete without asking.");
+  installPromptFix();
+  try {
+    return await confirm(question, false);
+  } catch (error) {
+    if (error instanceof Cancelled) return false;
+    throw error;
+  }
+}
+
+function exit(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+export const historyCommand = defineCommand({
+  meta: { name: "history", description: "List, show, delete or prune orchestrate's stored consultations and runs (local rows only)." },
+  subCommands: { list, show, delete: del, prune },
+});

@@ -1,0 +1,80 @@
+/** Shared set-up for the consult-* end-to-end tests: a sandbox, a config, a real MCP session. */
+import { connect, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { makeSandbox, type Recording, type Sandbox } from "../../fakes/lib/sandbox.ts";
+
+export interface AgentSpec {
+  backend: string;
+  model?: string;
+  score?: number;
+  env?: Record<string, string>;
+}
+
+export function configOf(agents: Record<string, AgentSpec>, extra: string[] = []): string {
+  const lines = ["agents:"];
+  for (const [id, a] of Object.entries(agents)) {
+    const env = a.env ? `, env: { ${Object.entries(a.env).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ")} }` : "";
+    lines.push(`  ${id}: { backend: ${a.backend}${a.model ? `, model: ${JSON.stringify(a.model)}` : ""}, scores: { coding: ${a.score ?? 80} }${env} }`);
+  }
+  lines.push("tiers: { light: null, standard: null, heavy: null }", ...extra, "");
+  return lines.join("\n");
+}
+
+export interface World {
+  box: Sandbox;
+  session: McpSession;
+  close(): Promise<void>;
+}
+
+export async function startWorld(agents: Record<string, AgentSpec>, env: Record<string, string> = { ORCHESTRATE_HOST_RUNTIME: "gemini" }): Promise<World> {
+  const box = makeSandbox(env);
+  box.writeConfig(configOf(agents));
+  const session = await connect(box.env);
+  return {
+    box,
+    session,
+    close: async () => {
+      await session.close().catch(() => undefined);
+      box.cleanup();
+    },
+  };
+}
+
+export async function call(s: McpSession, name: string, args: Record<string, unknown> = {}): Promise<ToolReply> {
+  return (await s.client.callTool({ name, arguments: args })) as ToolReply;
+}
+
+export function ask(s: McpSession, args: Record<string, unknown> = {}): Promise<ToolReply> {
+  return call(s, "consult", { prompt: "Is this loop correct?", capability: "coding", ...args });
+}
+
+export type Envelope = {
+  ok: boolean;
+  consultation_id?: string;
+  agent?: string;
+  backend?: string;
+  model?: string | null;
+  model_verification?: string;
+  content?: Record<string, unknown> | null;
+  error?: { code: string; message: string; hint?: string };
+};
+
+export const envOf = (r: ToolReply) => r.structuredContent as unknown as Envelope;
+
+/** The recordings of answer runs only: status probes, `--help`, `opencode export` are not answers. */
+export function answerRuns(recs: Recording[]): Recording[] {
+  return recs.filter((r) => {
+    const argv = r.argv;
+    switch (r.cli) {
+      case "codex":
+        return argv[0] === "exec";
+      case "opencode":
+        return argv[0] === "run";
+      case "gemini":
+        return argv.includes("stream-json");
+      case "grok":
+        return argv.includes("-p") || argv.some((a) => a.startsWith("--prompt=") || a.startsWith("--single="));
+      default:
+        return argv.includes("-p");
+    }
+  });
+}

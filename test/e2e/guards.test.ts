@@ -1,0 +1,79 @@
+/**
+ * Guards across backends: token/cost/turn budgets (per agent and per call) and the stall guard end
+ * the fake runs they should — as typed outcomes with the group ended — and no others.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { connect, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
+
+let box: Sandbox | undefined;
+let session: McpSession | undefined;
+
+afterEach(async () => {
+  await session?.close().catch(() => undefined);
+  box?.cleanup();
+  box = undefined;
+  session = undefined;
+});
+
+async function route(agentYaml: string, args: Record<string, unknown> = {}): Promise<ToolReply> {
+  box = makeSandbox({});
+  box.writeConfig(`agents:\n  a: ${agentYaml}\ntiers: { light: null, standard: null, heavy: [a] }\n`);
+  session = await connect(box.env);
+  return (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy", ...args } })) as ToolReply;
+}
+
+const outcome = (r: ToolReply) => (r.structuredContent?.attempts as { outcome: string }[] | undefined)?.map((a) => a.outcome);
+const code = (r: ToolReply) => (r.structuredContent?.error as { code: string } | undefined)?.code;
+
+describe("budget guard", () => {
+  test("an agent's token limit ends a run that reports more, as budget_exceeded, never a success", async () => {
+    const r = await route(`{ backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: budget }, limits: { maxTokens: 100000 } }`);
+    expect(r.isError).toBe(true);
+    expect(code(r)).toBe("budget_exceeded");
+    expect(outcome(r)).toEqual(["budget"]);
+  });
+
+  test("the same run without a limit succeeds", async () => {
+    const r = await route(`{ backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: budget } }`);
+    expect(r.isError).toBeFalsy();
+  });
+
+  test("an agent's cost limit applies to the cost the CLI reports", async () => {
+    const r = await route(`{ backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: budget }, limits: { maxCostUsd: 0.01 } }`);
+    expect(code(r)).toBe("budget_exceeded");
+  });
+
+  test("a per-call limit narrows the agent's: tiny maxTokens on an ordinary run", async () => {
+    const r = await route(`{ backend: claude, model: opus, limits: { maxTokens: 100000 } }`, { limits: { maxTokens: 10 } });
+    expect(code(r)).toBe("budget_exceeded");
+  });
+
+  test("a per-call limit cannot widen the agent's", async () => {
+    const r = await route(`{ backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: budget }, limits: { maxTokens: 100000 } }`, { limits: { maxTokens: 99999999 } });
+    expect(code(r)).toBe("budget_exceeded");
+  });
+
+  test("unknown limit keys are refused", async () => {
+    const r = await route(`{ backend: claude, model: opus }`, { limits: { maxBananas: 1 } });
+    expect(code(r)).toBe("invalid_arguments");
+  });
+});
+
+describe("stall guard", () => {
+  test("a run with no events for stallSec ends as stalled with its group", async () => {
+    const r = await route(`{ backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: silent }, limits: { stallSec: 1 } }`);
+    expect(code(r)).toBe("stalled");
+    expect(outcome(r)).toEqual(["stalled"]);
+  });
+
+  test("a run that keeps emitting events is not stalled", async () => {
+    const r = await route(`{ backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: long, FAKE_EVENTS: "6", FAKE_EVENT_GAP_MS: "400" }, limits: { stallSec: 2 } }`);
+    expect(r.isError).toBeFalsy();
+  });
+
+  test("a per-call stallSec applies too", async () => {
+    const r = await route(`{ backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: silent } }`, { limits: { stallSec: 1 } });
+    expect(code(r)).toBe("stalled");
+  });
+});
