@@ -6,7 +6,7 @@
  *
  * - lines:   runProcess with a no-op onLine — the pipe + line-splitting floor (the reference);
  * - parse:   + codexAdapter.parse on every line, events dropped;
- * - attempt: + events kept in an array and folded at the end, as services/attempt.ts does (the target).
+ * - attempt: + events folded as they arrive and a bounded log kept, as services/attempt.ts does (the target).
  *
  * Extra RSS = the child's peak VmHWM during the run (reset through /proc/self/clear_refs just before)
  * minus its VmRSS right before, after a GC.
@@ -94,15 +94,21 @@ function ensureStream(): string {
 async function childMain(file: string, mode: Mode): Promise<void> {
   const { runProcess } = await import("../src/process/spawn.ts");
   const { codexAdapter } = await import("../src/adapters/codex.ts");
-  const { foldEvents } = await import("../src/adapters/fold.ts");
+  const { EventFolder } = await import("../src/adapters/fold.ts");
+  const { EventLog } = await import("../src/services/event-log.ts");
   const { rssOf } = await import("./helpers.ts");
-  type Event = ReturnType<typeof codexAdapter.parse>[number];
-  const kept: Event[] = [];
+  const folder = new EventFolder();
+  const log = new EventLog();
   let dropped = 0;
   const onLine = {
     lines: (): void => undefined,
     parse: (line: string): void => void (dropped += codexAdapter.parse(line).length),
-    attempt: (line: string): void => void kept.push(...codexAdapter.parse(line)),
+    attempt: (line: string): void => {
+      for (const event of codexAdapter.parse(line)) {
+        folder.push(event);
+        log.push(event);
+      }
+    },
   }[mode];
   Bun.gc(true);
   const baseRss = rssOf(process.pid);
@@ -111,13 +117,13 @@ async function childMain(file: string, mode: Mode): Promise<void> {
   writeFileSync("/proc/self/clear_refs", "5");
   const t0 = performance.now();
   const res = await runProcess({ command: "/bin/cat", args: [file], cwd: WORK, env: { PATH: "/usr/bin:/bin" }, timeoutMs: 120_000, onLine });
-  if (mode === "attempt") foldEvents(kept);
+  if (mode === "attempt") folder.result();
   const elapsed = performance.now() - t0;
   const peakRss = rssOf(process.pid, "VmHWM");
   Bun.gc(true);
   const liveHeap = process.memoryUsage().heapUsed - baseHeap;
   if (res.endReason !== "exit" || res.exitCode !== 0) throw new Error(`cat ended ${res.endReason} ${res.exitCode}`);
-  const report: ChildReport = { ms: elapsed, baseRss, peakRss, liveHeap, lines: res.lines, events: mode === "attempt" ? kept.length : dropped };
+  const report: ChildReport = { ms: elapsed, baseRss, peakRss, liveHeap, lines: res.lines, events: mode === "attempt" ? log.events.length : dropped };
   process.stdout.write(JSON.stringify(report));
 }
 

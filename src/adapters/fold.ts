@@ -17,20 +17,37 @@ export interface FoldedRun {
 }
 
 export function foldEvents(events: readonly AgentEvent[]): FoldedRun {
-  const run: FoldedRun = { text: "", models: [], usage: {}, acted: false, errors: [] };
-  const texts: string[] = [];
-  let chunked = false;
-  for (const event of events) {
+  const folder = new EventFolder();
+  for (const event of events) folder.push(event);
+  return folder.result();
+}
+
+/**
+ * The fold, one event at a time, so a long stream is folded as it arrives instead of being kept
+ * whole (a 50 MB stream is ~90k events). Only the current message's text is held, not every one.
+ */
+export class EventFolder {
+  private readonly run: FoldedRun = { text: "", models: [], usage: {}, acted: false, errors: [] };
+  private readonly texts: string[] = [];
+  private chunked = false;
+
+  push(event: AgentEvent): void {
     // Streamed chunks append to the message they continue; a whole message starts a new one.
-    if (event.kind === "text" && event.delta && chunked && texts.length > 0) {
-      texts[texts.length - 1] += event.text;
-      continue;
+    if (event.kind === "text" && event.delta && this.chunked && this.texts.length > 0) {
+      this.texts[this.texts.length - 1] += event.text;
+      return;
     }
-    if (event.kind === "text") chunked = event.delta === true;
-    applyEvent(run, texts, event);
+    if (event.kind === "text") {
+      this.chunked = event.delta === true;
+      // Only the last message can become the answer.
+      this.texts.length = 0;
+    }
+    applyEvent(this.run, this.texts, event);
   }
-  if (!run.text) run.text = texts.at(-1) ?? "";
-  return run;
+
+  result(): FoldedRun {
+    return { ...this.run, text: this.run.text || (this.texts.at(-1) ?? "") };
+  }
 }
 
 function applyEvent(run: FoldedRun, texts: string[], event: AgentEvent): void {

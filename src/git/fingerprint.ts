@@ -15,7 +15,9 @@ import { lstatSync, readFileSync, readlinkSync, type Stats } from "node:fs";
 import { relative, resolve } from "node:path";
 import { settlesWithin, signalGroup, waitGroupGone } from "../process/kill.ts";
 
-export type FingerprintResult = { ok: true; value: string } | { ok: false; reason: "not_git" | "timeout" | "error"; message: string };
+type GitOutput = { ok: true; value: string } | Extract<FingerprintResult, { ok: false }>;
+
+export type FingerprintResult = { ok: true; value: string; top: string } | { ok: false; reason: "not_git" | "timeout" | "error"; message: string };
 
 export interface FingerprintOptions {
   timeoutMs: number;
@@ -24,6 +26,8 @@ export interface FingerprintOptions {
    * its own bookkeeping (community grok's ./.grok/settings.json), which say nothing about the task.
    */
   ignorePaths?: readonly string[];
+  /** The work tree's top level from an earlier fingerprint of the same cwd: saves a git spawn. */
+  top?: string;
 }
 
 const STATUS_ARGS = ["--no-optional-locks", "status", "--porcelain=v2", "-z", "-uall", "--ignore-submodules=none", "--branch", "--no-ahead-behind"];
@@ -33,7 +37,7 @@ const STREAM_ABOVE_BYTES = 1024 * 1024;
 export async function fingerprintTree(cwd: string, opts: FingerprintOptions): Promise<FingerprintResult> {
   const deadline = Date.now() + opts.timeoutMs;
   // Status paths with -z are relative to the top level (and to cwd without it): hash from the top.
-  const top = await runGit(cwd, ["rev-parse", "--show-toplevel"], opts.timeoutMs);
+  const top = opts.top !== undefined ? { ok: true as const, value: opts.top } : await runGit(cwd, ["rev-parse", "--show-toplevel"], opts.timeoutMs);
   if (!top.ok) return top;
   const root = top.value.replace(/\n$/, "");
   const status = await runGit(root, STATUS_ARGS, Math.max(0, deadline - Date.now()));
@@ -48,7 +52,7 @@ export async function fingerprintTree(cwd: string, opts: FingerprintOptions): Pr
     hasher.update("\0");
     if (record.path !== undefined) await hashPath(hasher, resolve(root, record.path));
   }
-  return { ok: true, value: hasher.digest("hex") };
+  return { ok: true, value: hasher.digest("hex"), top: root };
 }
 
 interface StatusRecord {
@@ -142,7 +146,7 @@ export function gitEnv(base: Record<string, string | undefined>): Record<string,
   return env;
 }
 
-async function runGit(cwd: string, args: string[], timeoutMs: number): Promise<FingerprintResult> {
+async function runGit(cwd: string, args: string[], timeoutMs: number): Promise<GitOutput> {
   let proc: Subprocess<"ignore", "pipe", "pipe">;
   try {
     proc = Bun.spawn(["git", ...args], { cwd, env: gitEnv(process.env), stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });

@@ -50,7 +50,13 @@ export function groupMembers(pgid: number): number[] {
   return members;
 }
 
+/**
+ * kill(-pgid, 0) failing proves the group is empty — the common case after a normal exit — without
+ * the /proc scan, which reads every process on the machine. Only a group that still answers the
+ * signal is scanned, to tell live members from unreaped zombies.
+ */
 export function groupAlive(pgid: number): boolean {
+  if (!groupSignalable(pgid)) return false;
   return groupMembers(pgid).length > 0;
 }
 

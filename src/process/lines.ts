@@ -29,11 +29,22 @@ export class LineSplitter {
   push(chunk: Uint8Array): void {
     let from = 0;
     for (let nl = chunk.indexOf(NEWLINE, from); nl !== -1; nl = chunk.indexOf(NEWLINE, from)) {
-      this.append(chunk.subarray(from, nl));
-      this.emit();
+      // A line wholly inside this chunk is decoded straight from it: no copy, no garbage.
+      if (this.parts.length === 0 && !this.overflowed) this.emitDirect(chunk.subarray(from, Math.min(nl, from + this.maxLineBytes)), nl - from > this.maxLineBytes);
+      else {
+        this.append(chunk.subarray(from, nl));
+        this.emit();
+      }
       from = nl + 1;
     }
     if (from < chunk.length) this.append(chunk.subarray(from));
+  }
+
+  private emitDirect(bytes: Uint8Array, cut: boolean): void {
+    if (cut) this.truncated++;
+    this.count++;
+    const end = bytes.length > 0 && bytes[bytes.length - 1] === CR ? bytes.length - 1 : bytes.length;
+    this.onLine(this.decoder.decode(bytes.subarray(0, end)));
   }
 
   /** Emits a last line that had no newline. */

@@ -3,8 +3,9 @@
  * parsing its stream, then classify how it ended. Knows nothing about fallback; route.ts decides.
  */
 import { resolve } from "node:path";
-import type { Adapter, AgentEvent, FailureClass, RunRequest, Usage } from "../adapters/types.ts";
-import { accumulateUsage, foldEvents, type FoldedRun } from "../adapters/fold.ts";
+import type { Adapter, AgentEvent, FailureClass, RunRequest } from "../adapters/types.ts";
+import { EventFolder, foldEvents, type FoldedRun } from "../adapters/fold.ts";
+import { EventLog } from "./event-log.ts";
 import type { AgentConfig } from "../config/types.ts";
 import { runProcess, type ProcessResult } from "../process/spawn.ts";
 import { childEnv } from "../process/env.ts";
@@ -52,9 +53,9 @@ export async function runAttempt(spec: AttemptSpec): Promise<AttemptResult> {
   if (spec.adapter.preflight && (await readinessOf(spec.adapter, command.path, { ...spec.env, ...spec.agent.env })) === "not_ready") return notReady(spec, started, command.path);
   const ignore = (spec.adapter.stateFiles?.(spec.request) ?? []).map((f) => resolve(spec.request.cwd, f));
   const before = spec.fingerprint ? await treeState(spec.request.cwd, ignore) : undefined;
-  const events: AgentEvent[] = [];
+  const log = new EventLog();
+  const folder = new EventFolder();
   const guard = new AbortController();
-  let usage: Usage = {};
   // Sticky: a run whose streamed usage crossed a limit is never a success, even if it exited first.
   let overLimit = false;
   const signal = spec.signal ? AbortSignal.any([spec.signal, guard.signal]) : guard.signal;
@@ -70,20 +71,21 @@ export async function runAttempt(spec: AttemptSpec): Promise<AttemptResult> {
     signal,
     onLine: (line) => {
       for (const event of spec.adapter.parse(line)) {
-        events.push(event);
+        log.push(event);
+        folder.push(event);
         spec.onEvent?.(event);
         const text = event.kind === "usage" ? describeUsage(event.usage) : describeEvent(event);
         if (text) spec.onActivity?.(text);
-        if (event.kind === "usage") usage = accumulateUsage(usage, event);
-        if (event.kind === "usage" && overBudget(spec.agent, usage)) {
+        if (event.kind === "usage" && overBudget(spec.agent, folder.result().usage)) {
           overLimit = true;
           guard.abort("budget_exceeded");
         }
       }
     },
   });
-  const after = spec.fingerprint ? await treeState(spec.request.cwd, ignore) : undefined;
-  const run = foldEvents(events);
+  const after = spec.fingerprint && before ? await treeState(spec.request.cwd, ignore, before.top) : undefined;
+  const run = folder.result();
+  const events = log.events;
   const { failure, reason } = overLimit ? { failure: "budget" as const, reason: budgetReason(spec.agent, run) } : classifyAttempt(spec.adapter, result, events, run);
   return {
     ...(failure ? { failure } : {}),
@@ -94,8 +96,8 @@ export async function runAttempt(spec: AttemptSpec): Promise<AttemptResult> {
     durationMs: Date.now() - started,
     spawned: result.endReason !== "spawn_failed",
     commandPath: command.path,
-    ...(before !== undefined ? { treeBefore: before } : {}),
-    ...(after !== undefined ? { treeAfter: after } : {}),
+    ...(before !== undefined ? { treeBefore: before.value } : {}),
+    ...(after !== undefined ? { treeAfter: after.value } : {}),
     stderrTail: result.stderrTail,
   };
 }
@@ -130,9 +132,9 @@ function notReady(spec: AttemptSpec, started: number, commandPath: string): Atte
   };
 }
 
-async function treeState(cwd: string, ignorePaths: string[]): Promise<string | undefined> {
-  const fp = await fingerprintTree(cwd, { timeoutMs: FINGERPRINT_TIMEOUT_MS, ignorePaths });
-  return fp.ok ? fp.value : undefined;
+async function treeState(cwd: string, ignorePaths: string[], top?: string): Promise<{ value: string; top: string } | undefined> {
+  const fp = await fingerprintTree(cwd, { timeoutMs: FINGERPRINT_TIMEOUT_MS, ignorePaths, ...(top ? { top } : {}) });
+  return fp.ok ? { value: fp.value, top: fp.top } : undefined;
 }
 
 /** How the process ended decides first; only a normal exit is left to the adapter's reading. */

@@ -10,6 +10,8 @@ import type { Runtime } from "./runtime.ts";
 /** job_wait never blocks longer than this: under the 60 s default request timeout of MCP clients. */
 export const WAIT_CEILING_SEC = 50;
 const PROGRESS_WRITE_MS = 1000;
+/** Partial output is written in batches: one transaction (and one redaction pass) per flush. */
+const OUTPUT_FLUSH_MS = 500;
 
 export interface JobOutcome {
   ok: boolean;
@@ -40,6 +42,7 @@ export function startJob(rt: Runtime, kind: JobKind, args: unknown, work: (hooks
   const abort = new AbortController();
   const entry: LiveJob = { abort, done: Promise.resolve(placeholder) };
   let lastWrite = 0;
+  const output = batchedWriter((text) => rt.store.jobs.appendPartial(id, text));
   const hooks: JobHooks = {
     signal: abort.signal,
     onProgress: (message) => {
@@ -49,17 +52,39 @@ export function startJob(rt: Runtime, kind: JobKind, args: unknown, work: (hooks
       lastWrite = now;
       rt.store.jobs.setProgress(id, message, now);
     },
-    onOutput: (text) => rt.store.jobs.appendPartial(id, text),
+    onOutput: output.write,
   };
   entry.done = work(hooks)
     .catch((error: unknown): JobOutcome => ({ ok: false, status: "failed", result: {}, errorCode: "internal_error", errorMessage: String(error) }))
     .then((outcome) => {
+      output.flush();
       rt.store.jobs.finish(id, { status: outcome.status, result: outcome.result, ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}), ...(outcome.errorMessage ? { errorMessage: outcome.errorMessage } : {}), treeChanged: outcome.treeChanged ?? null });
       live.delete(id);
       return outcome;
     });
   live.set(id, entry);
   return { id, done: entry.done };
+}
+
+/** Collects text and writes it at most every OUTPUT_FLUSH_MS; flush() writes what is pending now. */
+function batchedWriter(write: (text: string) => void): { write: (text: string) => void; flush: () => void } {
+  let pending = "";
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (!pending) return;
+    const text = pending;
+    pending = "";
+    write(text);
+  };
+  return {
+    write: (text) => {
+      pending += text;
+      timer ??= setTimeout(flush, OUTPUT_FLUSH_MS);
+    },
+    flush,
+  };
 }
 
 const placeholder: JobOutcome = { ok: false, status: "failed", result: {} };
