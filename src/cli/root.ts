@@ -4,7 +4,13 @@ import { VERSION } from "../version.ts";
 export const rootCommand = defineCommand({
   meta: { name: "orchestrate", version: VERSION, description: "MCP server that hands coding work to the other coding-agent CLIs on this machine. With no arguments it serves MCP over stdio." },
   subCommands: {
-    serve: () => import("./serve.ts").then((m) => m.serveCommand),
+    serve: () =>
+      Promise.resolve(
+        defineCommand({
+          meta: { name: "serve", description: "Serve MCP over stdio (the default with no arguments)." },
+          run: async () => (await import("./serve.ts")).serve(),
+        }),
+      ),
     check: () => import("./check.ts").then((m) => m.checkCommand),
     run: () => import("./run.ts").then((m) => m.runCommand),
     init: () => import("./init.ts").then((m) => m.initCommand),

@@ -1,5 +1,4 @@
-import { defineCommand } from "citty";
-import { serveStdio } from "../mcp/server.ts";
+import { serveFront } from "../mcp/front.ts";
 import { installShutdownHandlers, killAllLive } from "../process/live.ts";
 import { registrationHelp } from "./registration.ts";
 
@@ -13,15 +12,14 @@ async function shutdown(): Promise<void> {
   await killAllLive("shutdown");
 }
 
-/** Serve MCP over stdio until the client closes stdin; end every live process group on the way out. */
+/**
+ * Serve MCP over stdio until the client closes stdin; end every live process group on the way out.
+ * This is every client's start-up path: it imports nothing it does not need (no citty, no SDK).
+ */
 export async function serve(): Promise<void> {
   if (process.stdin.isTTY) process.stderr.write(registrationHelp());
   installShutdownHandlers({ onShutdown: () => shutdown().finally(() => process.exit(0)) });
-  await serveStdio({ env: process.env, onClose: shutdown });
+  await serveFront({ env: process.env });
+  await shutdown();
   process.exit(0);
 }
-
-export const serveCommand = defineCommand({
-  meta: { name: "serve", description: "Serve MCP over stdio (the default with no arguments)." },
-  run: serve,
-});

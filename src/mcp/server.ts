@@ -1,34 +1,25 @@
 /**
- * The MCP server over stdio, built on the SDK's low-level `Server` so tools are served from their
- * pre-generated JSON Schemas (no zod, no arktype on the startup path). Every tool result carries
+ * The MCP server, built on the SDK's low-level `Server` so tools are served from their
+ * pre-generated JSON Schemas; mcp/front.ts answers the handshake and loads this on first real use. Every tool result carries
  * structuredContent and a readable text block; failures are `isError` results with a code.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { VERSION } from "../version.ts";
+import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from "./info.ts";
 import { log } from "../log.ts";
 import type { LoadedTool, ToolContext, ToolDef, ToolOutcome } from "./define.ts";
 import { activeTools } from "./tools/index.ts";
-import schemas from "./generated/schemas.json" with { type: "json" };
-import { CancellableTaskStore, TASK_TOOLS } from "./tasks.ts";
+import { CancellableTaskStore } from "./tasks.ts";
+import { TASK_TOOLS } from "./task-tools.ts";
+import { wireTool } from "./tools/wire.ts";
 import { getPrompt, listPrompts } from "./prompts.ts";
-
-type SchemaEntry = { inputSchema: Record<string, unknown>; outputSchema: Record<string, unknown> };
-const SCHEMAS = schemas as Record<string, SchemaEntry>;
-
-export interface ServeOptions {
-  env: Record<string, string | undefined>;
-  /** Called once the transport closed or a signal arrived; ends live process groups first. */
-  onClose?: () => Promise<void>;
-}
 
 export function buildServer(env: Record<string, string | undefined>): Server {
   const tools = activeTools(env);
   const taskStore = new CancellableTaskStore();
   const server = new Server(
-    { name: "orchestrate", version: VERSION },
-    { capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }, instructions: INSTRUCTIONS, taskStore },
+    { ...SERVER_INFO },
+    { capabilities: structuredClone(SERVER_CAPABILITIES) as Record<string, object>, instructions: INSTRUCTIONS, taskStore },
   );
   const loaded = new Map<string, Promise<LoadedTool>>();
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(wireTool) }));
@@ -84,19 +75,6 @@ async function callTool(tool: ToolDef, cache: Map<string, Promise<LoadedTool>>, 
   }
 }
 
-function wireTool(tool: ToolDef): Record<string, unknown> {
-  const schema = SCHEMAS[tool.name];
-  return {
-    name: tool.name,
-    title: tool.annotations.title,
-    description: tool.description,
-    inputSchema: schema?.inputSchema ?? { type: "object" },
-    ...(schema?.outputSchema ? { outputSchema: schema.outputSchema } : {}),
-    annotations: tool.annotations,
-    ...(TASK_TOOLS.has(tool.name) ? { execution: { taskSupport: "optional" } } : {}),
-  };
-}
-
 function toResult(outcome: ToolOutcome): CallToolResult {
   if (outcome.ok) return { content: [{ type: "text", text: outcome.text }], structuredContent: { ok: true, ...outcome.data } };
   return errorResult(outcome.error, outcome.data, outcome.text);
@@ -106,18 +84,3 @@ export function errorResult(error: { code: string; message: string; hint?: strin
   const text = `Error [${error.code}]: ${error.message}${error.hint ? `\nNext: ${error.hint}` : ""}${detail ? `\n\n${detail}` : ""}`;
   return { isError: true, content: [{ type: "text", text }], structuredContent: { ...data, ok: false, error } };
 }
-
-/** Serves until stdin closes; resolves after live process groups were ended. */
-export async function serveStdio(opts: ServeOptions): Promise<void> {
-  const server = buildServer(opts.env);
-  const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = () => resolve();
-    process.stdin.once("end", () => resolve());
-  });
-  await server.connect(transport);
-  await closed;
-  await opts.onClose?.();
-}
-
-const INSTRUCTIONS = "orchestrate hands coding work to the other coding-agent CLIs on this machine. Use route(prompt, cwd, tier) to delegate a task by cost tier (light/standard/heavy); router_dry_run to preview recipients; list_tiers to see what is configured.";

@@ -26,6 +26,3 @@ export class CancellableTaskStore extends InMemoryTaskStore {
     if (status === "cancelled") this.aborts.get(taskId)?.abort("cancelled");
   }
 }
-
-/** Tools whose calls may run as tasks. */
-export const TASK_TOOLS = new Set(["route", "consult"]);

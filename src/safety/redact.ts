@@ -95,8 +95,9 @@ function isNotASecret(inner: string, quoted: boolean, key: string): boolean {
   if (/^(?:\*+|x{3,}|\.{3}|…)$/i.test(inner)) return true;
   if (quoted) return false;
   if (/^\d{1,6}$/.test(inner) || /[([{]/.test(inner)) return true;
-  // `token: SessionToken`: a type name in an annotation.
-  if (/^[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+$/.test(inner)) return true;
+  // `token: SessionToken`: a type name in an annotation. Letters only: `MySecretPass1` or an AWS
+  // secret made of capitalised chunks with digits is a value, not a type.
+  if (/^[A-Z][a-z]+(?:[A-Z][a-z]+)+$/.test(inner)) return true;
   // `token = self.token`, `password: config.db.password`: member access, not a literal.
   return /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(inner);
 }

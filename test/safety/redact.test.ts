@@ -188,3 +188,14 @@ test("secretKeyKind", () => {
   expect(secretKeyKind("token_type")).toBeUndefined();
   expect(secretKeyKind("AWS_ACCESS_KEY_ID")).toBeUndefined();
 });
+
+describe("capitalised values with digits are secrets, not type names", () => {
+  test.each(["password=MySecretPass1", "api_key: AbcDef12GhiJkl34MnoPqr56", "aws_secret_access_key = EzkcPinje7Dj9HZ23KduxcAI8zYQx1yibXNiPq42"])("%s", (text) => {
+    const value = text.split(/[=:]\s*/)[1] as string;
+    expect(redact(text)).not.toContain(value);
+  });
+
+  test("a type annotation stays", () => {
+    expect(redact("token: SessionToken")).toBe("token: SessionToken");
+  });
+});

@@ -1,0 +1,20 @@
+/** The wire form of the tool list: the same answer whether the handshake or the SDK gives it. */
+import type { ToolDef } from "../define.ts";
+import { TASK_TOOLS } from "../task-tools.ts";
+import schemas from "../generated/schemas.json" with { type: "json" };
+
+type SchemaEntry = { inputSchema: Record<string, unknown>; outputSchema: Record<string, unknown> };
+const SCHEMAS = schemas as Record<string, SchemaEntry>;
+
+export function wireTool(tool: ToolDef): Record<string, unknown> {
+  const schema = SCHEMAS[tool.name];
+  return {
+    name: tool.name,
+    title: tool.annotations.title,
+    description: tool.description,
+    inputSchema: schema?.inputSchema ?? { type: "object" },
+    ...(schema?.outputSchema ? { outputSchema: schema.outputSchema } : {}),
+    annotations: tool.annotations,
+    ...(TASK_TOOLS.has(tool.name) ? { execution: { taskSupport: "optional" } } : {}),
+  };
+}

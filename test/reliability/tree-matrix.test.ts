@@ -1,0 +1,153 @@
+/**
+ * The tree-mutation matrix at volume (test/e2e/route.test.ts proves one claude case per kind):
+ * every mutation kind × every fast failure a backend's fake can produce × several backends, all
+ * through real servers, real git and the real fingerprint. Rules under test (SPEC §4):
+ *
+ *  - silent: the tree changes but the event stream shows only a clean fast failure, so only the
+ *    fingerprint can catch it → zero fallbacks, except `ignored` (an ignored file is not tracked,
+ *    staged or untracked-not-ignored state: the tree is byte-identical, the failure is clean, the
+ *    fallback fires);
+ *  - acting: the fake's own edits-then-fails, which reports a write tool event → terminal for
+ *    every kind, `ignored` included (the delegate ran something that acts; routing/fallback.ts
+ *    refuses on `acted` before it looks at the tree);
+ *  - clean: no mutation → 100% fallback, served by the second agent.
+ *
+ * Default: claude, codex, opencode; STRESS=1 adds gemini, copilot and grok.
+ */
+import { afterAll, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { connect, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
+import { attemptsOf, elapsed, makeRepo, pool, STEERED_FAKE, STRESS } from "./helpers.ts";
+
+const MUTATIONS = ["edit-file", "new-untracked", "delete", "rename", "mode", "stage", "commit", "ignored"] as const;
+type Mutation = (typeof MUTATIONS)[number];
+
+interface BackendSpec {
+  model: string;
+  /** Extra agent env, as a user's own setup would provide it. */
+  env?: string;
+  /** The fast failures its fake imitates (scenario names). */
+  failures: string[];
+  /**
+   * false when the CLI's failure output carries no tool events (community grok prints its messages
+   * only at the end, and not on an API error): its edits-then-fails is then as silent as ours.
+   */
+  reportsEdits?: boolean;
+}
+
+const CORE: Record<string, BackendSpec> = {
+  claude: { model: "opus", failures: ["rate-limit", "auth-fail", "overload", "transport"] },
+  // No "transport" for codex: offline, real codex never exits (research cli-codex-claude.md §1: it
+  // loops on "Reconnecting... waiting for network"), and so does its fake; the run ends only at the
+  // stall/budget limit, which is terminal by design. Reported to the lead as a gap, not tested here.
+  codex: { model: "gpt-5.1-codex", failures: ["rate-limit", "auth-fail", "overload"] },
+  opencode: { model: "openai/gpt-5", failures: ["rate-limit", "auth-fail", "overload", "transport"] },
+};
+const MORE: Record<string, BackendSpec> = {
+  // Route mode leaves folder trust to the user (adapters/gemini.ts); an untrusted cwd exits 55 before
+  // any work, which is terminal today — reported to the lead. Here the user trusts the workspace.
+  gemini: { model: "gemini-2.5-pro", env: ", GEMINI_CLI_TRUST_WORKSPACE: 'true'", failures: ["rate-limit", "overload", "transport"] },
+  copilot: { model: "gpt-5", failures: ["rate-limit", "overload"] },
+  grok: { model: "grok-4", failures: ["rate-limit"], reportsEdits: false },
+};
+// MATRIX_ONLY=<backend> runs one backend's rows (for debugging a fake or an adapter).
+const BACKENDS = process.env.MATRIX_ONLY ? { [process.env.MATRIX_ONLY]: { ...CORE, ...MORE }[process.env.MATRIX_ONLY] as BackendSpec } : STRESS ? { ...CORE, ...MORE } : CORE;
+
+type Kind = "silent" | "acting" | "clean";
+interface Case {
+  id: string;
+  backend: string;
+  kind: Kind;
+  failure: string;
+  mutation?: Mutation;
+}
+
+function cases(): Case[] {
+  const out: Case[] = [];
+  for (const [backend, spec] of Object.entries(BACKENDS)) {
+    for (const failure of spec.failures) {
+      out.push({ id: `${backend}-clean-${failure}`, backend, kind: "clean", failure });
+      for (const mutation of MUTATIONS) out.push({ id: `${backend}-silent-${failure}-${mutation}`, backend, kind: "silent", failure, mutation });
+    }
+    for (const mutation of MUTATIONS) out.push({ id: `${backend}-acting-${mutation}`, backend, kind: "acting", failure: "edits-then-fails", mutation });
+  }
+  return out;
+}
+
+/** first = the steered fake of the backend under test; second = a plain claude that answers. */
+function configFor(backend: string, spec: BackendSpec): string {
+  return `agents:
+  first: { backend: ${backend}, model: ${spec.model}, command: "${STEERED_FAKE}", env: { STEER_CLI: ${backend}${spec.env ?? ""} } }
+  second: { backend: claude, model: sonnet }
+tiers: { light: null, standard: null, heavy: [first, second] }
+allowCrossProviderFallback: true
+# Zero TTLs: the matrix makes the first agent fail over and over; it must be tried every time.
+cooldowns: { authSec: 0, capacitySec: 0, transportSec: 0, notInstalledSec: 0 }
+`;
+}
+
+function promptFor(c: Case): string {
+  if (c.kind === "clean") return `matrix ${c.id} [[scenario=${c.failure}]]`;
+  if (c.kind === "silent") return `matrix ${c.id} [[scenario=${c.failure}]] [[mutate=${c.mutation}]]`;
+  return `matrix ${c.id} [[scenario=edits-then-fails]] [[fake-mutation=${c.mutation}]]`;
+}
+
+type Row = [agent: string, outcome: string, fellBack: boolean, treeChanged: boolean | null | undefined];
+
+function expected(c: Case): Row[] {
+  const fallsBack: Row[] = [["first", "unavailable", true, false], ["second", "ok", false, false]];
+  if (c.kind === "clean") return fallsBack;
+  if (c.kind === "silent") return c.mutation === "ignored" ? fallsBack : [["first", "unavailable", false, true]];
+  if (c.mutation === "ignored" && BACKENDS[c.backend]?.reportsEdits === false) return fallsBack;
+  return [["first", "unavailable", false, c.mutation !== "ignored"]];
+}
+
+let box: Sandbox | undefined;
+const sessions: McpSession[] = [];
+
+afterAll(async () => {
+  for (const s of sessions) await s.close().catch(() => undefined);
+  box?.cleanup();
+});
+
+async function runCase(s: McpSession, c: Case): Promise<{ c: Case; rows: Row[]; isError: boolean }> {
+  const repo = makeRepo(join(box!.projects, c.id));
+  // Staging a clean file changes nothing: give `stage` something to stage.
+  if (c.mutation === "stage") writeFileSync(join(repo, "README.md"), "dirty before the run\n");
+  const reply = (await s.client.callTool({ name: "route", arguments: { prompt: promptFor(c), cwd: repo, tier: "heavy" } }, undefined, { timeout: 120_000 })) as ToolReply;
+  const rows = attemptsOf(reply).map((a): Row => [a.agent, a.outcome, a.fellBack, a.treeChanged]);
+  return { c, rows, isError: reply.isError === true };
+}
+
+test("tree-mutation matrix: zero fallbacks after any mutation, 100% on clean fast failures", async () => {
+  const started = performance.now();
+  box = makeSandbox({});
+  const all = cases();
+  const results = await Promise.all(
+    Object.entries(BACKENDS).map(async ([backend, spec]) => {
+      const dir = join(box!.root, `config-${backend}`);
+      makeRepo(dir); // any private dir works; a repo keeps makeRepo the only helper
+      const configPath = join(dir, "config.yaml");
+      writeFileSync(configPath, configFor(backend, spec), { mode: 0o600 });
+      const s = await connect({ ...box!.env, ORCHESTRATE_CONFIG: configPath });
+      sessions.push(s);
+      return pool(2, all.filter((c) => c.backend === backend).map((c) => () => runCase(s, c)));
+    }),
+  );
+  const flat = results.flat();
+  expect(flat).toHaveLength(all.length);
+
+  const mismatches = flat.filter((r) => JSON.stringify(r.rows) !== JSON.stringify(expected(r.c))).map((r) => ({ id: r.c.id, got: r.rows, want: expected(r.c) }));
+  expect(mismatches).toEqual([]);
+
+  const mutated = flat.filter((r) => r.c.mutation && JSON.stringify(expected(r.c)) !== JSON.stringify(expected({ ...r.c, kind: "clean" })));
+  const clean = flat.filter((r) => r.c.kind === "clean");
+  const fallbacksAfterMutation = mutated.filter((r) => r.rows.some((row) => row[2])).length;
+  const cleanFallbacks = clean.filter((r) => r.rows[0]?.[2] === true && !r.isError).length;
+  expect({ fallbacksAfterMutation, cleanFallbacks }).toEqual({ fallbacksAfterMutation: 0, cleanFallbacks: clean.length });
+  // A terminal attempt never reached the second agent.
+  expect(mutated.every((r) => r.isError && r.rows.length === 1)).toBe(true);
+  process.stderr.write(`[reliability] tree matrix: ${flat.length} routes (${mutated.length} mutated → 0 fallbacks; ${clean.length} clean → ${cleanFallbacks} fallbacks), ${elapsed(started)} ms\n`);
+}, STRESS ? 600_000 : 120_000);
