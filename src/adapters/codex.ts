@@ -58,7 +58,8 @@ export function parseCodexLine(line: string): AgentEvent[] {
 
 /** Top-level `error` lines are retry notices ("Reconnecting... 2/5 (…)") unless they lack that prefix. */
 function topLevelError(message: string): AgentEvent[] {
-  if (message.startsWith("Reconnecting...")) return [{ kind: "retry", message }];
+  // Offline, codex never exits: after its 5 retries it loops on "waiting for network" (research §2.4).
+  if (message.startsWith("Reconnecting...")) return [{ kind: "retry", message, ...(/waiting for network/i.test(message) ? { hopeless: true } : {}) }];
   const failure = codexFailureFromText(message);
   return [{ kind: "error", message, ...(failure ? { failure } : {}) }];
 }

@@ -78,8 +78,11 @@ export type AgentEvent =
   | { kind: "file_change"; path: string; change: "add" | "update" | "delete" | "unknown" }
   /** Cumulative figures (later wins), or with `delta` one step's own figures (they add up). */
   | { kind: "usage"; usage: Usage; delta?: boolean }
-  /** A transient problem the CLI is retrying by itself (not final). */
-  | { kind: "retry"; message: string }
+  /**
+   * A transient problem the CLI is retrying by itself (not final). `hopeless` marks a retry that
+   * will never end on its own (codex offline loops on "waiting for network" forever).
+   */
+  | { kind: "retry"; message: string; hopeless?: boolean }
   /** A final error reported in the stream. */
   | { kind: "error"; message: string; failure?: FailureClass }
   /** The CLI's own terminal record (claude `result`, codex `turn.completed`, copilot `result`, …). */

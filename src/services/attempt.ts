@@ -58,6 +58,8 @@ export async function runAttempt(spec: AttemptSpec): Promise<AttemptResult> {
   const guard = new AbortController();
   // Sticky: a run whose streamed usage crossed a limit is never a success, even if it exited first.
   let overLimit = false;
+  // A CLI that says it will retry forever (codex offline) is ended now, as the transport failure it is.
+  let hopeless = false;
   const signal = spec.signal ? AbortSignal.any([spec.signal, guard.signal]) : guard.signal;
   const invocation = spec.adapter.invocation(spec.request);
   const result = await runProcess({
@@ -76,6 +78,10 @@ export async function runAttempt(spec: AttemptSpec): Promise<AttemptResult> {
         spec.onEvent?.(event);
         const text = event.kind === "usage" ? describeUsage(event.usage) : describeEvent(event);
         if (text) spec.onActivity?.(text);
+        if (event.kind === "retry" && event.hopeless && !hopeless) {
+          hopeless = true;
+          guard.abort("cancelled");
+        }
         if (event.kind === "usage" && overBudget(spec.agent, folder.result().usage)) {
           overLimit = true;
           guard.abort("budget_exceeded");
@@ -86,7 +92,11 @@ export async function runAttempt(spec: AttemptSpec): Promise<AttemptResult> {
   const after = spec.fingerprint && before ? await treeState(spec.request.cwd, ignore, before.top) : undefined;
   const run = folder.result();
   const events = log.events;
-  const { failure, reason } = overLimit ? { failure: "budget" as const, reason: budgetReason(spec.agent, run) } : classifyAttempt(spec.adapter, result, events, run);
+  const { failure, reason } = overLimit
+    ? { failure: "budget" as const, reason: budgetReason(spec.agent, run) }
+    : hopeless && !spec.signal?.aborted
+      ? { failure: "transport" as const, reason: "unavailable" }
+      : classifyAttempt(spec.adapter, result, events, run);
   return {
     ...(failure ? { failure } : {}),
     reason,

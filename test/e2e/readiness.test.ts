@@ -71,4 +71,22 @@ describe("readiness", () => {
     expect(Object.fromEntries(agents.map((a) => [a.id, a.readiness]))).toEqual({ in: "ready", "oc-out": "not_ready", out: "not_ready" });
     expect(textOf(reply)).toContain("not signed in");
   });
+
+  test("codex offline (retrying 'waiting for network' forever) is ended at once as unavailable and falls back", async () => {
+    box = makeSandbox({ ORCHESTRATE_HOST_RUNTIME: "claude", OPENAI_API_KEY: "sk-test-not-a-real-key-1234567890" });
+    box.writeConfig(`agents:
+  offline: { backend: codex, model: gpt-5.5, env: { FAKE_CODEX_SCENARIO: transport } }
+  online: { backend: codex, model: gpt-5.4 }
+tiers: { light: null, standard: null, heavy: [offline, online] }
+`);
+    session = await connect(box.env);
+    const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
+    const attempts = reply.structuredContent?.attempts as { agent: string; outcome: string; durationMs: number }[];
+    expect(attempts.map((a) => [a.agent, a.outcome])).toEqual([
+      ["offline", "unavailable"],
+      ["online", "ok"],
+    ]);
+    // Not the stall limit (300 s) nor the budget: the hopeless retry ends it.
+    expect(attempts[0]?.durationMs).toBeLessThan(30_000);
+  });
 });
