@@ -7,9 +7,10 @@ import { registrationHelp } from "./registration.ts";
  * group. Loaded lazily: a server that never ran a job never pays for the jobs module.
  */
 async function shutdown(): Promise<void> {
-  const { cancelAllJobs } = await import("../services/jobs.ts");
+  const [{ cancelAllJobs }, { drainCalls }] = await Promise.all([import("../services/jobs.ts"), import("../mcp/inflight.ts")]);
   await cancelAllJobs("shutdown");
   await killAllLive("shutdown");
+  await drainCalls();
 }
 
 /**

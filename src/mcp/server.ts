@@ -4,7 +4,11 @@
  * structuredContent and a readable text block; failures are `isError` results with a code.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, type CallToolRequest, type CallToolResult, type CreateTaskResult, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { trackCall } from "./inflight.ts";
+
+type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from "./info.ts";
 import { log } from "../log.ts";
 import type { LoadedTool, ToolContext, ToolDef, ToolOutcome } from "./define.ts";
@@ -26,7 +30,8 @@ export function buildServer(env: Record<string, string | undefined>): Server {
   // Prompts only build text: expanding one sends nothing and runs nothing.
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: listPrompts() }));
   server.setRequestHandler(GetPromptRequestSchema, (request) => getPrompt(request.params.name, request.params.arguments));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => trackCall(answerCall(request, extra)));
+  async function answerCall(request: CallToolRequest, extra: CallExtra): Promise<CallToolResult | CreateTaskResult> {
     const tool = tools.find((t) => t.name === request.params.name);
     if (!tool) return errorResult({ code: "unknown_tool", message: `No tool named "${request.params.name}".`, hint: "Call tools/list to see the available tools." });
     const token = request.params._meta?.progressToken;
@@ -53,7 +58,7 @@ export function buildServer(env: Record<string, string | undefined>): Server {
       return { task };
     }
     return callTool(tool, loaded, request.params.arguments, ctx);
-  });
+  }
   return server;
 }
 

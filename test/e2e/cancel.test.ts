@@ -91,10 +91,13 @@ describe("cancellation ends the whole group", () => {
     await waitFor(() => (pids.some(alive) ? undefined : true), 10_000);
   });
 
-  test("SIGTERM to the server ends every live group", async () => {
-    const { pids } = await startHang();
+  test("SIGTERM to the server ends every live group and answers the pending call", async () => {
+    const { pending, pids } = await startHang();
     const serverPid = session!.pid!;
     process.kill(serverPid, "SIGTERM");
+    const reply = await pending;
+    expect(reply.isError).toBe(true);
+    expect((reply.structuredContent?.error as { code: string }).code).toBe("cancelled");
     await waitFor(() => (pids.some(alive) || alive(serverPid) ? undefined : true), 10_000);
   });
 });
