@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { foldEvents } from "../../src/adapters/fold.ts";
 import { geminiAdapter } from "../../src/adapters/gemini.ts";
-import type { AgentEvent, ExitOutcome, RunRequest } from "../../src/adapters/types.ts";
+import type { AgentEvent, RunRequest } from "../../src/adapters/types.ts";
+import { alive, runCli, runInvocation, waitFor, waitForFile, type Ran } from "../helpers/fake-harness.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const FAKE = join(ROOT, "fakes", "gemini");
@@ -16,10 +17,6 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-interface Ran extends ExitOutcome {
-  stdout: string;
-  record: { argv: string[]; stdin: string; env: Record<string, string>; cwd: string };
-}
 
 function dirs(name: string): { cwd: string; home: string; rec: string } {
   const base = mkdtempSync(join(tmp, `${name}-`));
@@ -43,62 +40,13 @@ async function run(req: Partial<RunRequest>, extra: Record<string, string | unde
   const full: RunRequest = { mode: "route", prompt: "say pong", cwd: d.cwd, ...req };
   const inv = geminiAdapter.invocation(full);
   if (trust) trustFolder(home ?? d.home, full.cwd);
-  const proc = Bun.spawn([FAKE, ...inv.args], {
-    cwd: full.cwd,
-    env: childEnv(home ?? d.home, d.rec, { ...inv.env, ...extra }),
-    stdin: inv.stdin === undefined ? "ignore" : new TextEncoder().encode(inv.stdin),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-  await proc.exited;
-  const lines = stdout.split("\n").filter((l) => l.trim() !== "");
-  const recFile = readdirSync(d.rec).find((f) => f.startsWith("gemini-"));
-  return {
-    exitCode: proc.exitCode,
-    signal: proc.signalCode === null ? null : String(proc.signalCode),
-    events: lines.flatMap((l) => geminiAdapter.parse(l)),
-    stderrTail: stderr,
-    rawStdoutTail: lines.filter((l) => !isJson(l)).join("\n"),
-    stdout,
-    record: JSON.parse(readFileSync(join(d.rec, recFile ?? "missing"), "utf8")),
-  };
+  return runInvocation(FAKE, geminiAdapter, inv, full.cwd, childEnv(home ?? d.home, d.rec, { ...inv.env, ...extra }), d.rec);
 }
 
-function isJson(line: string): boolean {
-  try {
-    JSON.parse(line);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
-async function cli(args: string[], home: string, extra: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
-  const proc = Bun.spawn([FAKE, ...args], { env: childEnv(home, join(home, "rec"), extra), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-  return { code: await proc.exited, out, err };
-}
 
-/** Waits for the fake to report (via FAKE_RECORD_DIR notes) that it reached a state. */
-async function waitForFile(path: string): Promise<string> {
-  await waitFor(() => existsSync(path) && readFileSync(path, "utf8").trim() !== "");
-  return readFileSync(path, "utf8");
-}
 
-async function waitFor(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !cond(); i++) await Bun.sleep(10);
-  expect(cond()).toBe(true);
-}
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
-  } catch {
-    return false;
-  }
-}
 
 function trustFolder(home: string, cwd: string): void {
   mkdirSync(join(home, ".gemini"), { recursive: true });
@@ -244,13 +192,17 @@ describe("fake gemini process behaviour", () => {
 
   test("version, help (with a dropped flag), argv errors", async () => {
     const home = dirs("cli").home;
-    expect((await cli(["--version"], home)).out.trim()).toBe("0.61.0");
-    expect((await cli(geminiAdapter.probes.help, home)).out).toContain("--approval-mode");
-    expect((await cli(geminiAdapter.probes.help, home, { FAKE_HELP_DROP_FLAG: "--approval-mode" })).out).not.toContain("--approval-mode");
-    const both = await cli(["-y", "--approval-mode", "yolo", "-p", "x"], home);
+    expect((await cliRun(["--version"], home)).out.trim()).toBe("0.61.0");
+    expect((await cliRun(geminiAdapter.probes.help, home)).out).toContain("--approval-mode");
+    expect((await cliRun(geminiAdapter.probes.help, home, { FAKE_HELP_DROP_FLAG: "--approval-mode" })).out).not.toContain("--approval-mode");
+    const both = await cliRun(["-y", "--approval-mode", "yolo", "-p", "x"], home);
     expect(both.code).toBe(1);
     expect(both.err).toContain("Cannot use both --yolo (-y) and --approval-mode together");
-    expect((await cli(["-o", "xml", "-p", "x"], home)).err).toContain('Given: "xml"');
-    expect((await cli(["--nope", "-p", "x"], home)).err).toContain("Unknown argument: nope");
+    expect((await cliRun(["-o", "xml", "-p", "x"], home)).err).toContain('Given: "xml"');
+    expect((await cliRun(["--nope", "-p", "x"], home)).err).toContain("Unknown argument: nope");
   });
 });
+
+function cliRun(args: string[], home: string, extra: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+  return runCli(FAKE, args, childEnv(home, join(home, "rec"), extra));
+}

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { foldEvents } from "../../src/adapters/fold.ts";
 import { opencodeAdapter, opencodeExportArgv, opencodeModelFromExport } from "../../src/adapters/opencode.ts";
-import type { AgentEvent, ExitOutcome, RunRequest } from "../../src/adapters/types.ts";
+import type { AgentEvent, RunRequest } from "../../src/adapters/types.ts";
+import { alive, runCli, runInvocation, waitFor, waitForFile, type Ran } from "../helpers/fake-harness.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const FAKE = join(ROOT, "fakes", "opencode");
@@ -16,10 +17,6 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-interface Ran extends ExitOutcome {
-  stdout: string;
-  record: { argv: string[]; stdin: string; env: Record<string, string>; cwd: string };
-}
 
 function dirs(name: string): { cwd: string; home: string; rec: string } {
   const base = mkdtempSync(join(tmp, `${name}-`));
@@ -43,62 +40,13 @@ async function run(req: Partial<RunRequest>, extra: Record<string, string | unde
   const d = dirs("run");
   const full: RunRequest = { mode: "route", prompt: "say pong", cwd: d.cwd, ...req };
   const inv = opencodeAdapter.invocation(full);
-  const proc = Bun.spawn([FAKE, ...inv.args], {
-    cwd: full.cwd,
-    env: childEnv(home ?? d.home, d.rec, { ...inv.env, ...extra }),
-    stdin: inv.stdin === undefined ? "ignore" : new TextEncoder().encode(inv.stdin),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-  await proc.exited;
-  const lines = stdout.split("\n").filter((l) => l.trim() !== "");
-  const recFile = readdirSync(d.rec).find((f) => f.startsWith("opencode-"));
-  return {
-    exitCode: proc.exitCode,
-    signal: proc.signalCode === null ? null : String(proc.signalCode),
-    events: lines.flatMap((l) => opencodeAdapter.parse(l)),
-    stderrTail: stderr,
-    rawStdoutTail: lines.filter((l) => !isJson(l)).join("\n"),
-    stdout,
-    record: JSON.parse(readFileSync(join(d.rec, recFile ?? "missing"), "utf8")),
-  };
+  return runInvocation(FAKE, opencodeAdapter, inv, full.cwd, childEnv(home ?? d.home, d.rec, { ...inv.env, ...extra }), d.rec);
 }
 
-function isJson(line: string): boolean {
-  try {
-    JSON.parse(line);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
-async function cli(args: string[], home: string, extra: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
-  const proc = Bun.spawn([FAKE, ...args], { env: childEnv(home, join(home, "rec"), extra), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
-  return { code: await proc.exited, out, err };
-}
 
-/** Waits for the fake to report (via FAKE_RECORD_DIR notes) that it reached a state. */
-async function waitForFile(path: string): Promise<string> {
-  await waitFor(() => existsSync(path) && readFileSync(path, "utf8").trim() !== "");
-  return readFileSync(path, "utf8");
-}
 
-async function waitFor(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !cond(); i++) await Bun.sleep(10);
-  expect(cond()).toBe(true);
-}
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
-  } catch {
-    return false;
-  }
-}
 
 const kinds = (events: AgentEvent[]) => events.map((e) => e.kind);
 const realKinds = (name: string) =>
@@ -185,10 +133,10 @@ describe("fake opencode answer mode", () => {
     const home = dirs("export").home;
     const right = foldEvents((await run({ model: "anthropic/claude-sonnet-4-5" }, {}, home)).events).sessionId ?? "";
     const wrong = foldEvents((await run({ model: "anthropic/claude-sonnet-4-5" }, { FAKE_SCENARIO: "wrong-model" }, home)).events).sessionId ?? "";
-    const exp = await cli(opencodeExportArgv(right), home);
+    const exp = await cliRun(opencodeExportArgv(right), home);
     expect(exp.err).toContain(`Exporting session: ${right}`);
     expect(opencodeModelFromExport(exp.out)).toBe("anthropic/claude-sonnet-4-5");
-    expect(opencodeModelFromExport((await cli(opencodeExportArgv(wrong), home)).out)).toBe("opencode/big-pickle");
+    expect(opencodeModelFromExport((await cliRun(opencodeExportArgv(wrong), home)).out)).toBe("opencode/big-pickle");
   });
 });
 
@@ -237,17 +185,21 @@ describe("fake opencode process behaviour", () => {
 
   test("version, help (with a dropped flag), models, auth list, no message", async () => {
     const home = dirs("cli").home;
-    expect((await cli(["--version"], home)).out.trim()).toBe("1.18.33");
-    expect((await cli(opencodeAdapter.probes.help, home)).out).toContain("--pure");
-    expect((await cli(opencodeAdapter.probes.help, home, { FAKE_HELP_DROP_FLAG: "--pure" })).out).not.toContain("--pure");
-    expect((await cli(["models"], home, { FAKE_MODELS: "a/x,b/y" })).out).toBe("a/x\nb/y\n");
-    expect((await cli(["auth", "list"], home)).out).toContain("2 credentials");
-    expect((await cli(["auth", "list"], home, { FAKE_SCENARIO: "auth-fail" })).out).toContain("0 credentials");
-    const none = await cli(["run", "--format", "json"], home);
+    expect((await cliRun(["--version"], home)).out.trim()).toBe("1.18.33");
+    expect((await cliRun(opencodeAdapter.probes.help, home)).out).toContain("--pure");
+    expect((await cliRun(opencodeAdapter.probes.help, home, { FAKE_HELP_DROP_FLAG: "--pure" })).out).not.toContain("--pure");
+    expect((await cliRun(["models"], home, { FAKE_MODELS: "a/x,b/y" })).out).toBe("a/x\nb/y\n");
+    expect((await cliRun(["auth", "list"], home)).out).toContain("2 credentials");
+    expect((await cliRun(["auth", "list"], home, { FAKE_SCENARIO: "auth-fail" })).out).toContain("0 credentials");
+    const none = await cliRun(["run", "--format", "json"], home);
     expect(none.code).toBe(1);
     expect(none.err).toContain("You must provide a message or a command");
-    const bad = await cli(["run", "--nope", "x"], home);
+    const bad = await cliRun(["run", "--nope", "x"], home);
     expect(bad.code).toBe(1);
     expect(bad.err).toContain("Unknown argument: nope");
   });
 });
+
+function cliRun(args: string[], home: string, extra: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+  return runCli(FAKE, args, childEnv(home, join(home, "rec"), extra));
+}
