@@ -4,13 +4,11 @@
  * variant is read from `grok --help` once per binary (path + mtime, so an upgrade is noticed).
  */
 import { statSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { detectGrokVariant, grokSupportsResume } from "../adapters/grok.ts";
 import type { GrokVariant } from "../adapters/types.ts";
 import type { AgentConfig } from "../config/types.ts";
-import { childEnv } from "../process/env.ts";
 import { resolveCommand } from "../process/resolve.ts";
-import { runProcess } from "../process/spawn.ts";
+import { capture } from "../process/capture.ts";
 import type { Runtime } from "./runtime.ts";
 
 const HELP_TIMEOUT_MS = 10_000;
@@ -42,8 +40,6 @@ export async function grokVariantOf(rt: Runtime, agent: AgentConfig): Promise<Gr
 }
 
 async function readVariant(path: string, env: Record<string, string | undefined>): Promise<GrokVariant> {
-  const lines: string[] = [];
-  const result = await runProcess({ command: path, args: ["--help"], cwd: tmpdir(), env: childEnv(env), timeoutMs: HELP_TIMEOUT_MS, onLine: (line) => lines.push(line) });
-  const text = lines.join("\n");
-  return result.endReason === "exit" && text.trim() ? detectGrokVariant(text) : "community";
+  const out = await capture(path, ["--help"], env, HELP_TIMEOUT_MS);
+  return !out.problem && out.stdout.trim() ? detectGrokVariant(out.stdout) : "community";
 }

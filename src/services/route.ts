@@ -15,6 +15,7 @@ import { redact } from "../safety/redact.ts";
 import type { Failure } from "../result.ts";
 import { runAttempt, type AttemptResult } from "./attempt.ts";
 import { advisoryHint } from "./advisory.ts";
+import { grokVariantOf } from "./cli-variant.ts";
 import type { Runtime } from "./runtime.ts";
 
 export interface RouteRequest {
@@ -129,10 +130,12 @@ async function runWithProgress(rt: Runtime, req: RouteRequest, candidate: Candid
   const timer = hooks.onProgress ? setInterval(say, hooks.progressIntervalMs ?? 2000) : undefined;
   try {
     const agent = withCallLimits(candidate.agent, req.limits);
+    // Two programs answer to `grok`; each is driven with its own flags.
+    const grokVariant = agent.backend === "grok" ? await grokVariantOf(rt, agent) : undefined;
     return await runAttempt({
       agent,
       adapter: rt.adapters[candidate.agent.backend],
-      request: { mode: "route", prompt: req.prompt, cwd: req.cwd, ...permissionFields(candidate) },
+      request: { mode: "route", prompt: req.prompt, cwd: req.cwd, ...permissionFields(candidate), ...(grokVariant ? { grokVariant } : {}) },
       env: rt.env,
       timeoutMs: slot.capSec * 1000,
       stallMs: (agent.limits.stallSec ?? rt.config.defaults.stallSec) * 1000,

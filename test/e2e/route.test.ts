@@ -247,6 +247,29 @@ tiers: { light: null, standard: null, heavy: [cx] }
   });
 });
 
+describe("route: both programs called grok", () => {
+  const GROK = `agents:
+  g: { backend: grok, model: grok-code-fast-1 }
+tiers: { light: null, standard: null, heavy: [g] }
+`;
+  test("xAI's Grok Build is detected from its help and driven with its own flags", async () => {
+    const reply = await route({ FAKE_GROK_VARIANT: "official" }, GROK);
+    expect(reply.isError).toBeFalsy();
+    expect(textOf(reply)).toContain("PONG-FROM-FAKE");
+    const run = box!.recordings("grok").find((r) => r.argv.includes("-p"));
+    expect(run?.argv).toEqual(expect.arrayContaining(["--output-format", "streaming-json", "--always-approve"]));
+  });
+
+  test("the community CLI gets its own flags (no streaming-json, no -k)", async () => {
+    const reply = await route({}, GROK);
+    expect(reply.isError).toBeFalsy();
+    const run = box!.recordings("grok").find((r) => r.argv.includes("-p"));
+    expect(run?.argv).toEqual(expect.arrayContaining(["-d", box!.repo]));
+    expect(run?.argv).not.toContain("--output-format");
+    expect(run?.argv).not.toContain("-k");
+  });
+});
+
 describe("route: seed-000 config.json works unchanged", () => {
   test("mcp-router config.json through MCP_ROUTER_CONFIG", async () => {
     box = makeSandbox({});
