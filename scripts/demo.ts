@@ -15,6 +15,7 @@ agents:
     backend: codex
     model: gpt-5.5
     sandbox: workspace-write
+    scores: { review: 90, coding: 85 }
   claude-opus:
     backend: claude
     model: opus
@@ -31,8 +32,9 @@ const out = (s: string) => process.stdout.write(`${s}\n`);
 const heading = (s: string) => out(`\n\x1b[1m== ${s}\x1b[0m`);
 
 async function main(): Promise<void> {
-  // claude answers like a rate-limited account, so the heavy call must fall back.
-  const box = makeSandbox({ FAKE_CLAUDE_SCENARIO: "rate-limit" });
+  // claude answers like a rate-limited account, so the heavy call must fall back. The demo's client
+  // plays Claude Code, so consult never asks claude (the host's own runtime is excluded).
+  const box = makeSandbox({ FAKE_CLAUDE_SCENARIO: "rate-limit", ORCHESTRATE_HOST_RUNTIME: "claude", OPENAI_API_KEY: "sk-demo-not-a-real-key-000000000000" });
   box.writeConfig(CONFIG);
   out(`sandbox: ${box.root} (fake HOME, config, SQLite store and a git repo at ${box.repo})`);
   const session = await connect(box.env, { clientName: "orchestrate-demo" });
@@ -44,11 +46,12 @@ async function main(): Promise<void> {
     await show(session, "router_dry_run", { cwd: box.repo, tier: "heavy" });
     await show(session, "route", { prompt: "Add a CONTRIBUTING.md stub", cwd: box.repo, tier: "light" });
     await show(session, "route", { prompt: "Refactor the parser for speed", cwd: box.repo, tier: "heavy" });
+    await show(session, "consult", { prompt: "Is a trie or a hash map better for prefix lookups here?", capability: "review" });
   } finally {
     await session.close();
     box.cleanup();
   }
-  out("\nDone: a routed call, a fallback after a fast clean failure (tree unchanged), and the trace of each.");
+  out("\nDone: a routed call, a fallback after a fast clean failure (tree unchanged) with its trace, and a second opinion from another vendor's agent.");
 }
 
 async function show(session: Awaited<ReturnType<typeof connect>>, name: string, args: Record<string, unknown>): Promise<void> {

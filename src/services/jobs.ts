@@ -54,7 +54,9 @@ export function startJob(rt: Runtime, kind: JobKind, args: unknown, work: (hooks
     },
     onOutput: output.write,
   };
-  entry.done = work(hooks)
+  // Started on the next microtask, so the caller can follow the job before its first progress.
+  entry.done = Promise.resolve()
+    .then(() => work(hooks))
     .catch((error: unknown): JobOutcome => ({ ok: false, status: "failed", result: {}, errorCode: "internal_error", errorMessage: String(error) }))
     .then((outcome) => {
       output.flush();
