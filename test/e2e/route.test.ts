@@ -205,6 +205,19 @@ describe("route: shared cooldowns", () => {
   });
 });
 
+describe("list_tiers: presence only", () => {
+  test("says which tiers are configured and which CLIs exist — never model ids, counts or the config path", async () => {
+    box = makeSandbox({});
+    box.writeConfig(twoClaudes({}));
+    session = await connect(box.env);
+    const reply = (await session.client.callTool({ name: "list_tiers", arguments: {} })) as ToolReply;
+    expect(reply.structuredContent?.tiers).toEqual({ light: false, standard: false, heavy: true });
+    const everything = JSON.stringify(reply);
+    for (const secret of ["opus", "sonnet", box.configPath, "first", "second"]) expect(everything).not.toContain(secret);
+    expect(everything).not.toMatch(/"heavy":\s*\d/);
+  });
+});
+
 describe("route: input and safety refusals", () => {
   test("a cwd outside the roots is refused with its fix", async () => {
     const reply = await route({}, twoClaudes({}), { cwd: "/" });
