@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { claudeAdapter } from "../../src/adapters/claude.ts";
 import { foldEvents } from "../../src/adapters/fold.ts";
 import type { AgentEvent, ExitOutcome, FailureClass, RunRequest } from "../../src/adapters/types.ts";
+import { alive } from "../helpers/fake-harness.ts";
 
 const REPO = join(import.meta.dir, "..", "..");
 const FAKE = join(REPO, "fakes", "claude");
@@ -72,14 +73,6 @@ function realKinds(name: string): string[] {
   return readFileSync(join(FIXTURES, `${name}.stdout`), "utf8").split("\n").flatMap((l) => claudeAdapter.parse(l)).map((e) => e.kind);
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 const kinds = (events: AgentEvent[]): string[] => events.map((e) => e.kind);
 const route = (s: Sandbox, extra: Partial<RunRequest> = {}): RunRequest => ({ mode: "route", prompt: "Say PONG", cwd: s.repo, ...extra });
@@ -183,8 +176,8 @@ describe("fake claude kill paths", () => {
     const grandchild = Number(readFileSync(join(s.records, "grandchildren"), "utf8").trim());
     process.kill(-proc.pid, "SIGKILL");
     await proc.exited;
-    for (let i = 0; i < 100 && isAlive(grandchild); i++) await Bun.sleep(10);
-    expect(isAlive(grandchild)).toBe(false);
+    for (let i = 0; i < 100 && alive(grandchild); i++) await Bun.sleep(10);
+    expect(alive(grandchild)).toBe(false);
   });
 
   test("silent: init then nothing; SIGTERM ends it", async () => {

@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 import { codexAdapter, codexModelFromRollout } from "../../src/adapters/codex.ts";
 import { foldEvents } from "../../src/adapters/fold.ts";
 import type { AgentEvent, ExitOutcome, FailureClass, RunRequest } from "../../src/adapters/types.ts";
+import { alive } from "../helpers/fake-harness.ts";
 
 const REPO = join(import.meta.dir, "..", "..");
 const FAKE = join(REPO, "fakes", "codex");
@@ -69,15 +70,6 @@ async function runUntil(s: Sandbox, req: RunRequest, scenario: string, until: (l
   return { proc, lines: text.split("\n").filter((l) => l !== "") };
 }
 
-/** Running and not a zombie (an orphan may wait a moment for its reaper). */
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return false;
-  }
-}
 
 function realKinds(name: string): string[] {
   return readFileSync(join(FIXTURES, `${name}.stdout`), "utf8").split("\n").flatMap((l) => codexAdapter.parse(l)).map((e) => e.kind);
@@ -170,8 +162,8 @@ describe("fake codex kill paths", () => {
     const grandchild = Number(readFileSync(join(s.records, "grandchildren"), "utf8").trim());
     process.kill(-proc.pid, "SIGKILL");
     await proc.exited;
-    for (let i = 0; i < 100 && isAlive(grandchild); i++) await Bun.sleep(10);
-    expect(isAlive(grandchild)).toBe(false);
+    for (let i = 0; i < 100 && alive(grandchild); i++) await Bun.sleep(10);
+    expect(alive(grandchild)).toBe(false);
   });
 
   test("silent: thread.started then nothing; SIGTERM ends it", async () => {

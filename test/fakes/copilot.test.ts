@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { copilotAdapter, copilotUsageFromUsageFile } from "../../src/adapters/copilot.ts";
 import type { AgentEvent, ExitOutcome, FailureClass, RunRequest } from "../../src/adapters/types.ts";
 import { foldEvents } from "../../src/adapters/fold.ts";
+import { isJson } from "../helpers/fake-harness.ts";
 
 const FAKE = join(import.meta.dir, "..", "..", "fakes", "copilot");
 const FIX = join(import.meta.dir, "..", "fixtures", "copilot");
@@ -38,9 +39,6 @@ async function runFake(req: RunRequest, scenario: string, extra: Record<string, 
   return { outcome, stdout, stderr, records: where.records, home: where.home, cwd: where.cwd };
 }
 
-function isJson(line: string): boolean {
-  try { JSON.parse(line); return true; } catch { return false; }
-}
 
 function recorded(dir: string): { argv: string[]; stdinIsTTY: boolean; cwd: string; env: Record<string, string> } {
   const file = readdirSync(dir).find((f) => f.startsWith("copilot-")) as string;

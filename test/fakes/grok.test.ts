@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { detectGrokVariant, grokAdapter, grokBuildSummaryPath, grokModelFromSummary, grokProbesFor } from "../../src/adapters/grok.ts";
 import type { AgentEvent, ExitOutcome, FailureClass, GrokVariant, RunRequest } from "../../src/adapters/types.ts";
 import { foldEvents } from "../../src/adapters/fold.ts";
+import { isJson } from "../helpers/fake-harness.ts";
 
 const FAKE = join(import.meta.dir, "..", "..", "fakes", "grok");
 const FIX = join(import.meta.dir, "..", "fixtures", "grok");
@@ -41,9 +42,6 @@ async function runFake(req: RunRequest, scenario: string, extra: Record<string, 
   return { outcome: { exitCode: child.exitCode, signal: child.signalCode === null ? null : String(child.signalCode), events, stderrTail: stderr, rawStdoutTail: raw }, stdout, stderr, where };
 }
 
-function isJson(line: string): boolean {
-  try { JSON.parse(line); return true; } catch { return false; }
-}
 
 function recorded(dir: string): { argv: string[]; stdinIsTTY: boolean } {
   const file = readdirSync(dir).find((f) => f.startsWith("grok-")) as string;
