@@ -9,6 +9,7 @@
 import { join } from "node:path";
 import type { Adapter, AgentEvent, CodexSandbox, ExitOutcome, FailureClass, Invocation, RunRequest } from "./types.ts";
 import { asObject, parseObject, str, type Json } from "./json.ts";
+import { failureFromText } from "./failure-text.ts";
 
 
 /** Built from the options the exec subcommand takes; see research help/codex-exec--help.txt. */
@@ -138,10 +139,7 @@ const TRANSPORT = /stream disconnected|failed to lookup address|name does not re
 
 /** Recognizable failure wordings of 0.171.0 (§2.4, §2.6) and public issues. */
 export function codexFailureFromText(text: string): FailureClass | undefined {
-  if (AUTH.test(text)) return "auth";
-  if (CAPACITY.test(text)) return "capacity";
-  if (TRANSPORT.test(text)) return "transport";
-  return undefined;
+  return failureFromText(text, { auth: AUTH, capacity: CAPACITY, transport: TRANSPORT });
 }
 
 export function classifyCodex(outcome: ExitOutcome): FailureClass | undefined {

@@ -10,6 +10,7 @@
  */
 import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest } from "./types.ts";
 import { asObject as asRecord, parseObject } from "./json.ts";
+import { failureFromText } from "./failure-text.ts";
 
 /**
  * A server name nobody has: with `--allowed-mcp-server-names` set, gemini keeps only the named
@@ -124,10 +125,7 @@ const CAPACITY_TEXT = /Resource has been exhausted|RESOURCE_EXHAUSTED|exhausted 
 const TRANSPORT_TEXT = /fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|socket hang up|network error/i;
 
 function textFailure(text: string): FailureClass | undefined {
-  if (AUTH_TEXT.test(text)) return "auth";
-  if (CAPACITY_TEXT.test(text)) return "capacity";
-  if (TRANSPORT_TEXT.test(text)) return "transport";
-  return undefined;
+  return failureFromText(text, { auth: AUTH_TEXT, capacity: CAPACITY_TEXT, transport: TRANSPORT_TEXT });
 }
 
 function classify(outcome: ExitOutcome): FailureClass | undefined {

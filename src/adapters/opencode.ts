@@ -8,6 +8,7 @@
  */
 import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest } from "./types.ts";
 import { asObject as asRecord, parseObject } from "./json.ts";
+import { failureFromText } from "./failure-text.ts";
 
 const AGGREGATORS = new Set(["openrouter", "github-copilot"]);
 
@@ -196,10 +197,7 @@ const CAPACITY_TEXT = /rate[ _]limit|too many requests|overloaded|quota|capacity
 const TRANSPORT_TEXT = /cannot connect to api|unable to connect|ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|fetch failed|socket hang up|network error/i;
 
 function textFailure(text: string): FailureClass | undefined {
-  if (AUTH_TEXT.test(text)) return "auth";
-  if (CAPACITY_TEXT.test(text)) return "capacity";
-  if (TRANSPORT_TEXT.test(text)) return "transport";
-  return undefined;
+  return failureFromText(text, { auth: AUTH_TEXT, capacity: CAPACITY_TEXT, transport: TRANSPORT_TEXT });
 }
 
 function classify(outcome: ExitOutcome): FailureClass | undefined {
