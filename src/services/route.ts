@@ -61,8 +61,6 @@ export interface RouteHooks {
   signal?: AbortSignal;
   /** "attempt n/N · tier:agent · what it is doing · remaining s" */
   onProgress?: (message: string) => void;
-  /** Called with the run id as soon as the run is recorded (jobs use it). */
-  onRunStarted?: (runId: string) => void;
   /** The delegate's text as it streams (jobs keep it as partial output). */
   onOutput?: (text: string) => void;
   progressIntervalMs?: number;
@@ -74,7 +72,6 @@ export async function routeTask(rt: Runtime, req: RouteRequest, hooks: RouteHook
   const planned = planRoute({ tier: req.tier, caps: req.caps ?? [], ...(req.timeoutSec ? { timeoutSec: req.timeoutSec } : {}) }, rt.config, rt.store.cooldowns.active(rt.now()), rt.now());
   if (!planned.ok) return { ok: false, attempts: [], error: { code: planned.error.code, message: planned.error.message, hint: "Run router_dry_run to see every decision, or `orchestrate check` to validate the config." } };
   const runId = rt.store.runs.startRun({ tool: "route", tier: req.tier, cwd: gate.cwd, prompt: req.prompt });
-  hooks.onRunStarted?.(runId);
   const outcome = await runPlan(rt, { ...req, cwd: gate.cwd }, planned.plan, runId, hooks);
   finishRecord(rt, runId, outcome);
   return { ...outcome, runId };
