@@ -224,10 +224,16 @@ function classifyExitZero(outcome: ExitOutcome): FailureClass | undefined {
 
 export const opencodeAdapter: Adapter = {
   backend: "opencode",
-  preflight: true,
-  // `auth list` exits 0 even with no credentials; without any, opencode silently falls back to a
-  // free hosted model and retries for about a minute (research §A.3).
-  readiness: (out) => (out.exitCode !== 0 || /(^|\s)0 credentials/.test(stripAnsi(out.stdout)) ? "not_ready" : "ready"),
+  // `auth list` exits 0 even with no credentials, and lists provider keys found in the environment
+  // in a block of their own (research §A.3). No pre-flight: orchestrate always passes -m, and a
+  // provider without credentials then fails in ~2 s; only a run without -m hangs on the free model.
+  // Providers configured in opencode.json with an inline key show as 0 credentials too, so this bit
+  // is advice for list_agents and the doctor, never a reason to skip a run.
+  readiness: (out) => {
+    const text = stripAnsi(out.stdout);
+    if (out.exitCode !== 0) return "not_ready";
+    return /(^|\s)0 credentials/.test(text) && !/[1-9]\d* environment variables?/.test(text) ? "not_ready" : "ready";
+  },
   provider: opencodeProvider,
   invocation,
   parse,

@@ -156,3 +156,19 @@ test("probes name the flags invocation relies on", () => {
   expect(opencodeAdapter.probes.auth).toEqual(["auth", "list"]);
   expect(opencodeAdapter.supportsResume).toBe(true);
 });
+
+describe("opencode readiness (auth list)", () => {
+  const read = (stdout: string) => opencodeAdapter.readiness?.({ exitCode: 0, stdout, stderr: "" }, {});
+  test("no credentials and no provider key in the environment: not ready", () => {
+    expect(read("┌  Credentials \x1b[90m~/.local/share/opencode/auth.json\n│\n└  0 credentials\n")).toBe("not_ready");
+  });
+  test("keys found in the environment count (research §A.3: an Environment block)", () => {
+    expect(read("┌  Credentials\n└  0 credentials\n┌  Environment\n●  Anthropic \x1b[90mANTHROPIC_API_KEY\n└  2 environment variables\n")).toBe("ready");
+  });
+  test("stored credentials count", () => {
+    expect(read("┌  Credentials\n●  OpenAI \x1b[90moauth\n└  1 credentials\n")).toBe("ready");
+  });
+  test("opencode is never pre-flighted", () => {
+    expect(opencodeAdapter.preflight).toBeFalsy();
+  });
+});

@@ -57,11 +57,14 @@ describe("readiness", () => {
     expect(attempts[0]?.agent).toBe("out");
   });
 
-  test("opencode with 0 credentials is not ready (it would fall back to a hosted model for a minute)", async () => {
+  test("opencode is not pre-flighted: with -m a signed-out provider fails fast by itself", async () => {
     const s = await open();
     const reply = (await s.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box!.repo, tier: "light" } })) as ToolReply;
     expect(reply.isError).toBe(true);
-    expect(box!.recordings("opencode").filter((r) => r.argv[0] === "run")).toHaveLength(0);
+    const runs = box!.recordings("opencode").filter((r) => r.argv[0] === "run");
+    expect(runs).toHaveLength(1);
+    expect(runs[0]?.argv).toContain("-m");
+    expect((reply.structuredContent?.attempts as { outcome: string }[])[0]?.outcome).toBe("unavailable");
   });
 
   test("list_agents shows one readiness bit per agent", async () => {
