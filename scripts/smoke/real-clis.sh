@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Smoke test: route a task through orchestrate to each REAL vendor CLI found on PATH, against a
+# loopback fake model server (no network, no account). Not part of `npm test` — the suite never needs
+# the real CLIs. Install them outside the repo first, e.g.
+#   npm install --prefix /tmp/realcli @anthropic-ai/claude-code @openai/codex opencode-ai @github/copilot @vibe-kit/grok-cli
+#   PATH=/tmp/realcli/node_modules/.bin:$PATH scripts/smoke/real-clis.sh
+# (gemini is not covered: the fake server does not speak the Gemini API.)
+set -u
+here=$(cd "$(dirname "$0")" && pwd); repo=$(cd "$here/../.." && pwd)
+bun="$repo/node_modules/.bin/bun"
+root=$(mktemp -d); chmod 700 "$root"; home=$root/home
+trap 'kill "$server" 2>/dev/null; rm -rf "$root"' EXIT
+"$bun" "$here/fake-llm.ts" > "$root/server.log" 2>&1 & server=$!
+for _ in $(seq 50); do grep -q LISTENING "$root/server.log" && break; sleep 0.1; done
+port=$(grep -o '[0-9]*$' "$root/server.log" | head -1)
+mkdir -p -m 700 "$home/.config/orchestrate" "$home/Projects/repo" "$home/.codex" "$home/.copilot" "$home/.config/opencode"
+(cd "$home/Projects/repo" && git init -q -b main && echo hi > README.md && git add -A && git -c user.name=t -c user.email=t@e commit -qm init)
+printf 'model_provider = "fake"\n[model_providers.fake]\nname = "fake"\nbase_url = "http://127.0.0.1:%s/v1"\nenv_key = "FAKE_API_KEY"\nwire_api = "responses"\n' "$port" > "$home/.codex/config.toml"
+printf '{ "provider": { "fake": { "npm": "@ai-sdk/openai-compatible", "options": { "baseURL": "http://127.0.0.1:%s/v1", "apiKey": "dummy" }, "models": { "fake-model": {} } } } }\n' "$port" > "$home/.config/opencode/opencode.json"
+export HOME="$home" ORCHESTRATE_ROOTS="$home/Projects" ORCHESTRATE_DB="$root/db.sqlite" ORCHESTRATE_CONFIG="$home/.config/orchestrate/config.yaml"
+export ANTHROPIC_BASE_URL="http://127.0.0.1:$port" ANTHROPIC_API_KEY=dummy CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
+export FAKE_API_KEY=dummy OPENAI_API_KEY=dummy
+export COPILOT_PROVIDER_BASE_URL="http://127.0.0.1:$port/v1" COPILOT_PROVIDER_API_KEY=dummy COPILOT_MODEL=gpt-4o COPILOT_OFFLINE=true COPILOT_HOME="$home/.copilot"
+export GROK_BASE_URL="http://127.0.0.1:$port/v1" GROK_API_KEY=dummy
+passed=0; failed=0
+for spec in "claude:sonnet" "codex:gpt-5.5" "opencode:fake/fake-model" "copilot:gpt-4o" "grok:grok-code-fast-1"; do
+  backend=${spec%%:*}; model=${spec#*:}
+  if ! command -v "$backend" >/dev/null; then echo "skip $backend (not on PATH)"; continue; fi
+  printf 'agents:\n  a: { backend: %s, model: "%s" }\ntiers: { light: null, standard: null, heavy: [a] }\n' "$backend" "$model" > "$ORCHESTRATE_CONFIG"
+  chmod 600 "$ORCHESTRATE_CONFIG"
+  out=$(timeout 120 "$bun" "$repo/src/main.ts" run --tier heavy --cwd "$home/Projects/repo" "say pong" 2> "$root/$backend.err")
+  if [ "$out" = "PONG-FROM-REAL" ]; then passed=$((passed + 1)); echo "PASS $backend ($($backend --version 2>/dev/null | head -1))"
+  else failed=$((failed + 1)); echo "FAIL $backend: ${out:0:200}"; tail -5 "$root/$backend.err"; fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
