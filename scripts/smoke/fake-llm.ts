@@ -46,8 +46,36 @@ const server = Bun.serve({
       const usage = `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model, choices: [], usage: { prompt_tokens: 42, completion_tokens: 7, total_tokens: 49 } })}\n\n`;
       return new Response(chunk({ role: "assistant", content: "" }, null) + chunk({ content: REPLY }, null) + chunk({}, "stop") + usage + "data: [DONE]\n\n", { headers: { "content-type": "text/event-stream" } });
     }
+    if (url.pathname.includes(":streamGenerateContent") || url.pathname.includes(":generateContent")) {
+      // Gemini: structured side calls (router, next speaker) get a schema-shaped object, the turn gets REPLY.
+      const config = (body as { generationConfig?: { responseMimeType?: string; responseJsonSchema?: unknown; responseSchema?: unknown } }).generationConfig;
+      const text = config?.responseMimeType === "application/json" ? JSON.stringify(shaped(config.responseJsonSchema ?? config.responseSchema)) : REPLY;
+      const payload = { candidates: [{ content: { parts: [{ text }], role: "model" }, finishReason: "STOP", index: 0 }], usageMetadata: { promptTokenCount: 42, candidatesTokenCount: 7, totalTokenCount: 49 }, modelVersion: url.pathname.split("/").pop()?.split(":")[0] };
+      if (url.pathname.includes(":generateContent")) return Response.json(payload);
+      return new Response(`data: ${JSON.stringify(payload)}\n\n`, { headers: { "content-type": "text/event-stream" } });
+    }
+    if (url.pathname.includes(":countTokens")) return Response.json({ totalTokens: 42 });
     if (url.pathname.endsWith("/models")) return Response.json({ object: "list", data: [{ id: "fake-model", object: "model" }] });
     return new Response("ok");
   },
 });
+/** A value matching a JSON Schema well enough for the CLIs' own side calls (enums prefer "user"). */
+function shaped(schema: unknown): unknown {
+  const s = (schema ?? {}) as { type?: string; enum?: unknown[]; properties?: Record<string, unknown>; items?: unknown; minimum?: number };
+  if (Array.isArray(s.enum)) return s.enum.includes("user") ? "user" : s.enum[0];
+  switch (String(s.type ?? "").toLowerCase()) {
+    case "object":
+      return Object.fromEntries(Object.entries(s.properties ?? {}).map(([k, v]) => [k, shaped(v)]));
+    case "array":
+      return [];
+    case "number":
+    case "integer":
+      return s.minimum ?? 0;
+    case "boolean":
+      return false;
+    default:
+      return "ok";
+  }
+}
+
 process.stdout.write(`FAKE_LLM_LISTENING http://127.0.0.1:${server.port}\n`);

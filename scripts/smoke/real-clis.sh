@@ -4,7 +4,6 @@
 # the real CLIs. Install them outside the repo first, e.g.
 #   npm install --prefix /tmp/realcli @anthropic-ai/claude-code @openai/codex opencode-ai @github/copilot @vibe-kit/grok-cli
 #   PATH=/tmp/realcli/node_modules/.bin:$PATH scripts/smoke/real-clis.sh
-# (gemini is not covered: the fake server does not speak the Gemini API.)
 set -u
 here=$(cd "$(dirname "$0")" && pwd); repo=$(cd "$here/../.." && pwd)
 bun="$repo/node_modules/.bin/bun"
@@ -22,8 +21,11 @@ export ANTHROPIC_BASE_URL="http://127.0.0.1:$port" ANTHROPIC_API_KEY=dummy CLAUD
 export FAKE_API_KEY=dummy OPENAI_API_KEY=dummy
 export COPILOT_PROVIDER_BASE_URL="http://127.0.0.1:$port/v1" COPILOT_PROVIDER_API_KEY=dummy COPILOT_MODEL=gpt-4o COPILOT_OFFLINE=true COPILOT_HOME="$home/.copilot"
 export GROK_BASE_URL="http://127.0.0.1:$port/v1" GROK_API_KEY=dummy
+# gemini: an API key selected in settings, the base URL, and the throw-away repo trusted (research §B.4).
+export GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$port" GEMINI_API_KEY=dummy GEMINI_CLI_TRUST_WORKSPACE=true
+mkdir -p "$home/.gemini" && printf '{ "security": { "auth": { "selectedType": "gemini-api-key" } } }\n' > "$home/.gemini/settings.json"
 passed=0; failed=0
-for spec in "claude:sonnet" "codex:gpt-5.5" "opencode:fake/fake-model" "copilot:gpt-4o" "grok:grok-code-fast-1"; do
+for spec in "claude:sonnet" "codex:gpt-5.5" "opencode:fake/fake-model" "copilot:gpt-4o" "grok:grok-code-fast-1" "gemini:gemini-2.5-flash"; do
   backend=${spec%%:*}; model=${spec#*:}
   if ! command -v "$backend" >/dev/null; then echo "skip $backend (not on PATH)"; continue; fi
   printf 'agents:\n  a: { backend: %s, model: "%s" }\ntiers: { light: null, standard: null, heavy: [a] }\n' "$backend" "$model" > "$ORCHESTRATE_CONFIG"
