@@ -58,7 +58,10 @@ export function record(ctx: Pick<FakeContext, "cli" | "argv" | "stdin" | "scenar
     at: Date.now(),
     ...extra,
   };
-  writeFileSync(join(dir, `${ctx.cli}-${process.pid}.json`), JSON.stringify(entry, null, 2));
+  // Written aside and renamed: a test polling the record dir must never read half a file.
+  const file = join(dir, `${ctx.cli}-${process.pid}.json`);
+  writeFileSync(`${file}.tmp`, JSON.stringify(entry, null, 2));
+  renameSync(`${file}.tmp`, file);
 }
 
 /** Appends a note (e.g. a grandchild pid) to the record dir, for kill-path tests. */
