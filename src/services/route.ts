@@ -3,7 +3,7 @@
  * with a byte-identical tree; arm shared cooldowns; record the run and every attempt; return the
  * served-by, the full trace and the delegate's final (redacted) text.
  */
-import { UNAVAILABLE_CLASSES, type AgentEvent, type FailureClass, type RunRequest, type Usage } from "../adapters/types.ts";
+import type { AgentEvent, FailureClass, RunRequest } from "../adapters/types.ts";
 import type { AgentConfig, AgentLimits, Tier } from "../config/types.ts";
 import { planRoute, type Candidate, type Plan } from "../routing/plan.ts";
 import { attemptCapSec } from "../routing/budget.ts";
@@ -11,9 +11,9 @@ import { fallbackVerdict } from "../routing/fallback.ts";
 import { cooldownClass, cooldownUntil } from "../routing/cooldown.ts";
 import { checkCwd } from "../safety/roots.ts";
 import { checkDepth } from "../safety/depth.ts";
-import { redact } from "../safety/redact.ts";
 import type { Failure } from "../result.ts";
 import { runAttempt, type AttemptResult } from "./attempt.ts";
+import { failed, success, terminal, traceOf, type AttemptTrace, type RouteOutcome } from "./route-outcome.ts";
 import { advisoryHint } from "./advisory.ts";
 import { grokVariantOf } from "./cli-variant.ts";
 import type { Runtime } from "./runtime.ts";
@@ -28,34 +28,7 @@ export interface RouteRequest {
   limits?: AgentLimits;
 }
 
-export interface AttemptTrace {
-  n: number;
-  agent: string;
-  tier: Tier;
-  backend: string;
-  model?: string;
-  provider: string;
-  /** "ok", "unavailable" (never auth vs capacity), or the terminal class. */
-  outcome: string;
-  reason: string;
-  durationMs: number;
-  exitCode?: number | null;
-  fellBack: boolean;
-  treeChanged?: boolean | null;
-}
-
-export interface RouteOutcome {
-  ok: boolean;
-  runId?: string;
-  servedBy?: { agent: string; backend: string; model?: string; tier: Tier; provider: string };
-  text?: string;
-  attempts: AttemptTrace[];
-  crossProviderNotice?: string;
-  usage?: Usage;
-  sessionId?: string;
-  advisory?: { hint: string };
-  error?: Failure;
-}
+export type { AttemptTrace, RouteOutcome };
 
 export interface RouteHooks {
   signal?: AbortSignal;
@@ -173,31 +146,6 @@ function permissionFields(candidate: Candidate): Partial<RunRequest> {
   };
 }
 
-function traceOf(n: number, candidate: Candidate, result: AttemptResult): AttemptTrace {
-  const a = candidate.agent;
-  const changed = result.treeBefore !== undefined && result.treeAfter !== undefined ? result.treeBefore !== result.treeAfter : null;
-  return {
-    n,
-    agent: a.id,
-    tier: candidate.tier,
-    backend: a.backend,
-    ...(a.model ? { model: a.model } : {}),
-    provider: a.provider,
-    outcome: publicOutcome(result.failure),
-    reason: redact(result.reason),
-    durationMs: result.durationMs,
-    exitCode: result.exitCode,
-    fellBack: false,
-    treeChanged: changed,
-  };
-}
-
-/** Auth vs capacity is not disclosed: it would leak per-provider credential health. */
-function publicOutcome(failure: FailureClass | undefined): string {
-  if (!failure) return "ok";
-  return UNAVAILABLE_CLASSES.includes(failure) ? "unavailable" : failure;
-}
-
 function recordAttempt(rt: Runtime, runId: string, trace: AttemptTrace, result: AttemptResult): void {
   rt.store.runs.addAttempt({
     runId,
@@ -221,45 +169,6 @@ function armCooldown(rt: Runtime, candidate: Candidate, failure: FailureClass | 
   if (!cls) return;
   const now = rt.now();
   rt.store.cooldowns.arm(candidate.agent.id, cls, cooldownUntil(cls, rt.config.cooldowns, now), now);
-}
-
-function success(candidate: Candidate, result: AttemptResult, attempts: AttemptTrace[], crossing: string | undefined): RouteOutcome {
-  const a = candidate.agent;
-  return {
-    ok: true,
-    servedBy: { agent: a.id, backend: a.backend, ...(a.model ? { model: a.model } : {}), tier: candidate.tier, provider: a.provider },
-    text: redact(result.run.text),
-    attempts,
-    ...(crossing ? { crossProviderNotice: crossing } : {}),
-    usage: result.run.usage,
-    ...(result.run.sessionId ? { sessionId: result.run.sessionId } : {}),
-  };
-}
-
-function failed(result: AttemptResult, trace: AttemptTrace, attempts: AttemptTrace[], crossing: string | undefined, why: string): RouteOutcome {
-  const failure = result.failure ?? "task_failed";
-  const code = failure === "budget" ? "budget_exceeded" : UNAVAILABLE_CLASSES.includes(failure) ? "unavailable" : failure;
-  const partial = result.run.text ? redact(result.run.text) : undefined;
-  return {
-    ok: false,
-    attempts,
-    ...(crossing ? { crossProviderNotice: crossing } : {}),
-    usage: result.run.usage,
-    ...(result.run.sessionId ? { sessionId: result.run.sessionId } : {}),
-    ...(partial ? { text: partial } : {}),
-    error: { code, message: `Attempt ${trace.n} (${trace.tier}:${trace.agent}) ended ${trace.outcome}: ${trace.reason}. No fallback: ${why}.`, hint: hintFor(failure, trace) },
-  };
-}
-
-function hintFor(failure: FailureClass, trace: AttemptTrace): string {
-  if (trace.treeChanged) return "The working tree was changed by the attempt; review it (git status / git diff) before retrying.";
-  if (failure === "timeout" || failure === "stalled") return "Retry with a larger timeoutSec, or use background: true and job_wait for long tasks.";
-  if (UNAVAILABLE_CLASSES.includes(failure)) return "Run `orchestrate check` to see which CLIs are installed and signed in.";
-  return "Read the attempt trace; the delegate's partial output, if any, is in text.";
-}
-
-function terminal(attempts: AttemptTrace[], error: Failure, crossing: string | undefined): RouteOutcome {
-  return { ok: false, attempts, ...(crossing ? { crossProviderNotice: crossing } : {}), error };
 }
 
 function advisoryOutcome(rt: Runtime, runId: string, candidate: Candidate, n: number, attempts: AttemptTrace[]): RouteOutcome {

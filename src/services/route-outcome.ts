@@ -1,0 +1,103 @@
+/**
+ * The shape of a route's answer: the public attempt trace (where auth vs capacity is never told) and
+ * the outcome for success, a terminal failure and a plan that ran out, each with what to do next.
+ */
+import { UNAVAILABLE_CLASSES, type FailureClass, type Usage } from "../adapters/types.ts";
+import type { Tier } from "../config/types.ts";
+import type { Candidate } from "../routing/plan.ts";
+import { redact } from "../safety/redact.ts";
+import type { Failure } from "../result.ts";
+import type { AttemptResult } from "./attempt.ts";
+
+export interface AttemptTrace {
+  n: number;
+  agent: string;
+  tier: Tier;
+  backend: string;
+  model?: string;
+  provider: string;
+  /** "ok", "unavailable" (never auth vs capacity), or the terminal class. */
+  outcome: string;
+  reason: string;
+  durationMs: number;
+  exitCode?: number | null;
+  fellBack: boolean;
+  treeChanged?: boolean | null;
+}
+
+export interface RouteOutcome {
+  ok: boolean;
+  runId?: string;
+  servedBy?: { agent: string; backend: string; model?: string; tier: Tier; provider: string };
+  text?: string;
+  attempts: AttemptTrace[];
+  crossProviderNotice?: string;
+  usage?: Usage;
+  sessionId?: string;
+  advisory?: { hint: string };
+  error?: Failure;
+}
+
+export function traceOf(n: number, candidate: Candidate, result: AttemptResult): AttemptTrace {
+  const a = candidate.agent;
+  const changed = result.treeBefore !== undefined && result.treeAfter !== undefined ? result.treeBefore !== result.treeAfter : null;
+  return {
+    n,
+    agent: a.id,
+    tier: candidate.tier,
+    backend: a.backend,
+    ...(a.model ? { model: a.model } : {}),
+    provider: a.provider,
+    outcome: publicOutcome(result.failure),
+    reason: redact(result.reason),
+    durationMs: result.durationMs,
+    exitCode: result.exitCode,
+    fellBack: false,
+    treeChanged: changed,
+  };
+}
+
+/** Auth vs capacity is not disclosed: it would leak per-provider credential health. */
+export function publicOutcome(failure: FailureClass | undefined): string {
+  if (!failure) return "ok";
+  return UNAVAILABLE_CLASSES.includes(failure) ? "unavailable" : failure;
+}
+
+export function success(candidate: Candidate, result: AttemptResult, attempts: AttemptTrace[], crossing: string | undefined): RouteOutcome {
+  const a = candidate.agent;
+  return {
+    ok: true,
+    servedBy: { agent: a.id, backend: a.backend, ...(a.model ? { model: a.model } : {}), tier: candidate.tier, provider: a.provider },
+    text: redact(result.run.text),
+    attempts,
+    ...(crossing ? { crossProviderNotice: crossing } : {}),
+    usage: result.run.usage,
+    ...(result.run.sessionId ? { sessionId: result.run.sessionId } : {}),
+  };
+}
+
+export function failed(result: AttemptResult, trace: AttemptTrace, attempts: AttemptTrace[], crossing: string | undefined, why: string): RouteOutcome {
+  const failure = result.failure ?? "task_failed";
+  const code = failure === "budget" ? "budget_exceeded" : UNAVAILABLE_CLASSES.includes(failure) ? "unavailable" : failure;
+  const partial = result.run.text ? redact(result.run.text) : undefined;
+  return {
+    ok: false,
+    attempts,
+    ...(crossing ? { crossProviderNotice: crossing } : {}),
+    usage: result.run.usage,
+    ...(result.run.sessionId ? { sessionId: result.run.sessionId } : {}),
+    ...(partial ? { text: partial } : {}),
+    error: { code, message: `Attempt ${trace.n} (${trace.tier}:${trace.agent}) ended ${trace.outcome}: ${trace.reason}. No fallback: ${why}.`, hint: hintFor(failure, trace) },
+  };
+}
+
+function hintFor(failure: FailureClass, trace: AttemptTrace): string {
+  if (trace.treeChanged) return "The working tree was changed by the attempt; review it (git status / git diff) before retrying.";
+  if (failure === "timeout" || failure === "stalled") return "Retry with a larger timeoutSec, or use background: true and job_wait for long tasks.";
+  if (UNAVAILABLE_CLASSES.includes(failure)) return "Run `orchestrate check` to see which CLIs are installed and signed in.";
+  return "Read the attempt trace; the delegate's partial output, if any, is in text.";
+}
+
+export function terminal(attempts: AttemptTrace[], error: Failure, crossing: string | undefined): RouteOutcome {
+  return { ok: false, attempts, ...(crossing ? { crossProviderNotice: crossing } : {}), error };
+}
