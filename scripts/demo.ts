@@ -29,7 +29,8 @@ allowCrossProviderFallback: true
 `;
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
-const heading = (s: string) => out(`\n\x1b[1m== ${s}\x1b[0m`);
+const bold = process.stdout.isTTY ? (s: string) => `\x1b[1m${s}\x1b[0m` : (s: string) => s;
+const heading = (s: string) => out(`\n${bold(`== ${s}`)}`);
 
 async function main(): Promise<void> {
   // claude answers like a rate-limited account, so the heavy call must fall back. The demo's client
