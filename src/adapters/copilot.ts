@@ -40,6 +40,8 @@ function copilotInvocation(req: RunRequest): Invocation {
   const args = [...promptArgs(req.prompt), "--output-format", "json", "--no-auto-update", "--no-ask-user", "--disable-builtin-mcps"];
   if (req.model) args.push("--model", req.model);
   if (req.resumeSessionId) args.push(`--resume=${req.resumeSessionId}`);
+  // A delegate must not reach the user's MCP servers (orchestrate itself may be one of them).
+  for (const name of req.disableMcpServers ?? []) args.push(`--disable-mcp-server=${name}`);
   if (req.mode === "route") return { args: [...args, "--allow-all-tools"] };
   for (const rule of ANSWER_DENY_RULES) args.push(`--deny-tool=${rule}`);
   const usageFile = copilotUsageFilePath(req);

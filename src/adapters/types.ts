@@ -42,6 +42,11 @@ export interface RunRequest {
   outputSchema?: string;
   /** Answer mode: a throw-away directory the CLI may use as its isolated config home. */
   isolatedHome?: string;
+  /**
+   * The user's own MCP servers, by name, to switch off for this run where the CLI can only do it
+   * by name (copilot's --disable-mcp-server). Read from the CLI's config by the service.
+   */
+  disableMcpServers?: string[];
 }
 
 /** What process/ needs to start the CLI. */

@@ -17,6 +17,7 @@ import { ENVELOPE_SCHEMA_TEXT, readEnvelope, repairPrompt, type EnvelopeContent 
 import { sideChannelModels } from "./model-identity.ts";
 import type { AnswerTraits } from "./cli-variant.ts";
 import type { Runtime } from "./runtime.ts";
+import { mcpIsolation } from "./mcp-isolation.ts";
 
 export interface TurnSpec {
   agent: AgentConfig;
@@ -77,6 +78,7 @@ async function runAnswer(rt: Runtime, spec: TurnSpec, prompt: string, resumeSess
       outputSchemaPath: schemaPath,
       outputSchema: ENVELOPE_SCHEMA_TEXT,
       isolatedHome: home,
+      ...mcpIsolation(spec.agent.backend, env),
     };
     freshDir(spec.cwd);
     const attempt = await runAttempt({

@@ -16,6 +16,7 @@ import { runAttempt, type AttemptResult } from "./attempt.ts";
 import { failed, success, terminal, traceOf, type AttemptTrace, type RouteOutcome } from "./route-outcome.ts";
 import { advisoryHint } from "./advisory.ts";
 import { grokVariantOf } from "./cli-variant.ts";
+import { mcpIsolation } from "./mcp-isolation.ts";
 import type { Runtime } from "./runtime.ts";
 
 export interface RouteRequest {
@@ -105,7 +106,7 @@ async function runWithProgress(rt: Runtime, req: RouteRequest, candidate: Candid
     return await runAttempt({
       agent,
       adapter: rt.adapters[candidate.agent.backend],
-      request: { mode: "route", prompt: req.prompt, cwd: req.cwd, ...permissionFields(candidate), ...(grokVariant ? { grokVariant } : {}) },
+      request: { mode: "route", prompt: req.prompt, cwd: req.cwd, ...permissionFields(candidate), ...(grokVariant ? { grokVariant } : {}), ...mcpIsolation(agent.backend, { ...rt.env, ...agent.env }) },
       env: rt.env,
       timeoutMs: slot.capSec * 1000,
       stallMs: (agent.limits.stallSec ?? rt.config.defaults.stallSec) * 1000,

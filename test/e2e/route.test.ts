@@ -283,6 +283,23 @@ tiers: { light: null, standard: null, heavy: [g] }
   });
 });
 
+describe("route: the user's MCP servers stay out of a delegated copilot", () => {
+  test("every server in ~/.copilot/mcp-config.json is switched off by name", async () => {
+    box = makeSandbox({});
+    mkdirSync(join(box.home, ".copilot"), { recursive: true });
+    writeFileSync(join(box.home, ".copilot", "mcp-config.json"), JSON.stringify({ mcpServers: { orchestrate: { command: "/x" }, "team-tools": { command: "/y" } } }));
+    box.writeConfig(`agents:
+  cp: { backend: copilot, model: gpt-4o }
+tiers: { light: null, standard: null, heavy: [cp] }
+`);
+    session = await connect(box.env);
+    const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
+    expect(reply.isError).toBeFalsy();
+    const argv = box.recordings("copilot").find((r) => r.argv.includes("-p"))?.argv ?? [];
+    expect(argv).toEqual(expect.arrayContaining(["--disable-mcp-server=orchestrate", "--disable-mcp-server=team-tools", "--disable-builtin-mcps"]));
+  });
+});
+
 describe("route: seed-000 config.json works unchanged", () => {
   test("mcp-router config.json through MCP_ROUTER_CONFIG", async () => {
     box = makeSandbox({});
