@@ -86,8 +86,20 @@ function invocation(req: RunRequest): Invocation {
   if (req.resumeSessionId) args.push("-s", req.resumeSessionId);
   // The prompt goes on stdin (then closed): positional words that contain spaces reach the model
   // wrapped in quotes, and a dash-prefixed prompt would parse as a flag.
-  if (req.mode === "route") return { args, stdin: req.prompt };
+  if (req.mode === "route") return { args, stdin: req.prompt, ...routeEnv(req) };
   return { args, stdin: req.prompt, env: answerEnv(req) };
+}
+
+/**
+ * Route mode keeps the person's config but switches their MCP servers off by name: an inline config
+ * of `{ "mcp": { name: { "enabled": false } } }` merges over theirs and keeps their providers
+ * (checked against opencode 1.18.33).
+ */
+function routeEnv(req: RunRequest): Pick<Invocation, "env"> {
+  const names = req.disableMcpServers ?? [];
+  if (names.length === 0) return {};
+  const mcp = Object.fromEntries(names.map((name) => [name, { enabled: false }]));
+  return { env: { OPENCODE_CONFIG_CONTENT: JSON.stringify({ mcp }) } };
 }
 
 /**

@@ -1,20 +1,42 @@
 /**
- * The user's own MCP servers for CLIs that can only switch them off by name. Copilot loads every
- * server in $COPILOT_HOME/mcp-config.json (default ~/.copilot) into a delegated run; the names go
- * to the adapter, which passes --disable-mcp-server for each. Claude, codex (answer mode), opencode
- * (answer mode) and gemini are isolated by flags or config instead.
+ * The user's own MCP servers, for CLIs that can only switch them off by name: copilot loads every
+ * server in $COPILOT_HOME/mcp-config.json (default ~/.copilot) into a delegated run; opencode in
+ * route mode loads those of its global config and of the repo's own opencode.json. The names go to
+ * the adapter (copilot: --disable-mcp-server; opencode: an inline config disabling each). A
+ * delegate must not reach them — orchestrate itself may be one. Claude, gemini, and codex/opencode
+ * in answer mode are isolated by flags or an isolated config instead.
  */
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Backend, RunRequest } from "../adapters/types.ts";
 
-export function userMcpServerNames(backend: Backend, env: Record<string, string | undefined>): string[] {
-  if (backend !== "copilot") return [];
-  const home = env.COPILOT_HOME ?? join(env.HOME ?? homedir(), ".copilot");
+export function userMcpServerNames(backend: Backend, env: Record<string, string | undefined>, cwd?: string): string[] {
+  const home = env.HOME ?? homedir();
+  if (backend === "copilot") return serverNames(join(env.COPILOT_HOME ?? join(home, ".copilot"), "mcp-config.json"), "mcpServers");
+  if (backend !== "opencode") return [];
+  const configDir = join(env.XDG_CONFIG_HOME || join(home, ".config"), "opencode");
+  const files = [join(configDir, "opencode.json"), join(configDir, "opencode.jsonc"), join(configDir, "config.json")];
+  if (cwd) files.push(join(cwd, "opencode.json"), join(cwd, "opencode.jsonc"), join(cwd, ".opencode", "opencode.json"), join(cwd, ".opencode", "opencode.jsonc"));
+  return [...new Set(files.flatMap((file) => serverNames(file, "mcp")))];
+}
+
+/** The request fields that switch the user's servers off, or nothing when there are none. */
+export function mcpIsolation(backend: Backend, env: Record<string, string | undefined>, cwd?: string): Pick<RunRequest, "disableMcpServers"> {
+  const names = userMcpServerNames(backend, env, cwd);
+  return names.length > 0 ? { disableMcpServers: names } : {};
+}
+
+function serverNames(file: string, key: string): string[] {
+  let text: string;
   try {
-    const parsed: unknown = JSON.parse(readFileSync(join(home, "mcp-config.json"), "utf8"));
-    const servers = typeof parsed === "object" && parsed !== null ? (parsed as { mcpServers?: unknown }).mcpServers : undefined;
+    text = readFileSync(file, "utf8");
+  } catch {
+    return [];
+  }
+  try {
+    const parsed: unknown = JSON.parse(stripJsonComments(text));
+    const servers = typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>)[key] : undefined;
     if (typeof servers !== "object" || servers === null || Array.isArray(servers)) return [];
     return Object.keys(servers).filter((name) => /^[\w.@-]{1,128}$/.test(name));
   } catch {
@@ -22,8 +44,30 @@ export function userMcpServerNames(backend: Backend, env: Record<string, string 
   }
 }
 
-/** The request fields that switch the user's servers off, or nothing when there are none. */
-export function mcpIsolation(backend: Backend, env: Record<string, string | undefined>): Pick<RunRequest, "disableMcpServers"> {
-  const names = userMcpServerNames(backend, env);
-  return names.length > 0 ? { disableMcpServers: names } : {};
+/** JSONC → JSON: drops // and /* *\/ comments and trailing commas, leaving strings untouched. */
+export function stripJsonComments(text: string): string {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      const end = stringEnd(text, i);
+      out += text.slice(i, end);
+      i = end - 1;
+    } else if (c === "/" && text[i + 1] === "/") {
+      while (i < text.length && text[i] !== "\n") i++;
+      out += "\n";
+    } else if (c === "/" && text[i + 1] === "*") {
+      const close = text.indexOf("*/", i + 2);
+      i = close === -1 ? text.length : close + 1;
+    } else out += c;
+  }
+  return out.replace(/,(\s*[}\]])/g, "$1");
+}
+
+function stringEnd(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === '"') return i + 1;
+  }
+  return text.length;
 }

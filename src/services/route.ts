@@ -106,7 +106,7 @@ async function runWithProgress(rt: Runtime, req: RouteRequest, candidate: Candid
     return await runAttempt({
       agent,
       adapter: rt.adapters[candidate.agent.backend],
-      request: { mode: "route", prompt: req.prompt, cwd: req.cwd, ...permissionFields(candidate), ...(grokVariant ? { grokVariant } : {}), ...mcpIsolation(agent.backend, { ...rt.env, ...agent.env }) },
+      request: { mode: "route", prompt: req.prompt, cwd: req.cwd, ...permissionFields(candidate), ...(grokVariant ? { grokVariant } : {}), ...mcpIsolation(agent.backend, { ...rt.env, ...agent.env }, req.cwd) },
       env: rt.env,
       timeoutMs: slot.capSec * 1000,
       stallMs: (agent.limits.stallSec ?? rt.config.defaults.stallSec) * 1000,

@@ -300,6 +300,24 @@ tiers: { light: null, standard: null, heavy: [cp] }
   });
 });
 
+describe("route: the user's MCP servers stay out of a delegated opencode", () => {
+  test("servers of the global and the repo's opencode config are disabled by name; providers stay", async () => {
+    box = makeSandbox({});
+    mkdirSync(join(box.home, ".config", "opencode"), { recursive: true });
+    writeFileSync(join(box.home, ".config", "opencode", "opencode.json"), JSON.stringify({ mcp: { orchestrate: { type: "local", command: ["/x"] } } }));
+    writeFileSync(join(box.repo, "opencode.json"), JSON.stringify({ mcp: { "repo-tools": { type: "local", command: ["/y"] } } }));
+    box.writeConfig(`agents:
+  oc: { backend: opencode, model: deepseek/v4 }
+tiers: { light: null, standard: null, heavy: [oc] }
+`);
+    session = await connect(box.env);
+    const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
+    const run = box.recordings("opencode").find((r) => r.argv[0] === "run");
+    expect(JSON.parse(run?.env.OPENCODE_CONFIG_CONTENT ?? "{}")).toEqual({ mcp: { orchestrate: { enabled: false }, "repo-tools": { enabled: false } } });
+    expect(reply.structuredContent?.attempts).toBeDefined();
+  });
+});
+
 describe("route: seed-000 config.json works unchanged", () => {
   test("mcp-router config.json through MCP_ROUTER_CONFIG", async () => {
     box = makeSandbox({});

@@ -1,0 +1,40 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { stripJsonComments, userMcpServerNames } from "../../src/services/mcp-isolation.ts";
+
+let dir = "";
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("the user's MCP servers, by name", () => {
+  test("JSONC comments and trailing commas go; strings (URLs) stay", () => {
+    const text = `{
+      // a comment
+      "url": "http://x/y", /* block */ "b": [1, 2,],
+    }`;
+    expect(JSON.parse(stripJsonComments(text))).toEqual({ url: "http://x/y", b: [1, 2] });
+  });
+
+  test("copilot: every server of $COPILOT_HOME/mcp-config.json", () => {
+    dir = mkdtempSync(join(tmpdir(), "mcpiso-"));
+    writeFileSync(join(dir, "mcp-config.json"), JSON.stringify({ mcpServers: { orchestrate: {}, tools: {} } }));
+    expect(userMcpServerNames("copilot", { COPILOT_HOME: dir })).toEqual(["orchestrate", "tools"]);
+  });
+
+  test("opencode: global config (JSONC) and the repo's own config, without repeats", () => {
+    dir = mkdtempSync(join(tmpdir(), "mcpiso-"));
+    mkdirSync(join(dir, "cfg", "opencode"), { recursive: true });
+    mkdirSync(join(dir, "repo"));
+    writeFileSync(join(dir, "cfg", "opencode", "opencode.jsonc"), `{ // mine\n "mcp": { "orchestrate": { "type": "local" }, "shared": {} } }`);
+    writeFileSync(join(dir, "repo", "opencode.json"), JSON.stringify({ mcp: { "repo-server": {}, shared: {} } }));
+    expect(userMcpServerNames("opencode", { XDG_CONFIG_HOME: join(dir, "cfg"), HOME: dir }, join(dir, "repo")).sort()).toEqual(["orchestrate", "repo-server", "shared"]);
+  });
+
+  test("no config, or a broken one, is no servers (never a crash)", () => {
+    dir = mkdtempSync(join(tmpdir(), "mcpiso-"));
+    writeFileSync(join(dir, "mcp-config.json"), "{not json");
+    expect(userMcpServerNames("copilot", { COPILOT_HOME: dir })).toEqual([]);
+    expect(userMcpServerNames("claude", { HOME: dir })).toEqual([]);
+  });
+});
