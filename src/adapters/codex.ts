@@ -28,6 +28,9 @@ export function codexInvocation(req: RunRequest): Invocation {
     args.push("-C", req.cwd, "-s", sandbox);
   }
   if (req.model) args.push("-m", req.model);
+  // Route mode keeps the person's config (providers, auth); their MCP servers are switched off one
+  // by one — `-c mcp_servers={}` does not (it merges); `.enabled=false` does (checked on 0.171.0).
+  if (!answer) for (const name of req.disableMcpServers ?? []) args.push("-c", `mcp_servers.${name}.enabled=false`);
   if (answer && req.outputSchemaPath) args.push("--output-schema", req.outputSchemaPath);
   if (req.resumeSessionId) args.push("resume", req.resumeSessionId);
   // `--` so a prompt starting with "-" or equal to "resume"/"review" is never taken as syntax.

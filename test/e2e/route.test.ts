@@ -318,6 +318,22 @@ tiers: { light: null, standard: null, heavy: [oc] }
   });
 });
 
+describe("route: the user's MCP servers stay out of a delegated codex", () => {
+  test("each [mcp_servers.NAME] of config.toml is switched off with -c …enabled=false", async () => {
+    box = makeSandbox({ OPENAI_API_KEY: "sk-test-not-a-real-key-1234567890" });
+    writeFileSync(join(box.home, ".codex", "config.toml"), '[mcp_servers.orchestrate]\ncommand = "/x"\n');
+    box.writeConfig(`agents:
+  cx: { backend: codex, model: gpt-5.5 }
+tiers: { light: null, standard: null, heavy: [cx] }
+`);
+    session = await connect(box.env);
+    const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
+    expect(reply.isError).toBeFalsy();
+    const run = box.recordings("codex").find((r) => r.argv[0] === "exec");
+    expect(run?.argv).toEqual(expect.arrayContaining(["-c", "mcp_servers.orchestrate.enabled=false"]));
+  });
+});
+
 describe("route: seed-000 config.json works unchanged", () => {
   test("mcp-router config.json through MCP_ROUTER_CONFIG", async () => {
     box = makeSandbox({});

@@ -38,3 +38,13 @@ describe("the user's MCP servers, by name", () => {
     expect(userMcpServerNames("claude", { HOME: dir })).toEqual([]);
   });
 });
+
+describe("codex", () => {
+  test("[mcp_servers.*] of CODEX_HOME/config.toml and the repo's .codex/config.toml; bare keys only", () => {
+    dir = mkdtempSync(join(tmpdir(), "mcpiso-"));
+    mkdirSync(join(dir, "repo", ".codex"), { recursive: true });
+    writeFileSync(join(dir, "config.toml"), 'model = "gpt-5.5"\n[mcp_servers.orchestrate]\ncommand = "/x"\n[mcp_servers."has.dot"]\ncommand = "/z"\n');
+    writeFileSync(join(dir, "repo", ".codex", "config.toml"), '[mcp_servers.repo-tools]\ncommand = "/y"\n');
+    expect(userMcpServerNames("codex", { CODEX_HOME: dir }, join(dir, "repo"))).toEqual(["orchestrate", "repo-tools"]);
+  });
+});
