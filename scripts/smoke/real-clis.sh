@@ -8,14 +8,18 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd); repo=$(cd "$here/../.." && pwd)
 bun="$repo/node_modules/.bin/bun"
 root=$(mktemp -d); chmod 700 "$root"; home=$root/home
-trap 'kill "$server" 2>/dev/null; rm -rf "$root"' EXIT
+trap 'kill "$server" 2>/dev/null; pkill -f "$root/boom.sh" 2>/dev/null; rm -rf "$root"' EXIT
 "$bun" "$here/fake-llm.ts" > "$root/server.log" 2>&1 & server=$!
 for _ in $(seq 50); do grep -q LISTENING "$root/server.log" && break; sleep 0.1; done
 port=$(grep -o '[0-9]*$' "$root/server.log" | head -1)
 mkdir -p -m 700 "$home/.config/orchestrate" "$home/Projects/repo" "$home/.codex" "$home/.copilot" "$home/.config/opencode"
 (cd "$home/Projects/repo" && git init -q -b main && echo hi > README.md && git add -A && git -c user.name=t -c user.email=t@e commit -qm init)
-printf 'model_provider = "fake"\n[model_providers.fake]\nname = "fake"\nbase_url = "http://127.0.0.1:%s/v1"\nenv_key = "FAKE_API_KEY"\nwire_api = "responses"\n' "$port" > "$home/.codex/config.toml"
-printf '{ "provider": { "fake": { "npm": "@ai-sdk/openai-compatible", "options": { "baseURL": "http://127.0.0.1:%s/v1", "apiKey": "dummy" }, "models": { "fake-model": {} } } } }\n' "$port" > "$home/.config/opencode/opencode.json"
+# A "boom" MCP server in every CLI's own config: a delegated run must never start it (isolation).
+boom="$root/boom.sh"; printf '#!/bin/sh\ntouch "%s/BOOM_STARTED_$1"\nexec sleep 30\n' "$root" > "$boom"; chmod +x "$boom"
+printf 'model_provider = "fake"\n[model_providers.fake]\nname = "fake"\nbase_url = "http://127.0.0.1:%s/v1"\nenv_key = "FAKE_API_KEY"\nwire_api = "responses"\n[mcp_servers.boom]\ncommand = "%s"\nargs = ["codex"]\n' "$port" "$boom" > "$home/.codex/config.toml"
+printf '{ "provider": { "fake": { "npm": "@ai-sdk/openai-compatible", "options": { "baseURL": "http://127.0.0.1:%s/v1", "apiKey": "dummy" }, "models": { "fake-model": {} } } }, "mcp": { "boom": { "type": "local", "command": ["%s", "opencode"] } } }\n' "$port" "$boom" > "$home/.config/opencode/opencode.json"
+printf '{ "mcpServers": { "boom": { "type": "stdio", "command": "%s", "args": ["claude"] } } }\n' "$boom" > "$home/.claude.json"
+printf '{ "mcpServers": { "boom": { "type": "local", "command": "%s", "args": ["copilot"], "tools": ["*"] } } }\n' "$boom" > "$home/.copilot/mcp-config.json"
 export HOME="$home" ORCHESTRATE_ROOTS="$home/Projects" ORCHESTRATE_DB="$root/db.sqlite" ORCHESTRATE_CONFIG="$home/.config/orchestrate/config.yaml"
 export ANTHROPIC_BASE_URL="http://127.0.0.1:$port" ANTHROPIC_API_KEY=dummy CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
 export FAKE_API_KEY=dummy OPENAI_API_KEY=dummy
@@ -23,7 +27,7 @@ export COPILOT_PROVIDER_BASE_URL="http://127.0.0.1:$port/v1" COPILOT_PROVIDER_AP
 export GROK_BASE_URL="http://127.0.0.1:$port/v1" GROK_API_KEY=dummy
 # gemini: an API key selected in settings, the base URL, and the throw-away repo trusted (research §B.4).
 export GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$port" GEMINI_API_KEY=dummy GEMINI_CLI_TRUST_WORKSPACE=true
-mkdir -p "$home/.gemini" && printf '{ "security": { "auth": { "selectedType": "gemini-api-key" } } }\n' > "$home/.gemini/settings.json"
+mkdir -p "$home/.gemini" && printf '{ "security": { "auth": { "selectedType": "gemini-api-key" } }, "mcpServers": { "boom": { "command": "%s", "args": ["gemini"] } } }\n' "$boom" > "$home/.gemini/settings.json"
 passed=0; failed=0
 for spec in "claude:sonnet" "codex:gpt-5.5" "opencode:fake/fake-model" "copilot:gpt-4o" "grok:grok-code-fast-1" "gemini:gemini-2.5-flash"; do
   backend=${spec%%:*}; model=${spec#*:}
@@ -31,7 +35,9 @@ for spec in "claude:sonnet" "codex:gpt-5.5" "opencode:fake/fake-model" "copilot:
   printf 'agents:\n  a: { backend: %s, model: "%s" }\ntiers: { light: null, standard: null, heavy: [a] }\n' "$backend" "$model" > "$ORCHESTRATE_CONFIG"
   chmod 600 "$ORCHESTRATE_CONFIG"
   out=$(timeout 120 "$bun" "$repo/src/main.ts" run --tier heavy --cwd "$home/Projects/repo" "say pong" 2> "$root/$backend.err")
-  if [ "$out" = "PONG-FROM-REAL" ]; then passed=$((passed + 1)); echo "PASS $backend ($($backend --version 2>/dev/null | head -1))"
+  sleep 1  # a server the CLI started would have touched its marker by now
+  if [ -e "$root/BOOM_STARTED_$backend" ]; then failed=$((failed + 1)); echo "FAIL $backend: started the user's MCP server"; continue; fi
+  if [ "$out" = "PONG-FROM-REAL" ]; then passed=$((passed + 1)); echo "PASS $backend ($($backend --version 2>/dev/null | head -1)), user MCP servers not started"
   else failed=$((failed + 1)); echo "FAIL $backend: ${out:0:200}"; tail -5 "$root/$backend.err"; fi
 done
 echo "$passed passed, $failed failed"
