@@ -80,6 +80,30 @@ describe("host build", () => {
     }
   });
 
+  test("the compiled binary serves route, consult and jobs over MCP (the lazily loaded chunks are in it)", async () => {
+    const { makeSandbox } = await import("../../fakes/lib/sandbox.ts");
+    const { connect } = await import("../../fakes/lib/mcp-client.ts");
+    const box = makeSandbox({ ORCHESTRATE_HOST_RUNTIME: "claude", OPENAI_API_KEY: "sk-test-not-a-real-key-000000000" });
+    box.writeConfig("agents:\n  cx: { backend: codex, model: gpt-5.5, scores: { coding: 90 } }\n  cl: { backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: rate-limit } }\ntiers: { light: null, standard: [cx], heavy: [cl] }\nfallbacks: { heavy: standard }\nallowCrossProviderFallback: true\n");
+    const session = await connect(box.env, { command: [bin] });
+    try {
+      const call = async (name: string, args: Record<string, unknown>) => (await session.client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: Record<string, unknown> };
+      const routed = await call("route", { prompt: "x", cwd: box.repo, tier: "heavy" });
+      expect(routed.isError).toBeFalsy();
+      expect((routed.structuredContent?.attempts as { outcome: string }[]).map((a) => a.outcome)).toEqual(["unavailable", "ok"]);
+      const consulted = await call("consult", { prompt: "q", capability: "coding" });
+      expect(consulted.structuredContent?.model_verification).toBe("verified");
+      const bg = await call("route", { prompt: "x", cwd: box.repo, tier: "standard", background: true });
+      const id = (bg.structuredContent?.job as { id: string }).id;
+      const waited = await call("job_wait", { id, waitSec: 20 });
+      expect(waited.structuredContent?.status).toBe("ok");
+      expect((await session.client.listPrompts()).prompts.map((p) => p.name)).toContain("consult");
+    } finally {
+      await session.close();
+      box.cleanup();
+    }
+  });
+
   test("an unknown target is refused by name", async () => {
     const res = await compile(["--out", join(scratch, "never"), "--targets", "plan9-x64"]);
     expect(res.code).toBe(1);
