@@ -150,6 +150,8 @@ async function supervise(proc: Subprocess<"ignore" | Uint8Array, "pipe", "pipe">
   };
 }
 
+const COLLECT_EVERY_BYTES = 8 * 1024 * 1024;
+
 /** stdout → lines → onLine, keeping the plain-text lines' tail. */
 class StdoutSink {
   readonly rawTail = new LineTail(RAW_STDOUT_TAIL_CHARS);
@@ -160,8 +162,17 @@ class StdoutSink {
     this.lines = new LineSplitter((line) => this.line(line, onLine), maxLineBytes);
   }
 
+  private sinceCollect = 0;
+
   push(chunk: Uint8Array): void {
     this.lines.push(chunk);
+    // A long stream turns into short-lived strings and objects faster than the collector returns
+    // them. A collection every 8 MiB keeps the peak near what is live (bench: 50 MB stream, extra
+    // RSS 34.9 → 24.3 MiB) for ~10% of a throughput (~270 MB/s) no CLI comes near.
+    this.sinceCollect += chunk.length;
+    if (this.sinceCollect < COLLECT_EVERY_BYTES) return;
+    this.sinceCollect = 0;
+    Bun.gc(true);
   }
 
   flush(): void {
