@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { claudeAdapter } from "../../src/adapters/claude.ts";
 import { foldEvents } from "../../src/adapters/fold.ts";
 import type { AgentEvent, ExitOutcome, FailureClass, RunRequest } from "../../src/adapters/types.ts";
-import { alive } from "../helpers/fake-harness.ts";
+import { alive, eventKinds, transcriptKinds } from "../helpers/fake-harness.ts";
 
 const REPO = join(import.meta.dir, "..", "..");
 const FAKE = join(REPO, "fakes", "claude");
@@ -69,12 +69,8 @@ async function runUntil(s: Sandbox, req: RunRequest, scenario: string, until: (l
   return { proc, lines: text.split("\n").filter((l) => l !== "") };
 }
 
-function realKinds(name: string): string[] {
-  return readFileSync(join(FIXTURES, `${name}.stdout`), "utf8").split("\n").flatMap((l) => claudeAdapter.parse(l)).map((e) => e.kind);
-}
 
 
-const kinds = (events: AgentEvent[]): string[] => events.map((e) => e.kind);
 const route = (s: Sandbox, extra: Partial<RunRequest> = {}): RunRequest => ({ mode: "route", prompt: "Say PONG", cwd: s.repo, ...extra });
 const answer = (s: Sandbox, extra: Partial<RunRequest> = {}): RunRequest => ({ mode: "answer", prompt: "Say PONG", cwd: s.scratch, ...extra });
 // The captures were taken with retries off; the adapter's own setting adds one api_retry line.
@@ -238,3 +234,6 @@ describe("fake claude CLI grammar and sessions", () => {
     expect(JSON.parse(no.stdout)).toMatchObject({ loggedIn: false, authMethod: "none" });
   });
 });
+
+const kinds = eventKinds;
+const realKinds = (name: string): string[] => transcriptKinds(claudeAdapter, FIXTURES, name);

@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { codexAdapter, codexModelFromRollout } from "../../src/adapters/codex.ts";
 import { foldEvents } from "../../src/adapters/fold.ts";
 import type { AgentEvent, ExitOutcome, FailureClass, RunRequest } from "../../src/adapters/types.ts";
-import { alive } from "../helpers/fake-harness.ts";
+import { alive, eventKinds, transcriptKinds } from "../helpers/fake-harness.ts";
 
 const REPO = join(import.meta.dir, "..", "..");
 const FAKE = join(REPO, "fakes", "codex");
@@ -71,11 +71,7 @@ async function runUntil(s: Sandbox, req: RunRequest, scenario: string, until: (l
 }
 
 
-function realKinds(name: string): string[] {
-  return readFileSync(join(FIXTURES, `${name}.stdout`), "utf8").split("\n").flatMap((l) => codexAdapter.parse(l)).map((e) => e.kind);
-}
 
-const kinds = (events: AgentEvent[]): string[] => events.map((e) => e.kind);
 const route = (s: Sandbox, extra: Partial<RunRequest> = {}): RunRequest => ({ mode: "route", prompt: "Say PONG", cwd: s.repo, ...extra });
 const answer = (s: Sandbox, extra: Partial<RunRequest> = {}): RunRequest => ({ mode: "answer", prompt: "Say PONG", cwd: s.scratch, ...extra });
 
@@ -237,3 +233,6 @@ describe("fake codex CLI grammar and sessions", () => {
     expect(out.stderr.trim().split("\n").at(-1)).toBe("Not logged in");
   });
 });
+
+const kinds = eventKinds;
+const realKinds = (name: string): string[] => transcriptKinds(codexAdapter, FIXTURES, name);

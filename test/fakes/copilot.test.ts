@@ -3,9 +3,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync }
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { copilotAdapter, copilotUsageFromUsageFile } from "../../src/adapters/copilot.ts";
-import type { AgentEvent, ExitOutcome, FailureClass, RunRequest } from "../../src/adapters/types.ts";
+import type { ExitOutcome, FailureClass, RunRequest } from "../../src/adapters/types.ts";
 import { foldEvents } from "../../src/adapters/fold.ts";
-import { isJson } from "../helpers/fake-harness.ts";
+import { eventKinds, isJson, transcriptKinds } from "../helpers/fake-harness.ts";
 
 const FAKE = join(import.meta.dir, "..", "..", "fakes", "copilot");
 const FIX = join(import.meta.dir, "..", "fixtures", "copilot");
@@ -39,14 +39,11 @@ async function runFake(req: RunRequest, scenario: string, extra: Record<string, 
   return { outcome, stdout, stderr, records: where.records, home: where.home, cwd: where.cwd };
 }
 
-
 function recorded(dir: string): { argv: string[]; stdinIsTTY: boolean; cwd: string; env: Record<string, string> } {
   const file = readdirSync(dir).find((f) => f.startsWith("copilot-")) as string;
   return JSON.parse(readFileSync(join(dir, file), "utf8"));
 }
 
-const kinds = (events: AgentEvent[]) => events.map((e) => e.kind);
-const transcriptKinds = (name: string) => kinds(readFileSync(join(FIX, `${name}.stdout`), "utf8").split("\n").flatMap((l) => copilotAdapter.parse(l)));
 const answer: RunRequest = { mode: "answer", prompt: "say pong", cwd: "", model: "gpt-4o" };
 const route: RunRequest = { mode: "route", prompt: "say pong", cwd: "", model: "gpt-4o" };
 
@@ -67,14 +64,14 @@ describe("fake copilot, driven by the adapter's own invocation", () => {
 
   test("ok has the real transcript's event sequence; prompt on argv, stdin not a pipe", async () => {
     const run = await runFake(route, "ok");
-    expect(kinds(run.outcome.events)).toEqual(transcriptKinds("copilot-fake-p-json"));
+    expect(kinds(run.outcome.events)).toEqual(transcriptKindsOf("copilot-fake-p-json"));
     expect(foldEvents(run.outcome.events)).toMatchObject({ text: "PONG-FROM-FAKE", models: ["gpt-4o"] });
     expect(recorded(run.records).argv.slice(0, 2)).toEqual(["-p", "say pong"]);
   });
 
   test("rate-limit and overload match the real 429 / 503 streams", async () => {
-    expect(kinds((await runFake(route, "rate-limit")).outcome.events)).toEqual(transcriptKinds("copilot-fake-error429-json"));
-    expect(kinds((await runFake(route, "overload")).outcome.events)).toEqual(transcriptKinds("copilot-fake-error529-json"));
+    expect(kinds((await runFake(route, "rate-limit")).outcome.events)).toEqual(transcriptKindsOf("copilot-fake-error429-json"));
+    expect(kinds((await runFake(route, "overload")).outcome.events)).toEqual(transcriptKindsOf("copilot-fake-error529-json"));
   });
 
   test("edits leave a file and report it; action reports an acting shell tool", async () => {
@@ -190,3 +187,6 @@ describe("fake copilot kill paths", () => {
     expect(seen).not.toContain("assistant.message");
   });
 });
+
+const kinds = eventKinds;
+const transcriptKindsOf = (name: string): string[] => transcriptKinds(copilotAdapter, FIX, name);

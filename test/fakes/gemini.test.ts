@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { foldEvents } from "../../src/adapters/fold.ts";
 import { geminiAdapter } from "../../src/adapters/gemini.ts";
-import type { AgentEvent, RunRequest } from "../../src/adapters/types.ts";
-import { alive, runCli, runInvocation, waitFor, waitForFile, type Ran } from "../helpers/fake-harness.ts";
+import type { RunRequest } from "../../src/adapters/types.ts";
+import { type Ran, alive, eventKinds, runCli, runInvocation, transcriptKinds, waitFor, waitForFile } from "../helpers/fake-harness.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const FAKE = join(ROOT, "fakes", "gemini");
@@ -16,7 +16,6 @@ beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), "fake-gemini-"));
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
 
 function dirs(name: string): { cwd: string; home: string; rec: string } {
   const base = mkdtempSync(join(tmp, `${name}-`));
@@ -43,19 +42,10 @@ async function run(req: Partial<RunRequest>, extra: Record<string, string | unde
   return runInvocation(FAKE, geminiAdapter, inv, full.cwd, childEnv(home ?? d.home, d.rec, { ...inv.env, ...extra }), d.rec);
 }
 
-
-
-
-
-
 function trustFolder(home: string, cwd: string): void {
   mkdirSync(join(home, ".gemini"), { recursive: true });
   writeFileSync(join(home, ".gemini", "trustedFolders.json"), JSON.stringify({ [cwd]: "TRUST_FOLDER" }));
 }
-
-const kinds = (events: AgentEvent[]) => events.map((e) => e.kind);
-const realKinds = (name: string) =>
-  kinds(readFileSync(join(FIX, `${name}.stdout`), "utf8").split("\n").flatMap((l) => geminiAdapter.parse(l)));
 
 describe("fake gemini scenarios, classified by the adapter", () => {
   test.each([
@@ -206,3 +196,6 @@ describe("fake gemini process behaviour", () => {
 function cliRun(args: string[], home: string, extra: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
   return runCli(FAKE, args, childEnv(home, join(home, "rec"), extra));
 }
+
+const kinds = eventKinds;
+const realKinds = (name: string): string[] => transcriptKinds(geminiAdapter, FIX, name);

@@ -3,9 +3,9 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { detectGrokVariant, grokAdapter, grokBuildSummaryPath, grokModelFromSummary, grokProbesFor } from "../../src/adapters/grok.ts";
-import type { AgentEvent, ExitOutcome, FailureClass, GrokVariant, RunRequest } from "../../src/adapters/types.ts";
+import type { ExitOutcome, FailureClass, GrokVariant, RunRequest } from "../../src/adapters/types.ts";
 import { foldEvents } from "../../src/adapters/fold.ts";
-import { isJson } from "../helpers/fake-harness.ts";
+import { eventKinds, isJson, transcriptKinds } from "../helpers/fake-harness.ts";
 
 const FAKE = join(import.meta.dir, "..", "..", "fakes", "grok");
 const FIX = join(import.meta.dir, "..", "fixtures", "grok");
@@ -42,14 +42,11 @@ async function runFake(req: RunRequest, scenario: string, extra: Record<string, 
   return { outcome: { exitCode: child.exitCode, signal: child.signalCode === null ? null : String(child.signalCode), events, stderrTail: stderr, rawStdoutTail: raw }, stdout, stderr, where };
 }
 
-
 function recorded(dir: string): { argv: string[]; stdinIsTTY: boolean } {
   const file = readdirSync(dir).find((f) => f.startsWith("grok-")) as string;
   return JSON.parse(readFileSync(join(dir, file), "utf8"));
 }
 
-const kinds = (events: AgentEvent[]) => events.map((e) => e.kind);
-const transcriptKinds = (name: string) => kinds(readFileSync(join(FIX, `${name}.stdout`), "utf8").split("\n").flatMap((l) => grokAdapter.parse(l)));
 const community: RunRequest = { mode: "route", prompt: "say pong", cwd: "", model: "grok-code-fast-1" };
 const official: RunRequest = { ...community, grokVariant: "official" };
 
@@ -87,9 +84,9 @@ for (const [variant, req] of [["community", community], ["official", official]] 
 
 describe("fake grok community fidelity", () => {
   test("ok / 429 / tool round have the real transcripts' event sequences", async () => {
-    expect(kinds((await runFake(community, "ok")).outcome.events)).toEqual(transcriptKinds("grok-fake-p"));
-    expect(kinds((await runFake(community, "rate-limit")).outcome.events)).toEqual(transcriptKinds("grok-fake-error429"));
-    expect(kinds((await runFake(community, "action")).outcome.events)).toEqual(transcriptKinds("grok-fake-toolcall"));
+    expect(kinds((await runFake(community, "ok")).outcome.events)).toEqual(transcriptKindsOf("grok-fake-p"));
+    expect(kinds((await runFake(community, "rate-limit")).outcome.events)).toEqual(transcriptKindsOf("grok-fake-error429"));
+    expect(kinds((await runFake(community, "action")).outcome.events)).toEqual(transcriptKindsOf("grok-fake-toolcall"));
   });
 
   test("API errors exit 0 with the real apology line, exactly as captured", async () => {
@@ -189,3 +186,6 @@ describe("fake grok kill paths", () => {
     expect(child.signalCode).toBe("SIGTERM");
   });
 });
+
+const kinds = eventKinds;
+const transcriptKindsOf = (name: string): string[] => transcriptKinds(grokAdapter, FIX, name);

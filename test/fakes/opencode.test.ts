@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { foldEvents } from "../../src/adapters/fold.ts";
 import { opencodeAdapter, opencodeExportArgv, opencodeModelFromExport } from "../../src/adapters/opencode.ts";
-import type { AgentEvent, RunRequest } from "../../src/adapters/types.ts";
-import { alive, runCli, runInvocation, waitFor, waitForFile, type Ran } from "../helpers/fake-harness.ts";
+import type { RunRequest } from "../../src/adapters/types.ts";
+import { type Ran, alive, eventKinds, runCli, runInvocation, transcriptKinds, waitFor, waitForFile } from "../helpers/fake-harness.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");
 const FAKE = join(ROOT, "fakes", "opencode");
@@ -16,7 +16,6 @@ beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), "fake-opencode-"));
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
 
 function dirs(name: string): { cwd: string; home: string; rec: string } {
   const base = mkdtempSync(join(tmp, `${name}-`));
@@ -42,15 +41,6 @@ async function run(req: Partial<RunRequest>, extra: Record<string, string | unde
   const inv = opencodeAdapter.invocation(full);
   return runInvocation(FAKE, opencodeAdapter, inv, full.cwd, childEnv(home ?? d.home, d.rec, { ...inv.env, ...extra }), d.rec);
 }
-
-
-
-
-
-
-const kinds = (events: AgentEvent[]) => events.map((e) => e.kind);
-const realKinds = (name: string) =>
-  kinds(readFileSync(join(FIX, `${name}.stdout`), "utf8").split("\n").flatMap((l) => opencodeAdapter.parse(l)));
 
 describe("fake opencode scenarios, classified by the adapter", () => {
   test.each([
@@ -203,3 +193,6 @@ describe("fake opencode process behaviour", () => {
 function cliRun(args: string[], home: string, extra: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
   return runCli(FAKE, args, childEnv(home, join(home, "rec"), extra));
 }
+
+const kinds = eventKinds;
+const realKinds = (name: string): string[] => transcriptKinds(opencodeAdapter, FIX, name);

@@ -70,3 +70,12 @@ export function alive(pid: number): boolean {
     return false;
   }
 }
+
+export function eventKinds(events: readonly { kind: string }[]): string[] {
+  return events.map((e) => e.kind);
+}
+
+/** The event kinds the adapter reads from a recorded real transcript (`<dir>/<name>.stdout`). */
+export function transcriptKinds(adapter: Adapter, dir: string, name: string): string[] {
+  return eventKinds(readFileSync(join(dir, `${name}.stdout`), "utf8").split("\n").flatMap((l) => adapter.parse(l)));
+}

@@ -1,24 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { redact, redactDeep, secretKeyKind } from "../../src/safety/redact.ts";
 
-/*
- * Fake credentials are assembled at run time from a deterministic generator so no
- * scanner-shaped literal sits in the repository.
- */
-let seed = 7;
-function rand(n: number, alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"): string {
-  let out = "";
-  for (let i = 0; i < n; i++) {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    out += alphabet[(seed >>> 16) % alphabet.length];
-  }
-  // Real keys always mix digits in; make sure the fake ones do too.
-  return n >= 4 && /[0-9]/.test(alphabet) ? `${out.slice(0, -2)}42` : out;
-}
-const HEX = "0123456789abcdef";
-const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const j = (...parts: string[]) => parts.join("");
+import { B64, HEX, j, secretGenerator, UPPER } from "../helpers/fake-secrets.ts";
+
+const rand = secretGenerator(7);
 
 interface Case {
   name: string;
