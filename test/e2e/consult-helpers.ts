@@ -1,6 +1,7 @@
 /** Shared set-up for the consult-* end-to-end tests: a sandbox, a config, a real MCP session. */
-import { connect, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
-import { makeSandbox, type Recording, type Sandbox } from "../../fakes/lib/sandbox.ts";
+import type { McpSession, ToolReply } from "../../fakes/lib/mcp-client.ts";
+import type { Recording, Sandbox } from "../../fakes/lib/sandbox.ts";
+import { openWorld, type World } from "../helpers/world.ts";
 
 export interface AgentSpec {
   backend: string;
@@ -19,24 +20,10 @@ export function configOf(agents: Record<string, AgentSpec>, extra: string[] = []
   return lines.join("\n");
 }
 
-export interface World {
-  box: Sandbox;
-  session: McpSession;
-  close(): Promise<void>;
-}
+export type { World };
 
-export async function startWorld(agents: Record<string, AgentSpec>, env: Record<string, string> = { ORCHESTRATE_HOST_RUNTIME: "gemini" }): Promise<World> {
-  const box = makeSandbox(env);
-  box.writeConfig(configOf(agents));
-  const session = await connect(box.env);
-  return {
-    box,
-    session,
-    close: async () => {
-      await session.close().catch(() => undefined);
-      box.cleanup();
-    },
-  };
+export function startWorld(agents: Record<string, AgentSpec>, env: Record<string, string> = { ORCHESTRATE_HOST_RUNTIME: "gemini" }): Promise<World> {
+  return openWorld(configOf(agents), env);
 }
 
 export async function call(s: McpSession, name: string, args: Record<string, unknown> = {}): Promise<ToolReply> {
