@@ -22,19 +22,27 @@ export async function runAsJob(rt: Runtime, ctx: ToolContext, req: JobRequest, w
   followJob(id, ctx.wantsProgress ? (m) => ctx.progress(m) : undefined);
   const onAbort = () => cancelJob(id, "cancelled");
   ctx.signal.addEventListener("abort", onAbort, { once: true });
-  const budgetMs = ctx.runToCompletion ? 2 ** 31 - 1 : syncBudgetSec(rt.env, rt.config.syncBudgetSec, ctx.clientName) * 1000;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const overtime = new Promise<"overtime">((resolve) => {
-    timer = setTimeout(() => resolve("overtime"), budgetMs);
-  });
-  const first = await Promise.race([done, overtime]);
-  clearTimeout(timer);
+  // A task waits for the real end; a plain call only up to the client's ceiling.
+  const budgetMs = ctx.runToCompletion ? undefined : syncBudgetSec(rt.env, rt.config.syncBudgetSec, ctx.clientName) * 1000;
+  const first = budgetMs === undefined ? await done : await beforeDeadline(done, budgetMs);
   ctx.signal.removeEventListener("abort", onAbort);
   if (first === "overtime") {
     followJob(id, undefined);
-    return accepted(id, `Still running after ${Math.round(budgetMs / 1000)} s, so it continues as a job.`);
+    return accepted(id, `Still running after ${Math.round((budgetMs ?? 0) / 1000)} s, so it continues as a job.`);
   }
   return shape(first.result);
+}
+
+async function beforeDeadline<T>(work: Promise<T>, ms: number): Promise<T | "overtime"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const overtime = new Promise<"overtime">((resolve) => {
+    timer = setTimeout(() => resolve("overtime"), ms);
+  });
+  try {
+    return await Promise.race([work, overtime]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function accepted(id: string, why: string): ToolOutcome {
