@@ -18,18 +18,27 @@ export interface Captured {
 export const PROBE_TIMEOUT_MS = 8000;
 const MAX_LINES = 4000;
 
-export async function capture(path: string, args: string[], env: Record<string, string | undefined>, timeoutMs = PROBE_TIMEOUT_MS): Promise<Captured> {
+export interface CaptureOptions {
+  timeoutMs?: number;
+  /** Default: the temp dir, so no project config near the cwd is picked up. */
+  cwd?: string;
+  /** Lines of stdout kept; what follows is dropped. */
+  maxLines?: number;
+}
+
+export async function capture(path: string, args: string[], env: Record<string, string | undefined>, opts: CaptureOptions = {}): Promise<Captured> {
+  const { timeoutMs = PROBE_TIMEOUT_MS, cwd = tmpdir(), maxLines = MAX_LINES } = opts;
   const lines: string[] = [];
   const result = await runProcess({
     command: path,
     args,
-    cwd: tmpdir(),
+    cwd,
     env: childEnv(env),
     timeoutMs,
     graceMs: 500,
     stderrTailBytes: 16_384,
     onLine: (line) => {
-      if (lines.length < MAX_LINES) lines.push(line);
+      if (lines.length < maxLines) lines.push(line);
     },
   });
   const problem = result.endReason === "exit" ? undefined : result.spawnError ? `could not start (${result.spawnError})` : `did not answer within ${Math.round(timeoutMs / 1000)}s`;

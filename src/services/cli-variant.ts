@@ -40,6 +40,6 @@ export async function grokVariantOf(rt: Runtime, agent: AgentConfig): Promise<Gr
 }
 
 async function readVariant(path: string, env: Record<string, string | undefined>): Promise<GrokVariant> {
-  const out = await capture(path, ["--help"], env, HELP_TIMEOUT_MS);
+  const out = await capture(path, ["--help"], env, { timeoutMs: HELP_TIMEOUT_MS });
   return !out.problem && out.stdout.trim() ? detectGrokVariant(out.stdout) : "community";
 }

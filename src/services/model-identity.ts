@@ -12,12 +12,13 @@ import { opencodeExportArgv, opencodeModelFromExport } from "../adapters/opencod
 import { copilotUsageFilePath, copilotUsageFromUsageFile } from "../adapters/copilot.ts";
 import { grokBuildSummaryPath, grokModelFromSummary } from "../adapters/grok.ts";
 import type { AgentConfig } from "../config/types.ts";
-import { childEnv } from "../process/env.ts";
 import { resolveCommand } from "../process/resolve.ts";
-import { runProcess } from "../process/spawn.ts";
+import { capture } from "../process/capture.ts";
 import { log } from "../log.ts";
 
 const EXPORT_TIMEOUT_MS = 10_000;
+/** `opencode export` pretty-prints the whole session; a resumed consultation can be long. */
+const EXPORT_MAX_LINES = 200_000;
 
 export interface SideReport {
   models: string[];
@@ -67,17 +68,9 @@ export function codexRolloutModel(env: Record<string, string | undefined>, threa
 async function opencodeExportModel(input: SideInput): Promise<string | undefined> {
   const command = resolveCommand(input.agent.command ?? "opencode", { env: input.env });
   if (!command || !input.sessionId) return undefined;
-  const lines: string[] = [];
-  const result = await runProcess({
-    command: command.path,
-    args: opencodeExportArgv(input.sessionId),
-    cwd: input.request.cwd,
-    env: childEnv(input.env),
-    timeoutMs: EXPORT_TIMEOUT_MS,
-    onLine: (line) => lines.push(line),
-  });
-  if (result.endReason !== "exit" || result.exitCode !== 0) return undefined;
-  return opencodeModelFromExport(lines.join("\n"));
+  // Sessions belong to the project they ran in: export from the same cwd.
+  const out = await capture(command.path, opencodeExportArgv(input.sessionId), input.env, { timeoutMs: EXPORT_TIMEOUT_MS, cwd: input.request.cwd, maxLines: EXPORT_MAX_LINES });
+  return out.ok ? opencodeModelFromExport(out.stdout) : undefined;
 }
 
 function copilotReport(request: RunRequest): SideReport {

@@ -81,7 +81,7 @@ export async function applyRegistration(plan: RegistrationPlan, env: Env): Promi
     const written = writeConfigAtomic(plan.file, plan.text);
     return written.ok ? ok(`registered with ${plan.client} in ${plan.file}`) : written;
   }
-  const out = await capture(plan.path, plan.args, env, 30_000);
+  const out = await capture(plan.path, plan.args, env, { timeoutMs: 30_000 });
   if (out.ok) return ok(`registered with ${plan.client}`);
   return fail("register_failed", `${plan.client} mcp add failed: ${(out.stderr || out.stdout || out.problem || "").trim().slice(0, 500)}`);
 }
