@@ -3,6 +3,7 @@ import type { LoadedTool, ToolContext, ToolOutcome } from "../define.ts";
 import { validatorFor } from "../schemas/validate.ts";
 import { dryRunInput, listTiersInput, routeInput } from "../schemas/core.ts";
 import type { Runtime } from "../../services/runtime.ts";
+import type { JobHooks, JobOutcome } from "../../services/jobs.ts";
 import { routeTask, type RouteOutcome, type RouteRequest } from "../../services/route.ts";
 import { dryRun, listTiers, type DryRunRequest } from "../../services/tiers.ts";
 import { runAsJob } from "./job-bridge.ts";
@@ -18,7 +19,7 @@ export const routeTool: LoadedTool = {
     }),
 };
 
-async function routeJob(rt: Runtime, req: RouteRequest, hooks: import("../../services/jobs.ts").JobHooks): Promise<import("../../services/jobs.ts").JobOutcome> {
+async function routeJob(rt: Runtime, req: RouteRequest, hooks: JobHooks): Promise<JobOutcome> {
   const outcome = await routeTask(rt, req, { signal: hooks.signal, onProgress: hooks.onProgress, onOutput: hooks.onOutput });
   const cancelled = outcome.error?.code === "cancelled";
   return {
