@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { claudeAdapter } from "../../src/adapters/claude.ts";
 import { foldEvents } from "../../src/adapters/fold.ts";
 import type { AgentEvent, ExitOutcome, FailureClass, RunRequest } from "../../src/adapters/types.ts";
-import { alive, eventKinds, transcriptKinds } from "../helpers/fake-harness.ts";
+import { alive, eventKinds, outcomeOf, transcriptKinds } from "../helpers/fake-harness.ts";
 
 const REPO = join(import.meta.dir, "..", "..");
 const FAKE = join(REPO, "fakes", "claude");
@@ -45,11 +45,8 @@ async function run(s: Sandbox, req: RunRequest, scenario: string, extra: Record<
   await proc.stdin.end();
   const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   await proc.exited;
-  const lines = stdout.split("\n").filter((l) => l.trim() !== "");
-  const events = lines.flatMap((l) => claudeAdapter.parse(l));
-  const raw = lines.filter((l) => !l.startsWith("{") || claudeAdapter.parse(l).length === 0);
-  const outcome = { exitCode: proc.signalCode ? null : proc.exitCode, signal: proc.signalCode ? String(proc.signalCode) : null, events, stderrTail: stderr, rawStdoutTail: raw.join("\n") };
-  return { outcome, events, stdout, stderr, record: lastRecord(s) };
+  const outcome = outcomeOf(claudeAdapter, stdout, stderr, proc.signalCode ? null : proc.exitCode, proc.signalCode ? String(proc.signalCode) : null);
+  return { outcome, events: outcome.events, stdout, stderr, record: lastRecord(s) };
 }
 
 async function runUntil(s: Sandbox, req: RunRequest, scenario: string, until: (lines: string[]) => boolean) {

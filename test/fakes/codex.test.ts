@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { codexAdapter, codexModelFromRollout } from "../../src/adapters/codex.ts";
 import { foldEvents } from "../../src/adapters/fold.ts";
 import type { AgentEvent, ExitOutcome, FailureClass, RunRequest } from "../../src/adapters/types.ts";
-import { alive, eventKinds, transcriptKinds } from "../helpers/fake-harness.ts";
+import { alive, eventKinds, outcomeOf, transcriptKinds } from "../helpers/fake-harness.ts";
 
 const REPO = join(import.meta.dir, "..", "..");
 const FAKE = join(REPO, "fakes", "codex");
@@ -40,18 +40,13 @@ function records(s: Sandbox): Record<string, unknown>[] {
   return readdirSync(s.records).filter((f) => f.startsWith("codex-")).map((f) => JSON.parse(readFileSync(join(s.records, f), "utf8")) as Record<string, unknown>);
 }
 
-function toOutcome(stdout: string, stderr: string, exitCode: number | null, signal: string | null): ExitOutcome & { events: AgentEvent[] } {
-  const lines = stdout.split("\n").filter((l) => l.trim() !== "");
-  const raw = lines.filter((l) => { try { JSON.parse(l); return false; } catch { return true; } });
-  return { exitCode, signal, events: lines.flatMap((l) => codexAdapter.parse(l)), stderrTail: stderr, rawStdoutTail: raw.join("\n") };
-}
 
 async function run(s: Sandbox, req: RunRequest, scenario: string, extra: Record<string, string> = {}, args?: string[]): Promise<Ran> {
   const inv = codexAdapter.invocation(req);
   const proc = Bun.spawn([FAKE, ...(args ?? inv.args)], { cwd: req.cwd, env: envFor(s, scenario, extra), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   await proc.exited;
-  const outcome = toOutcome(stdout, stderr, proc.signalCode ? null : proc.exitCode, proc.signalCode ? String(proc.signalCode) : null);
+  const outcome = outcomeOf(codexAdapter, stdout, stderr, proc.signalCode ? null : proc.exitCode, proc.signalCode ? String(proc.signalCode) : null);
   return { outcome, events: outcome.events, stdout, stderr, records: records(s) };
 }
 

@@ -22,17 +22,18 @@ export async function runInvocation(fake: string, adapter: Adapter, inv: Invocat
   });
   const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   await proc.exited;
-  const lines = stdout.split("\n").filter((l) => l.trim() !== "");
   const recFile = readdirSync(recordDir).find((f) => f.startsWith(`${adapter.backend}-`));
   return {
-    exitCode: proc.exitCode,
-    signal: proc.signalCode === null ? null : String(proc.signalCode),
-    events: lines.flatMap((l) => adapter.parse(l)),
-    stderrTail: stderr,
-    rawStdoutTail: lines.filter((l) => !isJson(l)).join("\n"),
+    ...outcomeOf(adapter, stdout, stderr, proc.exitCode, proc.signalCode === null ? null : String(proc.signalCode)),
     stdout,
     record: JSON.parse(readFileSync(join(recordDir, recFile ?? "missing"), "utf8")),
   };
+}
+
+/** What classify() sees of a finished fake: its events, the non-JSON stdout, the stderr. */
+export function outcomeOf(adapter: Adapter, stdout: string, stderr: string, exitCode: number | null, signal: string | null): ExitOutcome {
+  const lines = stdout.split("\n").filter((l) => l.trim() !== "");
+  return { exitCode, signal, events: lines.flatMap((l) => adapter.parse(l)), stderrTail: stderr, rawStdoutTail: lines.filter((l) => !isJson(l)).join("\n") };
 }
 
 export function isJson(line: string): boolean {
