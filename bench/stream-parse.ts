@@ -93,8 +93,8 @@ function ensureStream(): string {
 
 async function childMain(file: string, mode: Mode): Promise<void> {
   const { runProcess } = await import("../src/process/spawn.ts");
-  const { codexAdapter } = await import("../src/adapters/codex.ts");
-  const { EventFolder } = await import("../src/adapters/fold.ts");
+  const { codexAdapter } = await import("../src/backends/codex/index.ts");
+  const { EventFolder } = await import("../src/backends/fold.ts");
   const { EventLog } = await import("../src/services/event-log.ts");
   const { rssOf } = await import("./helpers.ts");
   const folder = new EventFolder();

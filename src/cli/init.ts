@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { BACKENDS, type Backend } from "../adapters/types.ts";
+import { BACKENDS, type Backend } from "../backends/index.ts";
 import { selfCommand } from "./registration.ts";
 
 /**

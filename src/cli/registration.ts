@@ -1,4 +1,7 @@
 /** How to register the server with each client, using this binary's absolute path. */
+import { adapters, BACKENDS } from "../backends/index.ts";
+import { SERVER_NAME } from "../setup/registration.ts";
+
 export function selfCommand(): string[] {
   const exe = process.execPath;
   // Under `bun src/main.ts` the executable is bun itself; the script path is argv[1].
@@ -7,15 +10,13 @@ export function selfCommand(): string[] {
 }
 
 export function registrationHelp(): string {
-  const cmd = selfCommand().join(" ");
+  const self = selfCommand();
+  // Each backend whose CLI can host an MCP server words its own line.
+  const lines = BACKENDS.flatMap((b) => adapters[b].registrationHelp?.(SERVER_NAME, self) ?? []);
   return [
     "orchestrate is an MCP server: it talks JSON-RPC on stdin/stdout and is meant to be started by an MCP client.",
     "Register it with your client:",
-    `  claude mcp add orchestrate -- ${cmd}`,
-    `  codex mcp add orchestrate -- ${cmd}`,
-    `  gemini mcp add orchestrate ${cmd}`,
-    "  opencode: add to opencode.json  \"mcp\": { \"orchestrate\": { \"type\": \"local\", \"command\": [" + selfCommand().map((p) => JSON.stringify(p)).join(", ") + "] } }",
-    "  copilot: add to ~/.copilot/mcp-config.json  \"mcpServers\": { \"orchestrate\": { \"type\": \"local\", \"command\": " + JSON.stringify(selfCommand()[0]) + ", \"args\": " + JSON.stringify(selfCommand().slice(1)) + ", \"tools\": [\"*\"] } }",
+    ...lines,
     "Then check your config with: orchestrate check",
     "Waiting for an MCP client on stdin (Ctrl-C to quit)…",
     "",

@@ -5,7 +5,7 @@
  * - Orchestrator MCP `config.yaml` (seed 001: one top-level `consult:` block) is converted to the
  *   unified shape; keys orchestrate has no use for yet are reported, never silently dropped.
  */
-import type { Backend } from "../adapters/types.ts";
+import type { Backend } from "../backends/index.ts";
 import { errorLine, joinPath } from "./format-errors.ts";
 import type { Env } from "./paths.ts";
 import type { OrchestratorAgentFile, OrchestratorFile, UnifiedFile } from "./schema.ts";

@@ -1,16 +1,9 @@
 /**
  * Provider derivation (SPEC §2). The provider decides whether a fallback crosses providers, so it
- * is derived, never trusted from the file: a declared provider that disagrees is an error.
+ * is derived from the backend's rule, never trusted from the file: a declared provider that
+ * disagrees is an error. Only a backend whose rule is `declared` (pi) takes the declaration.
  */
-import type { Backend } from "../adapters/types.ts";
-
-const FIXED: Partial<Record<Backend, string>> = {
-  codex: "openai",
-  claude: "anthropic",
-  grok: "xai",
-  gemini: "google",
-  copilot: "github",
-};
+import type { ProviderRule } from "../backends/contract.ts";
 
 /** Model prefixes that resell other vendors' models: always cross-provider. */
 export const AGGREGATOR_PREFIXES: readonly string[] = ["openrouter", "github-copilot"];
@@ -19,10 +12,10 @@ export const AGGREGATOR_PREFIXES: readonly string[] = ["openrouter", "github-cop
  * `<provider>/<model>`: whatever precedes the first slash is the provider. Deliberately loose:
  * opencode accepts custom provider ids, and seed 000's example (`<provider>/<model>`) must load as is.
  */
-const OPENCODE_MODEL = /^([^\s/]+)\/(\S+)$/;
+const PREFIXED_MODEL = /^([^\s/]+)\/(\S+)$/;
 
-export function opencodePrefix(model: string): string | undefined {
-  return OPENCODE_MODEL.exec(model)?.[1];
+export function modelPrefix(model: string): string | undefined {
+  return PREFIXED_MODEL.exec(model)?.[1];
 }
 
 export interface DerivedProvider {
@@ -30,11 +23,10 @@ export interface DerivedProvider {
   aggregator: boolean;
 }
 
-/** undefined when it cannot be derived (opencode without a `<provider>/` prefix). */
-export function deriveProvider(backend: Backend, model: string | undefined): DerivedProvider | undefined {
-  const fixed = FIXED[backend];
-  if (fixed) return { provider: fixed, aggregator: false };
-  const prefix = model === undefined ? undefined : opencodePrefix(model);
-  if (!prefix) return undefined;
-  return { provider: prefix, aggregator: AGGREGATOR_PREFIXES.includes(prefix) };
+/** undefined when it cannot be derived (a prefix rule without a prefix; a declared rule without a declaration). */
+export function deriveProvider(rule: ProviderRule, model: string | undefined, declared: string | undefined): DerivedProvider | undefined {
+  if (rule.kind === "fixed") return { provider: rule.provider, aggregator: false };
+  const provider = rule.kind === "declared" ? declared : model === undefined ? undefined : modelPrefix(model);
+  if (!provider) return undefined;
+  return { provider, aggregator: AGGREGATOR_PREFIXES.includes(provider) };
 }

@@ -2,51 +2,57 @@
  * One agent entry (named under `agents:` or inline in a tier/slot) → AgentConfig, applying the
  * rules that tie fields together. Every broken rule is one error line on the offending key.
  */
-import type { Backend } from "../adapters/types.ts";
+import type { AgentOptionKey } from "../backends/contract.ts";
+import { adapters, BACKENDS } from "../backends/index.ts";
 import { DEFAULTS } from "./defaults.ts";
 import { errorLine } from "./format-errors.ts";
-import { deriveProvider } from "./providers.ts";
+import { deriveProvider, modelPrefix } from "./providers.ts";
 import type { AgentEntryFile } from "./schema.ts";
 import type { AgentConfig } from "./types.ts";
 
 export type PathFn = (parts: readonly PropertyKey[]) => string;
 
-const ADVISORY_BACKENDS: readonly Backend[] = ["codex", "claude"];
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 /** Variables the recursion guard and the config lookup depend on: an agent may not override them. */
 const RESERVED_ENV = /^(ORCHESTRATE_|MCP_ROUTER_|ORCHESTRATOR_)/;
 
+const OPTION_KEYS: readonly AgentOptionKey[] = ["sandbox", "permissionMode", "allowedTools"];
+
+/** A backend-only key (codex's sandbox, claude's permissionMode…) set on another backend's entry. */
 function onlyFor(entry: AgentEntryFile, at: readonly PropertyKey[], path: PathFn, errors: string[]): void {
-  const rules: [keyof AgentEntryFile, Backend, string][] = [
-    ["sandbox", "codex", "claude has permissionMode; other backends have no such switch"],
-    ["permissionMode", "claude", "codex has sandbox; other backends have no such switch"],
-    ["allowedTools", "claude", "only claude takes a tool allowlist"],
-  ];
-  for (const [key, backend, note] of rules) {
-    if (entry[key] === undefined || entry.backend === backend) continue;
-    errors.push(errorLine(path([...at, key]), `${key} is ${backend}-only, this entry's backend is ${entry.backend}`, `remove ${key}; ${note}`));
+  for (const key of OPTION_KEYS) {
+    if (entry[key] === undefined || adapters[entry.backend].options?.[key] !== undefined) continue;
+    const owner = BACKENDS.find((b) => adapters[b].options?.[key] !== undefined);
+    const note = owner ? adapters[owner].options?.[key] : undefined;
+    errors.push(errorLine(path([...at, key]), `${key} is ${owner ?? "no backend's"}-only, this entry's backend is ${entry.backend}`, `remove ${key}${note ? `; ${note}` : ""}`));
   }
 }
 
 function checkModel(entry: AgentEntryFile, advisory: boolean, at: readonly PropertyKey[], path: PathFn, errors: string[]): void {
-  if (advisory && !ADVISORY_BACKENDS.includes(entry.backend)) {
-    errors.push(errorLine(path([...at, "advisory"]), `advisory is only for codex and claude, this entry's backend is ${entry.backend}`, "remove advisory"));
+  const rule = adapters[entry.backend].provider;
+  if (advisory && !adapters[entry.backend].advisoryHint) {
+    const advisable = BACKENDS.filter((b) => adapters[b].advisoryHint).join(" and ");
+    errors.push(errorLine(path([...at, "advisory"]), `advisory is only for ${advisable}, this entry's backend is ${entry.backend}`, "remove advisory"));
   }
   if (entry.model === undefined && !advisory) {
-    const example = entry.backend === "opencode" ? "<provider>/<model>" : "<model>";
+    const example = rule.kind === "model-prefix" ? rule.example : "<model>";
     errors.push(errorLine(path([...at, "model"]), "missing: orchestrate never picks a model for you", `add model: ${example}, as your ${entry.backend} CLI names it`));
     return;
   }
-  if (entry.backend === "opencode" && entry.model !== undefined && deriveProvider("opencode", entry.model) === undefined) {
-    errors.push(errorLine(path([...at, "model"]), `opencode models are written <provider>/<model>, was ${JSON.stringify(entry.model)}`, "prefix the model with its provider, as `opencode models` lists it"));
+  if (rule.kind === "model-prefix" && entry.model !== undefined && modelPrefix(entry.model) === undefined) {
+    errors.push(errorLine(path([...at, "model"]), `${entry.backend} models are written ${rule.example}, was ${JSON.stringify(entry.model)}`, `prefix the model with its provider, as \`${entry.backend} models\` lists it`));
   }
 }
 
 function checkProvider(entry: AgentEntryFile, at: readonly PropertyKey[], path: PathFn, errors: string[]): { provider: string; aggregator: boolean } {
-  const derived = deriveProvider(entry.backend, entry.model) ?? { provider: "unknown", aggregator: false };
-  if (entry.provider !== undefined && entry.provider !== derived.provider && derived.provider !== "unknown") {
-    const why = entry.backend === "opencode" ? `the model prefix says ${JSON.stringify(derived.provider)}` : `backend ${entry.backend} always uses ${JSON.stringify(derived.provider)}`;
+  const rule = adapters[entry.backend].provider;
+  if (rule.kind === "declared" && entry.provider === undefined) {
+    errors.push(errorLine(path([...at, "provider"]), `missing: a ${entry.backend} agent names its provider (its model id alone does not say which)`, `add provider: <id>, as your ${entry.backend} CLI names it (e.g. anthropic, openai, google)`));
+  }
+  const derived = deriveProvider(rule, entry.model, entry.provider) ?? { provider: "unknown", aggregator: false };
+  if (rule.kind !== "declared" && entry.provider !== undefined && entry.provider !== derived.provider && derived.provider !== "unknown") {
+    const why = rule.kind === "model-prefix" ? `the model prefix says ${JSON.stringify(derived.provider)}` : `backend ${entry.backend} always uses ${JSON.stringify(derived.provider)}`;
     errors.push(errorLine(path([...at, "provider"]), `declared ${JSON.stringify(entry.provider)} but ${why}`, `remove provider, it is derived; or set it to ${JSON.stringify(derived.provider)}`));
   }
   return derived;

@@ -6,7 +6,7 @@
  * This module imports arktype (~130 ms): only ever import it dynamically (see validate.ts).
  */
 import { scope, type } from "arktype";
-import { BACKENDS } from "../adapters/types.ts";
+import { BACKENDS } from "../backends/index.ts";
 import { formatIssues, type SchemaIssue } from "./format-errors.ts";
 
 const BACKEND = "Backend" as const;

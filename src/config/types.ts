@@ -3,7 +3,8 @@
  * mcp-router config.json, Orchestrator config.yaml) are parsed and validated in config/ and all
  * end up as this one shape, with defaults applied in one place (config/defaults.ts).
  */
-import type { Backend, ClaudePermissionMode, CodexSandbox } from "../adapters/types.ts";
+import type { ClaudePermissionMode, CodexSandbox } from "../backends/contract.ts";
+import type { Backend } from "../backends/index.ts";
 
 export const TIERS = ["light", "standard", "heavy"] as const;
 export type Tier = (typeof TIERS)[number];

@@ -2,7 +2,7 @@
  * The doctor (`orchestrate check`): after the hardened load succeeded, every backend's resolved
  * path, version, flag compatibility and readiness, the store's health, and one hint per problem.
  */
-import type { Backend } from "../adapters/types.ts";
+import type { Backend } from "../backends/index.ts";
 import type { Config, Tier } from "../config/types.ts";
 import { TIERS } from "../config/types.ts";
 import { detectBackends, type BackendProbe } from "../setup/detect.ts";

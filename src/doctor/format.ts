@@ -21,7 +21,7 @@ export function formatDoctor(r: DoctorReport): string {
 function cliLine(c: CliReport): string {
   if (!c.path) return `not found${c.usedByConfig ? "" : "  · not used by this config"}`;
   const parts = [`${c.path} (${c.via === "usual" ? "usual location, not on PATH" : c.via})`, c.version ? `v${c.version}` : "version unknown"];
-  if (c.grokVariant) parts.push(c.grokVariant === "official" ? "Grok Build" : "community grok-cli");
+  if (c.variantLabel) parts.push(c.variantLabel);
   parts.push(c.missingFlags.length ? `missing ${c.missingFlags.map((m) => m.flag).join(", ")}` : "flags ok");
   parts.push(c.readiness === "ready" ? "signed in" : c.readiness === "not_ready" ? "NOT signed in" : "sign-in not checkable offline");
   if (!c.usedByConfig) parts.push("not used by this config");

@@ -17,6 +17,8 @@ export interface ResolveOptions {
   env: Record<string, string | undefined>;
   /** Searched before the usual locations (e.g. directories named in the config). */
   extraDirs?: string[];
+  /** The CLI's own installer directories under $HOME (its backend's `installDirs`), searched last. */
+  homeDirs?: readonly string[];
 }
 
 /** `name` is a bare command name, or an absolute path that is used as is. */
@@ -26,7 +28,7 @@ export function resolveCommand(name: string, opts: ResolveOptions): ResolvedComm
   if (name === "" || name.includes("/")) return undefined;
   const onPath = findIn(pathDirs(opts.env), name);
   if (onPath) return { path: onPath, via: "path" };
-  const usual = findIn([...(opts.extraDirs ?? []), ...usualDirs(opts.env)], name);
+  const usual = findIn([...(opts.extraDirs ?? []), ...usualDirs(opts.env, opts.homeDirs)], name);
   return usual ? { path: usual, via: "usual" } : undefined;
 }
 
@@ -34,15 +36,15 @@ export function pathDirs(env: Record<string, string | undefined>): string[] {
   return (env.PATH ?? "").split(delimiter).filter((dir) => isAbsolute(dir));
 }
 
-/** Homebrew, the npm global prefix, and the CLIs' own installers, in that order. */
-export function usualDirs(env: Record<string, string | undefined>): string[] {
+/** Homebrew, the npm global prefix, and the CLI's own installer (`homeDirs`), in that order. */
+export function usualDirs(env: Record<string, string | undefined>, homeDirs: readonly string[] = []): string[] {
   const dirs = ["/opt/homebrew/bin", "/usr/local/bin", "/home/linuxbrew/.linuxbrew/bin"];
   const prefix = env.npm_config_prefix ?? env.NPM_CONFIG_PREFIX;
   if (prefix && isAbsolute(prefix)) dirs.push(join(prefix, "bin"));
   const home = env.HOME;
   if (!home || !isAbsolute(home)) return dirs;
-  const inHome = [".npm-global/bin", ".local/share/npm/bin", ".local/bin", ".bun/bin", ".opencode/bin", ".grok/bin", ".claude/local", ".codex/bin"];
-  return [...dirs, ...inHome.map((dir) => join(home, dir))];
+  const inHome = [".npm-global/bin", ".local/share/npm/bin", ".local/bin", ".bun/bin", ...homeDirs.filter((dir) => !isAbsolute(dir) && !dir.split("/").includes(".."))];
+  return [...new Set([...dirs, ...inHome.map((dir) => join(home, dir))])];
 }
 
 function findIn(dirs: string[], name: string): string | undefined {

@@ -3,7 +3,7 @@
  * priority breaking a tie, then the agent id. The host's own runtime is excluded, except a
  * different, versioned model on it when the host's model is configured. No fallback. Pure.
  */
-import type { Backend } from "../adapters/types.ts";
+import type { Backend } from "../backends/index.ts";
 import type { AgentConfig, Config } from "../config/types.ts";
 import { hasVersion, tokenRuns } from "./identity.ts";
 

@@ -1,5 +1,5 @@
 /** Cooldown expiry per unavailable class. Pure: the clock is passed in. */
-import type { FailureClass } from "../adapters/types.ts";
+import type { FailureClass } from "../backends/contract.ts";
 import type { CooldownTtls } from "../config/types.ts";
 
 export type CooldownClass = "auth" | "capacity" | "transport" | "not_installed";

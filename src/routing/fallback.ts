@@ -4,7 +4,7 @@
  * rate-limit/overload, transport), nothing that acts ran, and the cwd's git tree is byte-identical
  * before and after. Everything else is terminal and returned as-is. Pure.
  */
-import { UNAVAILABLE_CLASSES, type FailureClass } from "../adapters/types.ts";
+import { UNAVAILABLE_CLASSES, type FailureClass } from "../backends/contract.ts";
 
 /** A failure slower than this is not "immediate": the delegate may have been working. */
 export const FAST_FAILURE_MS = 30_000;

@@ -5,6 +5,7 @@
  * Whether the agent's CLI can resume at all is the caller's check (see cli-variant.ts).
  */
 import type { AgentConfig } from "../config/types.ts";
+import { BACKENDS } from "../backends/index.ts";
 import { ineligible, pickConsultAgent, type Host } from "../routing/consult-plan.ts";
 import { detectHostRuntime } from "../routing/host.ts";
 import { fail, ok, type Failure, type Result } from "../result.ts";
@@ -24,7 +25,7 @@ export function resolveHost(rt: Runtime, clientName: string | undefined): Result
   if (detected.runtime === undefined) {
     // The config's host block is trusted startup configuration too; it is only a fallback here.
     if (configured.runtime) return ok(withModel(configured.runtime));
-    return fail("host_unknown", `consult refuses to run: ${detected.problem}.`, "Register orchestrate with ORCHESTRATE_HOST_RUNTIME set to the runtime of the client that calls it (codex, claude, opencode, gemini, copilot or grok).");
+    return fail("host_unknown", `consult refuses to run: ${detected.problem}.`, `Register orchestrate with ORCHESTRATE_HOST_RUNTIME set to the runtime of the client that calls it (${BACKENDS.join(", ")}).`);
   }
   if (configured.runtime && configured.runtime !== detected.runtime) {
     return fail("host_mismatch", `The config names host runtime ${configured.runtime} but this client runs on ${detected.runtime}.`, "Fix host.runtime in the config or ORCHESTRATE_HOST_RUNTIME so they agree.");

@@ -7,21 +7,21 @@
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AgentEvent, FailureClass, RunRequest, Usage } from "../adapters/types.ts";
+import type { AgentEvent, FailureClass, RunRequest, Usage } from "../backends/contract.ts";
 import type { AgentConfig } from "../config/types.ts";
 import { compareModel, type IdentityVerdict } from "../routing/identity.ts";
 import { redact } from "../safety/redact.ts";
 import type { Failure } from "../result.ts";
 import { runAttempt, type AttemptResult } from "./attempt.ts";
 import { ENVELOPE_SCHEMA_TEXT, readEnvelope, repairPrompt, type EnvelopeContent } from "./envelope.ts";
-import { sideChannelModels } from "./model-identity.ts";
+import { sideChannelReport } from "../runner/side-channel.ts";
 import type { AnswerTraits } from "./cli-variant.ts";
 import type { Runtime } from "./runtime.ts";
-import { mcpIsolation } from "./mcp-isolation.ts";
+import { mcpIsolation } from "../runner/mcp-isolation.ts";
 
 export interface TurnSpec {
   agent: AgentConfig;
-  /** What the installed CLI can do (resume; which grok), read once per binary. */
+  /** What the installed CLI can do (resume; which build), read once per binary. */
   traits: AnswerTraits;
   prompt: string;
   resumeSessionId?: string;
@@ -54,16 +54,17 @@ export async function consultTurn(rt: Runtime, spec: TurnSpec): Promise<TurnOutc
   const first = await runAnswer(rt, spec, spec.prompt, spec.resumeSessionId);
   const sessionId = first.attempt.run.sessionId ?? spec.resumeSessionId;
   const verdict = judge(spec.agent, rt, first);
-  if (!("repair" in verdict)) return outcome(spec.agent, [first], verdict, sessionId, false);
-  if (!sessionId || !spec.traits.supportsResume) return outcome(spec.agent, [first], { error: badOutput(spec.agent, false) }, sessionId, false);
+  if (!("repair" in verdict)) return outcome(rt, spec.agent, [first], verdict, sessionId, false);
+  if (!sessionId || !spec.traits.supportsResume) return outcome(rt, spec.agent, [first], { error: badOutput(spec.agent, false) }, sessionId, false);
   const second = await runAnswer(rt, spec, repairPrompt(), sessionId);
   const again = judge(spec.agent, rt, second);
   const final = "repair" in again ? { error: badOutput(spec.agent, true) } : again;
-  return outcome(spec.agent, [first, second], final, second.attempt.run.sessionId ?? sessionId, true);
+  return outcome(rt, spec.agent, [first, second], final, second.attempt.run.sessionId ?? sessionId, true);
 }
 
 async function runAnswer(rt: Runtime, spec: TurnSpec, prompt: string, resumeSessionId: string | undefined): Promise<RunView> {
   const env = { ...rt.env, ...spec.agent.env };
+  const adapter = rt.adapters[spec.agent.backend];
   const home = mkdtempSync(join(tmpdir(), "orchestrate-home-"));
   try {
     const schemaPath = join(home, "envelope.schema.json");
@@ -74,16 +75,16 @@ async function runAnswer(rt: Runtime, spec: TurnSpec, prompt: string, resumeSess
       cwd: spec.cwd,
       ...(spec.agent.model ? { model: spec.agent.model } : {}),
       ...(resumeSessionId ? { resumeSessionId } : {}),
-      ...(spec.traits.grokVariant ? { grokVariant: spec.traits.grokVariant } : {}),
+      ...(spec.traits.variant ? { variant: spec.traits.variant } : {}),
       outputSchemaPath: schemaPath,
       outputSchema: ENVELOPE_SCHEMA_TEXT,
       isolatedHome: home,
-      ...mcpIsolation(spec.agent.backend, env),
+      ...mcpIsolation(adapter, env, undefined, "answer"),
     };
     freshDir(spec.cwd);
     const attempt = await runAttempt({
       agent: spec.agent,
-      adapter: rt.adapters[spec.agent.backend],
+      adapter,
       request,
       env: rt.env,
       timeoutMs: Math.max(1000, spec.deadline - rt.now()),
@@ -92,7 +93,7 @@ async function runAnswer(rt: Runtime, spec: TurnSpec, prompt: string, resumeSess
       fingerprint: false,
       ...(spec.onActivity ? { onActivity: spec.onActivity } : {}),
     });
-    const side = await sideChannelModels({ agent: spec.agent, env, request, sessionId: attempt.run.sessionId ?? resumeSessionId });
+    const side = await sideChannelReport({ adapter, command: spec.agent.command ?? spec.agent.backend, env, request, sessionId: attempt.run.sessionId ?? resumeSessionId });
     return { attempt, models: unique([...servedModels(spec.agent, attempt.events), ...side.models]), usage: { ...attempt.run.usage, ...side.usage } };
   } finally {
     rmSync(home, { recursive: true, force: true });
@@ -121,21 +122,21 @@ function judge(agent: AgentConfig, rt: Runtime, view: RunView): Judgement {
   return content ? { content } : { repair: true };
 }
 
-function outcome(agent: AgentConfig, views: RunView[], judged: Exclude<Judgement, { repair: true }>, sessionId: string | undefined, repaired: boolean): TurnOutcome {
+function outcome(rt: Runtime, agent: AgentConfig, views: RunView[], judged: Exclude<Judgement, { repair: true }>, sessionId: string | undefined, repaired: boolean): TurnOutcome {
   const models = unique(views.flatMap((v) => v.models));
   return {
     ...("content" in judged ? { content: judged.content } : { error: judged.error }),
     ...(sessionId ? { sessionId } : {}),
     models,
     verification: compareModel(agent.model, models),
-    usage: combineUsage(agent, views.map((v) => v.usage)),
+    usage: combineUsage(rt.adapters[agent.backend].traits.resumedUsage, views.map((v) => v.usage)),
     repaired,
   };
 }
 
-/** codex reports cumulative totals on a resumed thread, so its later report already holds both. */
-function combineUsage(agent: AgentConfig, usages: Usage[]): Usage {
-  if (agent.backend === "codex") return usages.reduce((acc, u) => ({ ...acc, ...u }), {} as Usage);
+/** A CLI reporting cumulative totals on a resumed thread (codex) already holds both turns in its later report. */
+function combineUsage(resumed: "cumulative" | "per-turn", usages: Usage[]): Usage {
+  if (resumed === "cumulative") return usages.reduce((acc, u) => ({ ...acc, ...u }), {} as Usage);
   const out: Usage = {};
   for (const u of usages) {
     for (const [key, value] of Object.entries(u) as [keyof Usage, number | undefined][]) {

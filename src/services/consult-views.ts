@@ -2,7 +2,8 @@
  * Read-only views for the consult tools: the configured agents with their eligibility for this
  * host (no env values, no commands' secrets — names and numbers only), and one stored consultation.
  */
-import type { Backend, Readiness } from "../adapters/types.ts";
+import type { Readiness } from "../backends/contract.ts";
+import type { Backend } from "../backends/index.ts";
 import type { AgentConfig } from "../config/types.ts";
 import { readinessOf } from "./readiness.ts";
 import { answerTraits } from "./cli-variant.ts";
@@ -55,7 +56,7 @@ export async function listAgents(rt: Runtime, clientName: string | undefined): P
         scores: Object.fromEntries(Object.entries(agent.scores).filter(([, s]) => s > 0)),
         priority: agent.priority,
         enabled: agent.enabled,
-        installed: resolveCommand(agent.command ?? agent.backend, { env: { ...rt.env, ...agent.env } }) !== undefined,
+        installed: resolveCommand(agent.command ?? agent.backend, { env: { ...rt.env, ...agent.env }, homeDirs: rt.adapters[agent.backend].installDirs }) !== undefined,
         resumable: traits[i]?.supportsResume ?? rt.adapters[agent.backend].supportsResume,
         readiness: ready[i] ?? "unknown",
         eligible: why === undefined,
@@ -128,6 +129,6 @@ function viewOf(r: ConsultationRecord): ConsultationView {
 
 async function readinessFor(rt: Runtime, agent: AgentConfig): Promise<Readiness> {
   const env = { ...rt.env, ...agent.env };
-  const found = resolveCommand(agent.command ?? agent.backend, { env });
+  const found = resolveCommand(agent.command ?? agent.backend, { env, homeDirs: rt.adapters[agent.backend].installDirs });
   return found ? readinessOf(rt.adapters[agent.backend], found.path, env) : "not_ready";
 }

@@ -4,6 +4,7 @@
  */
 import { fail, ok, type Result } from "../result.ts";
 import type { Store } from "../store/db.ts";
+import { adapters, BACKENDS } from "../backends/index.ts";
 
 export const HISTORY_KINDS = ["consultations", "runs", "jobs", "all"] as const;
 export type HistoryKind = (typeof HISTORY_KINDS)[number];
@@ -19,15 +20,8 @@ export interface DeletionReport {
   note: string;
 }
 
-/** Where each vendor CLI keeps its own transcripts; deleting here never touches them. */
-export const VENDOR_HISTORY: Readonly<Record<string, string>> = {
-  codex: "~/.codex/sessions ($CODEX_HOME)",
-  claude: "~/.claude/projects ($CLAUDE_CONFIG_DIR)",
-  opencode: "~/.local/share/opencode/opencode.db",
-  gemini: "~/.gemini/tmp/<project>/chats",
-  copilot: "~/.copilot/session-state ($COPILOT_HOME)",
-  grok: "~/.grok/sessions (Grok Build)",
-};
+/** Where each vendor CLI keeps its own transcripts (each backend says); deleting here never touches them. */
+export const VENDOR_HISTORY: Readonly<Record<string, string>> = Object.fromEntries(BACKENDS.map((b) => [b, adapters[b].history]));
 
 export const LOCAL_ONLY_NOTE = `This removed orchestrate's local rows only. The CLIs keep their own session history: ${Object.entries(VENDOR_HISTORY)
   .map(([cli, where]) => `${cli} in ${where}`)

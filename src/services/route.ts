@@ -3,7 +3,7 @@
  * with a byte-identical tree; arm shared cooldowns; record the run and every attempt; return the
  * served-by, the full trace and the delegate's final (redacted) text.
  */
-import type { AgentEvent, FailureClass, RunRequest } from "../adapters/types.ts";
+import type { AgentEvent, FailureClass, RunRequest } from "../backends/contract.ts";
 import type { AgentConfig, AgentLimits, Tier } from "../config/types.ts";
 import { planRoute, type Candidate, type Plan } from "../routing/plan.ts";
 import { attemptCapSec } from "../routing/budget.ts";
@@ -15,8 +15,8 @@ import type { Failure } from "../result.ts";
 import { runAttempt, type AttemptResult } from "./attempt.ts";
 import { failed, success, terminal, traceOf, type AttemptTrace, type RouteOutcome } from "./route-outcome.ts";
 import { advisoryHint } from "./advisory.ts";
-import { grokVariantOf } from "./cli-variant.ts";
-import { mcpIsolation } from "./mcp-isolation.ts";
+import { agentVariant } from "./cli-variant.ts";
+import { mcpIsolation } from "../runner/mcp-isolation.ts";
 import type { Runtime } from "./runtime.ts";
 
 export interface RouteRequest {
@@ -101,12 +101,13 @@ async function runWithProgress(rt: Runtime, req: RouteRequest, candidate: Candid
   const timer = hooks.onProgress ? setInterval(say, hooks.progressIntervalMs ?? 2000) : undefined;
   try {
     const agent = withCallLimits(candidate.agent, req.limits);
-    // Two programs answer to `grok`; each is driven with its own flags.
-    const grokVariant = agent.backend === "grok" ? await grokVariantOf(rt, agent) : undefined;
+    // One name, several programs or release lines (grok, pi): each is driven with its own flags.
+    const variant = await agentVariant(rt, agent);
+    const adapter = rt.adapters[candidate.agent.backend];
     return await runAttempt({
       agent,
-      adapter: rt.adapters[candidate.agent.backend],
-      request: { mode: "route", prompt: req.prompt, cwd: req.cwd, ...permissionFields(candidate), ...(grokVariant ? { grokVariant } : {}), ...mcpIsolation(agent.backend, { ...rt.env, ...agent.env }, req.cwd) },
+      adapter,
+      request: { mode: "route", prompt: req.prompt, cwd: req.cwd, ...permissionFields(candidate), ...(variant !== undefined ? { variant } : {}), ...mcpIsolation(adapter, { ...rt.env, ...agent.env }, req.cwd) },
       env: rt.env,
       timeoutMs: slot.capSec * 1000,
       stallMs: (agent.limits.stallSec ?? rt.config.defaults.stallSec) * 1000,
@@ -177,7 +178,7 @@ function advisoryOutcome(rt: Runtime, runId: string, candidate: Candidate, n: nu
   const trace: AttemptTrace = { n, agent: a.id, tier: candidate.tier, backend: a.backend, ...(a.model ? { model: a.model } : {}), provider: a.provider, outcome: "advisory", reason: "advisory entry: nothing was sent", durationMs: 0, fellBack: false, treeChanged: null };
   attempts.push(trace);
   rt.store.runs.addAttempt({ runId, n, agentId: a.id, backend: a.backend, provider: a.provider, outcome: "ok", reason: trace.reason, exitCode: null, durationMs: 0, fellBack: false });
-  const hint = advisoryHint(a);
+  const hint = advisoryHint(rt.adapters[a.backend], a);
   return { ok: true, servedBy: { agent: a.id, backend: a.backend, ...(a.model ? { model: a.model } : {}), tier: candidate.tier, provider: a.provider }, text: hint, attempts, advisory: { hint } };
 }
 

@@ -4,7 +4,7 @@
  * `<config>.pending`, and promotion needs a human at a terminal (`orchestrate accept-pending`).
  */
 import { lstatSync } from "node:fs";
-import type { Backend } from "../adapters/types.ts";
+import type { Backend } from "../backends/index.ts";
 import { loadConfig } from "../config/load.ts";
 import type { Env } from "../config/paths.ts";
 import { TIERS, type Tier } from "../config/types.ts";
@@ -32,7 +32,7 @@ export async function initStatus(env: Env): Promise<InitStatus> {
   const probes = await detectBackends({ env });
   const models: Partial<Record<Backend, string[]>> = {};
   await Promise.all(probes.filter((p) => p.path).map(async (p) => {
-    models[p.backend] = await discoverModels({ backend: p.backend, path: p.path as string, env, ...(p.grokVariant ? { grokVariant: p.grokVariant } : {}) });
+    models[p.backend] = await discoverModels({ backend: p.backend, path: p.path as string, env, ...(p.variant !== undefined ? { variant: p.variant } : {}) });
   }));
   const loaded = await loadConfig({ env });
   const config = loaded.ok ? loaded.value : undefined;

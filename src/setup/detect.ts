@@ -4,13 +4,13 @@
  * still lists every flag orchestrate passes, and — where the CLI has an offline check — whether
  * it is signed in. Shared by the doctor, the wizard and `init_status`.
  */
-import { adapters } from "../adapters/index.ts";
-import { detectGrokVariant, grokProbesFor } from "../adapters/grok.ts";
-import { BACKENDS, type Backend, type GrokVariant, type ProbeSpec } from "../adapters/types.ts";
+import type { ProbeSpec } from "../backends/contract.ts";
+import { adapters, BACKENDS, type Backend } from "../backends/index.ts";
 import { resolveCommand, type ResolvedVia } from "../process/resolve.ts";
+import { variantOf, variantTraits } from "../runner/variant.ts";
 import { capture, plain } from "../process/capture.ts";
 import { interpretReadiness } from "../services/readiness.ts";
-import type { Readiness } from "../adapters/types.ts";
+import type { Readiness } from "../backends/contract.ts";
 
 export type { Readiness };
 
@@ -25,7 +25,10 @@ export interface BackendProbe {
   path?: string;
   via?: ResolvedVia;
   version?: string;
-  grokVariant?: GrokVariant;
+  /** Which build of the CLI this is, when its backend tells builds apart (grok, pi, agy). */
+  variant?: string;
+  /** That build as a person would name it. */
+  variantLabel?: string;
   /** Which help command was read, e.g. `opencode run --help`. */
   helpCommand: string;
   missingFlags: MissingFlag[];
@@ -47,9 +50,10 @@ export async function detectBackends(opts: DetectOptions): Promise<BackendProbe[
 }
 
 export async function detectBackend(backend: Backend, command: string, env: Record<string, string | undefined>): Promise<BackendProbe> {
-  const spec = adapters[backend].probes;
+  const adapter = adapters[backend];
+  const spec = adapter.probes;
   const base: BackendProbe = { backend, command, helpCommand: [backend, ...spec.help].join(" "), missingFlags: [], readiness: "unknown", problems: [] };
-  const found = resolveCommand(command, { env });
+  const found = resolveCommand(command, { env, homeDirs: adapter.installDirs });
   if (!found) return { ...base, problems: [notFound(backend, command)] };
   const probe: BackendProbe = { ...base, path: found.path, via: found.via };
   const version = await capture(found.path, spec.version, env);
@@ -57,7 +61,12 @@ export async function detectBackend(backend: Backend, command: string, env: Reco
   if (version.problem) probe.problems.push({ problem: `${backend} at ${found.path}: \`${[backend, ...spec.version].join(" ")}\` ${version.problem}`, hint: "run it by hand to see what it waits for; reinstall the CLI if it hangs" });
   const help = await capture(found.path, spec.help, env);
   const helpText = `${help.stdout}\n${help.stderr}`;
-  const probes = backend === "grok" ? grokSpec(probe, helpText, version.stdout) : spec;
+  const variant = await variantOf(adapter, found.path, env);
+  if (variant !== undefined) probe.variant = variant;
+  const traits = variantTraits(adapter, variant);
+  if (traits.label) probe.variantLabel = traits.label;
+  const probes = traits.probes;
+  if (traits.refuse) probe.problems.push({ problem: `${backend}${probe.version ? ` ${probe.version}` : ""} at ${found.path}: ${traits.refuse}`, hint: `upgrade ${backend}` });
   probe.missingFlags = missingFlags(helpText, probes);
   for (const missing of probe.missingFlags) probe.problems.push(flagProblem(probe, missing));
   probe.readiness = await readiness(backend, found.path, probes, env);
@@ -70,12 +79,6 @@ function notFound(backend: Backend, command: string): { problem: string; hint: s
     problem: `${backend}: ${command} was not found on PATH or in the usual install locations`,
     hint: `install ${backend}, or set command: to its absolute path in the agent's config entry`,
   };
-}
-
-function grokSpec(probe: BackendProbe, helpText: string, versionText: string): ProbeSpec {
-  const variant = detectGrokVariant(helpText.trim() ? helpText : versionText);
-  probe.grokVariant = variant;
-  return grokProbesFor(variant);
 }
 
 /** The first dotted version number the CLI printed (`codex-cli 0.171.0`, `2.1.332 (Claude Code)`). */

@@ -3,7 +3,7 @@
  * backends and models, ask, show the diff and every risk, confirm, write 0600 atomically, run the
  * check on what was written, then offer client registration. A cancel anywhere writes nothing.
  */
-import type { Backend } from "../adapters/types.ts";
+import type { Backend } from "../backends/index.ts";
 import type { Env } from "../config/paths.ts";
 import { parentProblems } from "../config/secure-read.ts";
 import { writeConfigAtomic } from "../config/write.ts";
@@ -63,7 +63,7 @@ export async function runInit(opts: InitOptions): Promise<number> {
 }
 
 async function discoverAll(probes: BackendProbe[], env: Env): Promise<Partial<Record<Backend, string[]>>> {
-  const found = await Promise.all(probes.filter((p) => p.path).map(async (p) => [p.backend, await discoverModels({ backend: p.backend, path: p.path as string, env, ...(p.grokVariant ? { grokVariant: p.grokVariant } : {}) })] as const));
+  const found = await Promise.all(probes.filter((p) => p.path).map(async (p) => [p.backend, await discoverModels({ backend: p.backend, path: p.path as string, env, ...(p.variant !== undefined ? { variant: p.variant } : {}) })] as const));
   return Object.fromEntries(found);
 }
 

@@ -4,8 +4,7 @@
  * GUI-launched clients have a small PATH. Nothing happens until the person confirms that plan.
  */
 import { lstatSync } from "node:fs";
-import { join } from "node:path";
-import type { Backend } from "../adapters/types.ts";
+import { adapters, type Backend } from "../backends/index.ts";
 import { homeDir, type Env } from "../config/paths.ts";
 import { writeConfigAtomic } from "../config/write.ts";
 import { fail, ok, type Result } from "../result.ts";
@@ -34,25 +33,11 @@ export function planRegistrations(probes: BackendProbe[], self: string[], env: E
 }
 
 function planFor(client: Backend, cliPath: string, self: string[], env: Env): RegistrationPlan | string | undefined {
-  if (client === "claude" || client === "codex") {
-    const args = client === "claude" ? ["mcp", "add", "--scope", "user", SERVER_NAME, "--", ...self] : ["mcp", "add", SERVER_NAME, "--", ...self];
-    return { client, kind: "command", path: cliPath, args, describe: `run: ${[cliPath, ...args].map(quote).join(" ")}` };
-  }
-  const target = fileTarget(client, self, env);
-  if (!target) return undefined;
-  return jsonPlan(client, target.file, target.path, target.entry);
-}
-
-function fileTarget(client: Backend, self: string[], env: Env): { file: string; path: string[]; entry: Record<string, unknown> } | undefined {
-  const home = homeDir(env);
-  const [command = "", ...args] = self;
-  if (client === "opencode") {
-    const dir = env.XDG_CONFIG_HOME ? join(env.XDG_CONFIG_HOME, "opencode") : join(home, ".config", "opencode");
-    return { file: join(dir, "opencode.json"), path: ["mcp", SERVER_NAME], entry: { type: "local", command: self, enabled: true } };
-  }
-  if (client === "gemini") return { file: join(env.GEMINI_CLI_HOME ?? join(home, ".gemini"), "settings.json"), path: ["mcpServers", SERVER_NAME], entry: { command, args } };
-  if (client === "copilot") return { file: join(env.COPILOT_HOME ?? join(home, ".copilot"), "mcp-config.json"), path: ["mcpServers", SERVER_NAME], entry: { type: "local", command, args, tools: ["*"] } };
-  return undefined;
+  // Each backend says how its CLI takes an MCP server: its own `mcp add`, or a key in a JSON file.
+  const how = adapters[client].registration?.({ name: SERVER_NAME, self, env, home: homeDir(env) });
+  if (!how) return undefined;
+  if (how.kind === "command") return { client, kind: "command", path: cliPath, args: how.args, describe: `run: ${[cliPath, ...how.args].map(quote).join(" ")}` };
+  return jsonPlan(client, how.file, how.path, how.entry);
 }
 
 /** Adds one key to the client's JSON config; a file that is not plain JSON is left to the person. */

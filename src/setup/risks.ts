@@ -4,19 +4,19 @@
  */
 import type { Config } from "../config/types.ts";
 import { parentProblems } from "../config/secure-read.ts";
-
-export type RiskCode = "danger_full_access" | "bypass_permissions" | "bash_allow_rule" | "cross_provider_fallback" | "aggregator" | "shared_config_dir" | "deep_delegation";
+import { adapters } from "../backends/index.ts";
 
 export interface Risk {
-  code: RiskCode;
+  /** A generic code below, or one a backend's `risks` names (danger_full_access, bypass_permissions). */
+  code: string;
   message: string;
 }
 
 export function computeRisks(config: Config, targetPath?: string): Risk[] {
   const risks: Risk[] = [];
   for (const agent of Object.values(config.agents)) {
-    if (agent.sandbox === "danger-full-access") risks.push({ code: "danger_full_access", message: `${agent.id}: codex sandbox danger-full-access removes the OS sandbox entirely — an untrusted prompt runs as you` });
-    if (agent.permissionMode === "bypassPermissions") risks.push({ code: "bypass_permissions", message: `${agent.id}: claude bypassPermissions means no sandbox and full host access — an untrusted prompt can act as you` });
+    // Settings only one backend has (codex's sandbox, claude's permission mode): that backend says what is risky.
+    risks.push(...(adapters[agent.backend].risks?.(agent) ?? []));
     const bash = (agent.allowedTools ?? []).filter((rule) => /^Bash\b/i.test(rule.trim()));
     if (bash.length) risks.push({ code: "bash_allow_rule", message: `${agent.id}: allowedTools ${bash.join(", ")} — Bash rules are escapable by command chaining: effectively a full shell, the same risk as bypassPermissions` });
     if (agent.aggregator) risks.push({ code: "aggregator", message: `${agent.id}: ${agent.model} goes through an aggregator; it always counts as another provider` });

@@ -1,5 +1,5 @@
 /** Wizard steps that build agents: one tier at a time, entries in order, every pick confirmed. */
-import type { Backend } from "../adapters/types.ts";
+import { adapters, type Backend } from "../backends/index.ts";
 import type { Tier } from "../config/types.ts";
 import type { BackendProbe } from "./detect.ts";
 import { select, text, type Choice } from "./prompts.ts";
@@ -30,7 +30,8 @@ export async function askTier(tier: Tier, installed: BackendProbe[], models: Par
     const title = ids.length === 0 ? `${tier} tier — which backend serves it first?` : `${tier} tier — add entry ${ids.length + 1} (tried in order)?`;
     const picked = await select(title, options);
     if (picked === DONE) break;
-    const backend = picked as Backend;
+    const backend = installed.find((p) => p.backend === picked)?.backend;
+    if (!backend) continue;
     const spec = await askAgent(backend, models[backend] ?? []);
     const id = uniqueId(`${tier}-${backend}`, book.agents);
     book.agents[id] = spec;
@@ -40,21 +41,10 @@ export async function askTier(tier: Tier, installed: BackendProbe[], models: Par
 }
 
 async function askAgent(backend: Backend, listed: string[]): Promise<AgentSpec> {
-  const model = await askModel(backend, listed);
-  const spec: AgentSpec = { backend, model };
-  if (backend === "codex") {
-    spec.sandbox = await select("codex sandbox", [
-      { value: "workspace-write", label: "workspace-write", hint: "edits the repo, OS-sandboxed (default)" },
-      { value: "read-only", label: "read-only", hint: "cannot write files" },
-      { value: "danger-full-access", label: "danger-full-access", hint: "⚠ no OS sandbox at all" },
-    ]);
-  }
-  if (backend === "claude") {
-    spec.permissionMode = await select("claude permission mode", [
-      { value: "acceptEdits", label: "acceptEdits", hint: "edits allowed, Bash denied headless (default)" },
-      { value: "bypassPermissions", label: "bypassPermissions", hint: "⚠ no sandbox, full host access" },
-    ]);
-  }
+  const wizard = adapters[backend].wizard;
+  const spec: AgentSpec = { backend, model: await askModel(backend, listed) };
+  // Settings only this backend has (codex's sandbox, claude's permission mode), as it words them.
+  for (const question of wizard?.questions ?? []) spec[question.key] = await select(question.title, question.choices);
   return spec;
 }
 
@@ -65,10 +55,11 @@ async function askModel(backend: Backend, listed: string[]): Promise<string> {
     const picked = await select(`Model for ${backend} (as listed by ${backend}; unverified)`, options);
     if (picked !== TYPE_OWN) return picked;
   }
-  const hint = backend === "opencode" ? "<provider>/<model>" : "a model id your CLI accepts";
+  const wizard = adapters[backend].wizard;
+  const hint = wizard?.modelHint ?? "a model id your CLI accepts";
   for (;;) {
     const typed = await text(`Model id for ${backend} (${hint})`, { placeholder: hint });
-    if (typed && !/\s/.test(typed) && (backend !== "opencode" || typed.includes("/"))) return typed;
+    if (typed && !/\s/.test(typed) && (wizard?.validModel?.(typed) ?? true)) return typed;
   }
 }
 

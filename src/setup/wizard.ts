@@ -3,7 +3,7 @@
  * scores, fallbacks and the cross-provider opt-in, the host. Returns the unified config object;
  * writing is the command's job, after the diff and risks were shown.
  */
-import { BACKENDS, type Backend } from "../adapters/types.ts";
+import { BACKENDS, type Backend } from "../backends/index.ts";
 import { TIERS, type Tier } from "../config/types.ts";
 import type { BackendProbe } from "./detect.ts";
 import { confirm, select, text } from "./prompts.ts";

@@ -2,9 +2,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { detectGrokVariant, grokAdapter, grokBuildSummaryPath, grokModelFromSummary, grokProbesFor } from "../../src/adapters/grok.ts";
-import type { ExitOutcome, FailureClass, GrokVariant, RunRequest } from "../../src/adapters/types.ts";
-import { foldEvents } from "../../src/adapters/fold.ts";
+import { detectGrokVariant, grokAdapter, grokBuildSummaryPath, grokModelFromSummary, grokProbesFor, type GrokVariant } from "../../src/backends/grok/index.ts";
+import type { ExitOutcome, FailureClass, RunRequest } from "../../src/backends/contract.ts";
+import { foldEvents } from "../../src/backends/fold.ts";
 import { eventKinds, isJson, transcriptKinds } from "../helpers/fake-harness.ts";
 
 const FAKE = join(import.meta.dir, "..", "..", "fakes", "grok");
@@ -29,7 +29,7 @@ function childEnv(where: Where, scenario: string, variant: GrokVariant, extra: R
 }
 
 async function runFake(req: RunRequest, scenario: string, extra: Record<string, string> = {}, where = fresh()): Promise<{ outcome: ExitOutcome; stdout: string; stderr: string; where: Where }> {
-  const variant = req.grokVariant ?? "community";
+  const variant: GrokVariant = req.variant === "official" ? "official" : "community";
   const inv = grokAdapter.invocation({ ...req, cwd: where.cwd });
   const env = childEnv(where, scenario, variant, extra);
   for (const key of Object.keys(extra)) if (extra[key] === "") delete env[key];
@@ -48,7 +48,7 @@ function recorded(dir: string): { argv: string[]; stdinIsTTY: boolean } {
 }
 
 const community: RunRequest = { mode: "route", prompt: "say pong", cwd: "", model: "grok-code-fast-1" };
-const official: RunRequest = { ...community, grokVariant: "official" };
+const official: RunRequest = { ...community, variant: "official" };
 
 const TABLE: [string, FailureClass | undefined][] = [
   ["ok", undefined], ["auth-fail", "auth"], ["rate-limit", "capacity"], ["overload", "capacity"], ["transport", "transport"],
@@ -160,7 +160,7 @@ describe("fake grok kill paths", () => {
   for (const variant of ["community", "official"] as const) {
     test(`${variant} hang: survives SIGTERM to the group, dies on SIGKILL`, async () => {
       const where = fresh();
-      const inv = grokAdapter.invocation({ ...community, grokVariant: variant, cwd: where.cwd });
+      const inv = grokAdapter.invocation({ ...community, variant: variant, cwd: where.cwd });
       const child = Bun.spawn([FAKE, ...inv.args], { cwd: where.cwd, env: childEnv(where, "hang", variant), stdin: "ignore", stdout: "ignore", stderr: "ignore", detached: true });
       while (!existsSync(join(where.records, "hangers"))) {
         if (child.exitCode !== null) throw new Error("fake exited instead of hanging");

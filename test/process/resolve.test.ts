@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveCommand, usualDirs } from "../../src/process/resolve.ts";
+import { adapters, BACKENDS } from "../../src/backends/index.ts";
 
 function exe(dir: string, name: string, mode = 0o755): string {
   mkdirSync(dir, { recursive: true });
@@ -43,9 +44,10 @@ describe("resolveCommand", () => {
     const grok = exe(join(home, ".grok/bin"), "grok");
     const claude = exe(join(home, ".claude/local"), "claude");
     const env = { HOME: home, PATH: "/nonexistent" };
-    expect(resolveCommand("grok", { env })).toEqual({ path: grok, via: "usual" });
-    expect(resolveCommand("claude", { env })).toEqual({ path: claude, via: "usual" });
-    expect(resolveCommand("grok", { env: { PATH: "/nonexistent" } })).toBeUndefined();
+    // Each CLI's own installer directory comes from its backend.
+    expect(resolveCommand("grok", { env, homeDirs: adapters.grok.installDirs })).toEqual({ path: grok, via: "usual" });
+    expect(resolveCommand("claude", { env, homeDirs: adapters.claude.installDirs })).toEqual({ path: claude, via: "usual" });
+    expect(resolveCommand("grok", { env: { PATH: "/nonexistent" }, homeDirs: adapters.grok.installDirs })).toBeUndefined();
   });
 
   test("the npm global prefix comes from npm_config_prefix; a symlinked binary resolves", () => {
@@ -66,7 +68,7 @@ describe("resolveCommand", () => {
   });
 
   test("the usual list covers Homebrew, the npm prefixes and each CLI's installer", () => {
-    const dirs = usualDirs({ HOME: "/h" });
+    const dirs = usualDirs({ HOME: "/h" }, BACKENDS.flatMap((b) => adapters[b].installDirs));
     for (const dir of ["/opt/homebrew/bin", "/usr/local/bin", "/home/linuxbrew/.linuxbrew/bin", "/h/.npm-global/bin", "/h/.local/share/npm/bin", "/h/.local/bin", "/h/.bun/bin", "/h/.opencode/bin", "/h/.grok/bin", "/h/.claude/local", "/h/.codex/bin"]) {
       expect(dirs).toContain(dir);
     }

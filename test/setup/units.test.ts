@@ -4,7 +4,10 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compareVersions, missingFlags, versionFrom } from "../../src/setup/detect.ts";
-import { codexCatalog, listedIds } from "../../src/setup/models.ts";
+import { adapters } from "../../src/backends/index.ts";
+
+const listedIds = (backend: "opencode" | "grok", stdout: string) => adapters[backend].models?.read(stdout);
+const codexCatalog = (stdout: string) => adapters.codex.models?.read(stdout);
 import { lineDiff } from "../../src/setup/diff.ts";
 import { computeRisks } from "../../src/setup/risks.ts";
 import { parseScores } from "../../src/setup/wizard.ts";

@@ -10,9 +10,10 @@
  * acting tool (`--deny-tool` rules beat every allow rule, even --allow-all-tools), disables the
  * built-in GitHub MCP servers and drops a COPILOT_ALLOW_ALL inherited from the user's shell.
  */
-import { foldEvents } from "./fold.ts";
-import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, ProbeSpec, RunRequest, Usage } from "./types.ts";
-import { asObject, parseObject, str, type Json } from "./json.ts";
+import { foldEvents } from "../fold.ts";
+import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, ProbeSpec, RunRequest, Usage } from "../contract.ts";
+import { copilotMachine } from "./machine.ts";
+import { asObject, parseObject, str, type Json } from "../events.ts";
 
 
 /** Tools that only read (copilot 1.0.102 tool list from the captured requests). Anything else may act. */
@@ -28,7 +29,10 @@ export const COPILOT_USAGE_FILE = "copilot-usage.json";
 
 export const copilotAdapter: Adapter = {
   backend: "copilot",
-  provider: () => "github",
+  provider: { kind: "fixed", provider: "github" },
+  ...copilotMachine,
+  // Answer mode asks copilot for a usage file: the only place its tokens and model are written.
+  sideChannel: { kind: "file", path: (ctx) => copilotUsageFilePath(ctx.request), read: copilotUsageFromUsageFile },
   invocation: copilotInvocation,
   parse: parseCopilotLine,
   classify: classifyCopilot,
@@ -243,5 +247,5 @@ function num(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) ? value : 0;
 }
 
-/** The name src/adapters/index.ts imports. */
+/** The name src/backends/index.ts imports. */
 export const copilot = copilotAdapter;

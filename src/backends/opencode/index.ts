@@ -6,11 +6,10 @@
  * There is no terminal record: the run ends when the session goes idle, and the exit code is 1
  * iff an `error` line was written. The model is never in the stream — only `opencode export`.
  */
-import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest } from "./types.ts";
-import { asObject as asRecord, parseObject } from "./json.ts";
-import { failureFromText } from "./failure-text.ts";
-
-const AGGREGATORS = new Set(["openrouter", "github-copilot"]);
+import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest } from "../contract.ts";
+import { opencodeMachine } from "./machine.ts";
+import { asObject as asRecord, parseObject } from "../events.ts";
+import { failureFromText } from "../events.ts";
 
 /** Tools that only read; anything else (bash, edit, write, patch, task, MCP `<server>_<tool>`) acts. */
 const READ_ONLY_TOOLS = new Set([
@@ -20,18 +19,6 @@ const READ_ONLY_TOOLS = new Set([
 const EDIT_TOOLS: Record<string, "update" | "unknown"> = {
   edit: "update", multiedit: "update", patch: "update", apply_patch: "update", write: "unknown",
 };
-
-/** `<provider>/` prefix of an opencode model id; "unknown" when opencode picks its own default. */
-export function opencodeProvider(model: string | undefined): string {
-  const slash = model?.indexOf("/") ?? -1;
-  if (!model || slash <= 0) return "unknown";
-  return model.slice(0, slash);
-}
-
-/** Aggregators serve other vendors' models, so they always count as cross-provider (SPEC §2). */
-export function isAggregator(model: string | undefined): boolean {
-  return AGGREGATORS.has(opencodeProvider(model));
-}
 
 /** argv that prints a session as JSON on stdout (`Exporting session: …` goes to stderr). */
 export function opencodeExportArgv(sessionId: string): string[] {
@@ -246,7 +233,19 @@ export const opencodeAdapter: Adapter = {
     if (out.exitCode !== 0) return "not_ready";
     return /(^|\s)0 credentials/.test(text) && !/[1-9]\d* environment variables?/.test(text) ? "not_ready" : "ready";
   },
-  provider: opencodeProvider,
+  provider: { kind: "model-prefix", example: "<provider>/<model>" },
+  ...opencodeMachine,
+  // The stream never names the model; `opencode export` does, from the run's own cwd.
+  sideChannel: {
+    kind: "command",
+    argv: opencodeExportArgv,
+    read: (stdout) => {
+      const model = opencodeModelFromExport(stdout);
+      return model ? { models: [model] } : undefined;
+    },
+    // export pretty-prints the whole session; a resumed consultation can be long.
+    maxLines: 200_000,
+  },
   invocation,
   parse,
   classify,

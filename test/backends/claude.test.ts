@@ -1,9 +1,10 @@
+import { deriveProvider } from "../../src/config/providers.ts";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLAUDE_ISOLATION_ARGS, claudeAdapter, claudeToolActs } from "../../src/adapters/claude.ts";
-import { foldEvents } from "../../src/adapters/fold.ts";
-import type { AgentEvent, ExitOutcome, FailureClass, RunRequest } from "../../src/adapters/types.ts";
+import { CLAUDE_ISOLATION_ARGS, claudeAdapter, claudeToolActs } from "../../src/backends/claude/index.ts";
+import { foldEvents } from "../../src/backends/fold.ts";
+import type { AgentEvent, ExitOutcome, FailureClass, RunRequest } from "../../src/backends/contract.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "claude");
 
@@ -175,6 +176,6 @@ describe("claude probes", () => {
   test("doctor data names the real commands", () => {
     expect(claudeAdapter.probes.auth).toEqual(["auth", "status"]);
     expect(claudeAdapter.probes.requiredFlags.map((f) => f.flag)).toEqual(expect.arrayContaining(["--strict-mcp-config", "--setting-sources", "--json-schema"]));
-    expect(claudeAdapter.provider(undefined)).toBe("anthropic");
+    expect((deriveProvider(claudeAdapter.provider, undefined, undefined)?.provider ?? "unknown")).toBe("anthropic");
   });
 });

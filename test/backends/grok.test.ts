@@ -1,9 +1,10 @@
+import { deriveProvider } from "../../src/config/providers.ts";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { detectGrokVariant, grokAdapter, grokBuildSummaryPath, grokModelFromSummary, grokProbesFor, grokSupportsResume } from "../../src/adapters/grok.ts";
-import type { AgentEvent, ExitOutcome, RunRequest } from "../../src/adapters/types.ts";
-import { foldEvents } from "../../src/adapters/fold.ts";
+import { detectGrokVariant, grokAdapter, grokBuildSummaryPath, grokModelFromSummary, grokProbesFor, grokSupportsResume } from "../../src/backends/grok/index.ts";
+import type { AgentEvent, ExitOutcome, RunRequest } from "../../src/backends/contract.ts";
+import { foldEvents } from "../../src/backends/fold.ts";
 
 const FIX = join(import.meta.dir, "..", "fixtures", "grok");
 const base: RunRequest = { mode: "route", prompt: "fix the bug", cwd: "/work/p" };
@@ -40,21 +41,21 @@ describe("grok invocation", () => {
   });
 
   test("official route mode: streaming-json, --cwd, --always-approve, --no-auto-update", () => {
-    const inv = grokAdapter.invocation({ ...base, grokVariant: "official", model: "grok-code-fast-1" });
+    const inv = grokAdapter.invocation({ ...base, variant: "official", model: "grok-code-fast-1" });
     expect(inv.args).toEqual(["-p", "fix the bug", "--output-format", "streaming-json", "--cwd", "/work/p", "--no-auto-update", "-m", "grok-code-fast-1", "--always-approve"]);
   });
 
   test("official answer mode resumes and never auto-approves", () => {
-    const inv = grokAdapter.invocation({ ...base, mode: "answer", grokVariant: "official", resumeSessionId: "019e89ac-1" });
+    const inv = grokAdapter.invocation({ ...base, mode: "answer", variant: "official", resumeSessionId: "019e89ac-1" });
     expect(inv.args).toContain("--resume");
     expect(inv.args[inv.args.indexOf("--resume") + 1]).toBe("019e89ac-1");
     expect(inv.args).not.toContain("--always-approve");
   });
 
   test("no secret-bearing flags in any mode or variant", () => {
-    for (const grokVariant of ["community", "official"] as const) {
+    for (const variant of ["community", "official"] as const) {
       for (const mode of ["route", "answer"] as const) {
-        const args = grokAdapter.invocation({ ...base, mode, grokVariant }).args;
+        const args = grokAdapter.invocation({ ...base, mode, variant }).args;
         for (const bad of ["-k", "--api-key", "-u", "--base-url"]) expect(args).not.toContain(bad);
       }
     }
@@ -62,7 +63,7 @@ describe("grok invocation", () => {
 
   test("dash-leading prompt uses the = form", () => {
     expect(grokAdapter.invocation({ ...base, prompt: "-x" }).args[0]).toBe("--prompt=-x");
-    expect(grokAdapter.invocation({ ...base, prompt: "-x", grokVariant: "official" }).args[0]).toBe("--single=-x");
+    expect(grokAdapter.invocation({ ...base, prompt: "-x", variant: "official" }).args[0]).toBe("--single=-x");
   });
 });
 
@@ -84,7 +85,7 @@ describe("variant detection and per-variant facts", () => {
     expect(grokAdapter.supportsResume).toBe(false);
     expect(grokProbesFor("official").requiredFlags.map((f) => f.flag)).toContain("--always-approve");
     expect(grokProbesFor("community").requiredFlags.map((f) => f.flag)).toContain("--directory");
-    expect(grokAdapter.provider(undefined)).toBe("xai");
+    expect((deriveProvider(grokAdapter.provider, undefined, undefined)?.provider ?? "unknown")).toBe("xai");
   });
 
   test("Grok Build session summary gives the model", () => {

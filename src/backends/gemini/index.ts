@@ -8,9 +8,10 @@
  * 55 untrusted folder, 130 cancelled; API errors exit with HTTP status % 256 (401→145, 429→173,
  * 503→247).
  */
-import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest } from "./types.ts";
-import { asObject as asRecord, parseObject } from "./json.ts";
-import { failureFromText } from "./failure-text.ts";
+import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest } from "../contract.ts";
+import { geminiMachine } from "./machine.ts";
+import { asObject as asRecord, parseObject } from "../events.ts";
+import { failureFromText } from "../events.ts";
 
 /**
  * A server name nobody has: with `--allowed-mcp-server-names` set, gemini keeps only the named
@@ -153,7 +154,8 @@ function classifyExitZero(outcome: ExitOutcome): FailureClass | undefined {
 
 export const geminiAdapter: Adapter = {
   backend: "gemini",
-  provider: () => "google",
+  provider: { kind: "fixed", provider: "google" },
+  ...geminiMachine,
   invocation,
   parse,
   classify,

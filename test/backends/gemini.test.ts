@@ -1,8 +1,9 @@
+import { deriveProvider } from "../../src/config/providers.ts";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { GEMINI_NO_MCP, geminiAdapter } from "../../src/adapters/gemini.ts";
-import type { AgentEvent, ExitOutcome, RunRequest } from "../../src/adapters/types.ts";
+import { GEMINI_NO_MCP, geminiAdapter } from "../../src/backends/gemini/index.ts";
+import type { AgentEvent, ExitOutcome, RunRequest } from "../../src/backends/contract.ts";
 
 const FIX = join(import.meta.dir, "..", "fixtures", "gemini");
 const base: RunRequest = { mode: "route", prompt: "-- refactor the parser", cwd: "/work/proj" };
@@ -42,8 +43,8 @@ describe("gemini invocation", () => {
   });
 
   test("provider, probes, resume support", () => {
-    expect(geminiAdapter.provider("gemini-2.5-flash")).toBe("google");
-    expect(geminiAdapter.provider(undefined)).toBe("google");
+    expect((deriveProvider(geminiAdapter.provider, "gemini-2.5-flash", undefined)?.provider ?? "unknown")).toBe("google");
+    expect((deriveProvider(geminiAdapter.provider, undefined, undefined)?.provider ?? "unknown")).toBe("google");
     const flags = geminiAdapter.probes.requiredFlags.map((f) => f.flag);
     for (const arg of geminiAdapter.invocation({ ...base, mode: "answer", model: "m", resumeSessionId: "s" }).args) {
       if (arg.startsWith("--")) expect(flags).toContain(arg);

@@ -1,3 +1,4 @@
+import { deriveProvider } from "../../src/config/providers.ts";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -7,9 +8,9 @@ import {
   codexModelFromRollout,
   codexRolloutDirFor,
   isCodexRolloutFor,
-} from "../../src/adapters/codex.ts";
-import { foldEvents } from "../../src/adapters/fold.ts";
-import type { AgentEvent, ExitOutcome, FailureClass, RunRequest } from "../../src/adapters/types.ts";
+} from "../../src/backends/codex/index.ts";
+import { foldEvents } from "../../src/backends/fold.ts";
+import type { AgentEvent, ExitOutcome, FailureClass, RunRequest } from "../../src/backends/contract.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "codex");
 
@@ -193,7 +194,7 @@ describe("codex probes", () => {
     expect(codexAdapter.probes.auth).toEqual(["login", "status"]);
     expect(codexAdapter.probes.help).toEqual(["exec", "--help"]);
     expect(codexAdapter.probes.requiredFlags.map((f) => f.flag)).toContain("--output-schema");
-    expect(codexAdapter.provider("gpt-5.5")).toBe("openai");
+    expect((deriveProvider(codexAdapter.provider, "gpt-5.5", undefined)?.provider ?? "unknown")).toBe("openai");
     expect(codexAdapter.supportsResume).toBe(true);
   });
 });

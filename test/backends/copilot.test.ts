@@ -1,9 +1,10 @@
+import { deriveProvider } from "../../src/config/providers.ts";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { copilotAdapter, copilotSessionDir, copilotUsageFilePath, copilotUsageFromUsageFile, copilotVersionFrom } from "../../src/adapters/copilot.ts";
-import type { AgentEvent, ExitOutcome, RunRequest } from "../../src/adapters/types.ts";
-import { foldEvents } from "../../src/adapters/fold.ts";
+import { copilotAdapter, copilotSessionDir, copilotUsageFilePath, copilotUsageFromUsageFile, copilotVersionFrom } from "../../src/backends/copilot/index.ts";
+import type { AgentEvent, ExitOutcome, RunRequest } from "../../src/backends/contract.ts";
+import { foldEvents } from "../../src/backends/fold.ts";
 
 const FIX = join(import.meta.dir, "..", "fixtures", "copilot");
 const base: RunRequest = { mode: "route", prompt: "fix the bug", cwd: "/work/p" };
@@ -65,7 +66,7 @@ describe("copilot invocation", () => {
   });
 
   test("probes and provider", () => {
-    expect(copilotAdapter.provider("claude-sonnet-4.6")).toBe("github");
+    expect((deriveProvider(copilotAdapter.provider, "claude-sonnet-4.6", undefined)?.provider ?? "unknown")).toBe("github");
     expect(copilotAdapter.probes.requiredFlags.map((f) => f.flag)).toContain("--deny-tool");
     expect(copilotAdapter.probes.auth).toBeUndefined();
     expect(copilotAdapter.supportsResume).toBe(true);

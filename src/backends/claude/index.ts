@@ -6,8 +6,9 @@
  * Key order in these lines is not stable across versions and line 1 is not always `init`, so
  * everything is parsed by key. API failures arrive as `subtype:"success"` with `is_error:true`.
  */
-import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest, Usage } from "./types.ts";
-import { asObject, parseObject, str, type Json } from "./json.ts";
+import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest, Usage } from "../contract.ts";
+import { claudeMachine } from "./machine.ts";
+import { asObject, parseObject, str, type Json } from "../events.ts";
 
 
 /** Always passed: no MCP servers, hooks or settings of the user's own leak into a delegated run. */
@@ -248,7 +249,8 @@ function num(value: unknown): number | undefined {
 
 export const claudeAdapter: Adapter & { explain(outcome: ExitOutcome): string | undefined } = {
   backend: "claude",
-  provider: () => "anthropic",
+  provider: { kind: "fixed", provider: "anthropic" },
+  ...claudeMachine,
   // `claude auth status` prints JSON with loggedIn and exits 1 when signed out (research §3.3).
   readiness: (out) => (out.exitCode === 0 && !/"loggedIn"\s*:\s*false/.test(out.stdout) ? "ready" : "not_ready"),
   invocation: claudeInvocation,

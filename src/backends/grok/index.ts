@@ -11,20 +11,36 @@
  * Never passes `-k/-u`: the community CLI would persist them to ~/.grok/user-settings.json and echo
  * on stdout, and argv is visible to every local user.
  */
-import { foldEvents } from "./fold.ts";
-import type { Adapter, AgentEvent, ExitOutcome, FailureClass, GrokVariant, Invocation, ProbeSpec, RunRequest, Usage } from "./types.ts";
-import { asObject, parseObject, str, type Json } from "./json.ts";
+import { foldEvents } from "../fold.ts";
+import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, ProbeSpec, RunRequest, Usage } from "../contract.ts";
+import { grokMachine } from "./machine.ts";
+import { asObject, parseObject, str, type Json } from "../events.ts";
 
 
 /** Community tools that only read or keep the agent's own todo list. */
 const COMMUNITY_READ_ONLY = new Set(["view_file", "search", "create_todo_list", "update_todo_list"]);
 
+/** Which of the two programs answering to `grok` is installed (SPEC §2). */
+export type GrokVariant = "community" | "official";
+
 export const grokAdapter: Adapter = {
   backend: "grok",
-  provider: () => "xai",
+  provider: { kind: "fixed", provider: "xai" },
+  ...grokMachine,
   invocation: grokInvocation,
   // The community CLI writes ./.grok/settings.json into the working dir on every run (research §D.1).
-  stateFiles: (req) => ((req.grokVariant ?? "community") === "community" ? [".grok/settings.json"] : []),
+  stateFiles: (req) => ((req.variant ?? "community") === "community" ? [".grok/settings.json"] : []),
+  // Two programs answer to `grok`; `--help` tells them apart (an unreadable one counts as community).
+  variant: {
+    argv: ["--help"],
+    read: (out) => (out.stdout.trim() ? detectGrokVariant(out.stdout) : "community"),
+    traits: (variant) => ({ label: variant === "official" ? "Grok Build" : "community grok-cli", supportsResume: grokSupportsResume(variant), probes: grokProbesFor(variant) }),
+  },
+  // Grok Build records the served model in its session summary; the community CLI has no sessions.
+  sideChannel: { kind: "file", path: (ctx) => (ctx.sessionId ? grokBuildSummaryPath(ctx.home, ctx.request.cwd, ctx.sessionId) : undefined), read: (text) => {
+    const model = grokModelFromSummary(text);
+    return model ? { models: [model] } : undefined;
+  } },
   parse: parseGrokLine,
   classify: classifyGrok,
   probes: grokProbesFor("community"),
@@ -32,7 +48,7 @@ export const grokAdapter: Adapter = {
   supportsResume: false,
 };
 
-export function grokSupportsResume(variant: GrokVariant): boolean {
+export function grokSupportsResume(variant: string): boolean {
   return variant === "official";
 }
 
@@ -47,7 +63,7 @@ export function detectGrokVariant(versionOrHelpText: string): GrokVariant {
 }
 
 function grokInvocation(req: RunRequest): Invocation {
-  return req.grokVariant === "official" ? officialInvocation(req) : communityInvocation(req);
+  return req.variant === "official" ? officialInvocation(req) : communityInvocation(req);
 }
 
 /**
@@ -197,7 +213,7 @@ function isNotInstalled(outcome: ExitOutcome): boolean {
 // ---------------------------------------------------------------------------------------------
 // probes
 
-export function grokProbesFor(variant: GrokVariant): ProbeSpec {
+export function grokProbesFor(variant: string): ProbeSpec {
   if (variant === "official") {
     const flags = ["-p", "--output-format", "--always-approve", "--resume", "--cwd", "--no-auto-update"];
     return {
@@ -228,5 +244,5 @@ function pickNum(obj: Json, ...keys: string[]): number | undefined {
   return undefined;
 }
 
-/** The name src/adapters/index.ts imports. */
+/** The name src/backends/index.ts imports. */
 export const grok = grokAdapter;

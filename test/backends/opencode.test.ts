@@ -1,15 +1,14 @@
+import { deriveProvider } from "../../src/config/providers.ts";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  isAggregator,
   opencodeAdapter,
   opencodeAnswerConfig,
   opencodeExportArgv,
   opencodeModelFromExport,
-  opencodeProvider,
-} from "../../src/adapters/opencode.ts";
-import type { AgentEvent, ExitOutcome, RunRequest } from "../../src/adapters/types.ts";
+} from "../../src/backends/opencode/index.ts";
+import type { AgentEvent, ExitOutcome, RunRequest } from "../../src/backends/contract.ts";
 
 const FIX = join(import.meta.dir, "..", "fixtures", "opencode");
 const base: RunRequest = { mode: "route", prompt: "fix the failing test --now", cwd: "/work/proj" };
@@ -73,9 +72,10 @@ describe("opencode provider", () => {
     ["no-prefix", "unknown", false],
     [undefined, "unknown", false],
   ] as const)("%p → %p (aggregator %p)", (model, provider, aggregator) => {
-    expect(opencodeProvider(model)).toBe(provider);
-    expect(opencodeAdapter.provider(model)).toBe(provider);
-    expect(isAggregator(model)).toBe(aggregator);
+    // The model-prefix rule, as config derivation applies it to every opencode agent.
+    const derived = deriveProvider(opencodeAdapter.provider, model, undefined);
+    expect(derived?.provider ?? "unknown").toBe(provider);
+    expect(derived?.aggregator ?? false).toBe(aggregator);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { foldEvents } from "../../src/adapters/fold.ts";
+import { foldEvents } from "../../src/backends/fold.ts";
 
 describe("foldEvents", () => {
   test("streamed chunks join into one answer; a whole message replaces the last", () => {

@@ -1,4 +1,4 @@
-import type { AgentEvent, Usage } from "./types.ts";
+import type { AgentEvent, Usage } from "./events.ts";
 
 /** The result of a run, folded from its normalized events. Backend-independent. */
 export interface FoldedRun {

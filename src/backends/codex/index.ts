@@ -6,10 +6,10 @@
  * Codex never names the model in the --json stream; it is only in the session rollout file, so
  * this module also exports pure helpers to locate a rollout and read the model out of it.
  */
-import { join } from "node:path";
-import type { Adapter, AgentEvent, CodexSandbox, ExitOutcome, FailureClass, Invocation, RunRequest } from "./types.ts";
-import { asObject, parseObject, str, type Json } from "./json.ts";
-import { failureFromText } from "./failure-text.ts";
+import type { Adapter, AgentEvent, CodexSandbox, ExitOutcome, FailureClass, Invocation, RunRequest } from "../contract.ts";
+import { codexMachine } from "./machine.ts";
+import { asObject, parseObject, str, type Json } from "../events.ts";
+import { failureFromText } from "../events.ts";
 
 
 /** Built from the options the exec subcommand takes; see research help/codex-exec--help.txt. */
@@ -181,49 +181,12 @@ function hasAnswer(events: readonly AgentEvent[]): boolean {
   return events.some((e) => (e.kind === "text" && e.text.trim() !== "") || (e.kind === "final" && e.structured !== undefined));
 }
 
-// ---- rollout helpers (pure; the service does the I/O) ----
-
-/** Where codex keeps its state: $CODEX_HOME, else ~/.codex. */
-export function codexHomeFor(env: Record<string, string | undefined>, homeDir: string): string {
-  return env.CODEX_HOME || join(homeDir, ".codex");
-}
-
-/** `$CODEX_HOME/sessions/YYYY/MM/DD` for the local date the session started on. */
-export function codexRolloutDirFor(codexHome: string, date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return join(codexHome, "sessions", String(date.getFullYear()), pad(date.getMonth() + 1), pad(date.getDate()));
-}
-
-/** True for `rollout-<local-ISO-time>-<threadId>.jsonl`. A resumed thread appends to its original file. */
-export function isCodexRolloutFor(fileName: string, threadId: string): boolean {
-  return fileName.startsWith("rollout-") && fileName.endsWith(`-${threadId}.jsonl`);
-}
-
-/**
- * The model of the latest turn in a rollout: `turn_context.payload.model`, falling back to the
- * `thread_settings_applied` event. Undefined when the text holds neither.
- */
-export function codexModelFromRollout(text: string): string | undefined {
-  let fromTurn: string | undefined;
-  let fromSettings: string | undefined;
-  for (const line of text.split("\n")) {
-    const obj = parseObject(line);
-    const payload = asObject(obj?.payload);
-    if (!obj || !payload) continue;
-    if (obj.type === "turn_context" && typeof payload.model === "string") fromTurn = payload.model;
-    const settings = asObject(payload.thread_settings);
-    if (payload.type === "thread_settings_applied" && typeof settings?.model === "string") fromSettings = settings.model;
-  }
-  return fromTurn ?? fromSettings;
-}
-
-
-
-
+export { codexHomeFor, codexModelFromRollout, codexRolloutDirFor, isCodexRolloutFor } from "./machine.ts";
 
 export const codexAdapter: Adapter = {
   backend: "codex",
-  provider: () => "openai",
+  provider: { kind: "fixed", provider: "openai" },
+  ...codexMachine,
   invocation: codexInvocation,
   parse: parseCodexLine,
   classify: classifyCodex,

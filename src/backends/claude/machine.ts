@@ -1,0 +1,36 @@
+/** What claude keeps around a run, as data: history, registration, and the settings the wizard asks about. */
+import type { Adapter } from "../contract.ts";
+
+type Machine = Pick<Adapter, "options" | "advisoryHint" | "risks" | "traits" | "installDirs" | "history" | "client" | "registration" | "registrationHelp" | "wizard">;
+
+export const claudeMachine: Machine = {
+  options: {
+    permissionMode: "codex has sandbox; other backends have no such switch",
+    allowedTools: "only claude takes a tool allowlist",
+  },
+  advisoryHint: (agent) => {
+    const model = agent.model ? ` (model ${agent.model})` : "";
+    return `Advisory entry "${agent.id}": spawn a subagent yourself${model} for this task instead of delegating through orchestrate. Nothing was sent.`;
+  },
+  risks: (agent) => (agent.permissionMode === "bypassPermissions" ? [{ code: "bypass_permissions", message: `${agent.id}: claude bypassPermissions means no sandbox and full host access — an untrusted prompt can act as you` }] : []),
+  // Usage per assistant message and in the result; the served models are the result's modelUsage keys.
+  traits: { usage: "streamed", identity: "stream", resumedUsage: "per-turn", containment: "permission-mode" },
+  installDirs: [".claude/local"],
+  history: "~/.claude/projects ($CLAUDE_CONFIG_DIR)",
+  client: { names: /^claude[- ]code$|^claude-ai$|^claude$/i, requestTimeoutSec: 60 },
+  registration: ({ name, self }) => ({ kind: "command", args: ["mcp", "add", "--scope", "user", name, "--", ...self] }),
+  registrationHelp: (name, self) => `  claude mcp add ${name} -- ${self.join(" ")}`,
+  wizard: {
+    modelHint: "a model id your CLI accepts",
+    questions: [
+      {
+        key: "permissionMode",
+        title: "claude permission mode",
+        choices: [
+          { value: "acceptEdits", label: "acceptEdits", hint: "edits allowed, Bash denied headless (default)" },
+          { value: "bypassPermissions", label: "bypassPermissions", hint: "⚠ no sandbox, full host access" },
+        ],
+      },
+    ],
+  },
+};

@@ -1,0 +1,298 @@
+import type { AgentEvent, ExitOutcome, FailureClass, Usage } from "./events.ts";
+
+export type { AgentEvent, ExitOutcome, FailureClass, Usage } from "./events.ts";
+export { UNAVAILABLE_CLASSES } from "./events.ts";
+
+/**
+ * The contract every backend implements: everything particular to one CLI, as pure data and pure
+ * functions, in that backend's own folder (src/backends/<id>/). A backend turns a request into an
+ * invocation (argv, stdin, env additions), turns the CLI's output lines into normalized events,
+ * classifies how a run ended, and describes — as data the services act on — where the CLI keeps
+ * what orchestrate needs around a run: its MCP config, its side channels, its history, its
+ * registration file. Backends never spawn, never read files and never import one another;
+ * `process/` and `runner/` run what they build and `services/` composes the rest.
+ *
+ * The registry (./index.ts) is the one list of backends; every table elsewhere is derived from it.
+ */
+
+/** route = agentic work in the user's tree; answer = consult-style, no tools that act. */
+export type RunMode = "route" | "answer";
+
+export type CodexSandbox = "read-only" | "workspace-write" | "danger-full-access";
+export type ClaudePermissionMode = "acceptEdits" | "bypassPermissions";
+
+export interface RunRequest {
+  mode: RunMode;
+  prompt: string;
+  /** Absolute, already validated against the roots allowlist. */
+  cwd: string;
+  /** Omitted means "the CLI's own default"; never invented by orchestrate. */
+  model?: string;
+  /** Native session to resume (codex thread id, claude session id, …). */
+  resumeSessionId?: string;
+  /** codex only. */
+  sandbox?: CodexSandbox;
+  /** claude only. */
+  permissionMode?: ClaudePermissionMode;
+  /** claude only: pass-through to --allowedTools. */
+  allowedTools?: string[];
+  /**
+   * Which build of the CLI is installed, as the backend's own `variant.read` named it (grok:
+   * community | official; pi: its release line). Absent when the backend has no variants.
+   */
+  variant?: string;
+  /**
+   * Answer mode: an absolute path to a JSON Schema file the CLI should enforce natively
+   * (codex --output-schema) and the schema text itself (claude --json-schema).
+   */
+  outputSchemaPath?: string;
+  outputSchema?: string;
+  /** Answer mode: a throw-away directory the CLI may use as its isolated config home. */
+  isolatedHome?: string;
+  /**
+   * The user's own MCP servers, by name, to switch off for this run where the CLI can only do it
+   * by name (copilot's --disable-mcp-server). Read from the CLI's config by the service.
+   */
+  disableMcpServers?: string[];
+  /**
+   * The attempt's wall-clock budget in seconds, for CLIs that end a run on a clock of their own
+   * and must have it raised to match (agy's --print-timeout defaults to 5 minutes on some builds).
+   * The runner's own timer still decides; absent means the backend must not cut the run short.
+   */
+  timeoutSec?: number;
+}
+
+/** What process/ needs to start the CLI. */
+export interface Invocation {
+  args: string[];
+  /** Text written to stdin and then closed; undefined means stdin is not a pipe at all. */
+  stdin?: string;
+  /** Variables added to (or, with undefined, removed from) the child's environment. */
+  env?: Record<string, string | undefined>;
+}
+
+/** Static facts used by the doctor's compatibility probe. */
+export interface ProbeSpec {
+  /** argv that prints the version, e.g. ["--version"]. */
+  version: string[];
+  /** argv whose output lists the flags we rely on, e.g. ["exec", "--help"]. */
+  help: string[];
+  /** Flags orchestrate relies on, with the first version known to have them. */
+  requiredFlags: { flag: string; since: string }[];
+  /** A quick, offline readiness check (e.g. `codex login status`), when the CLI has one. */
+  auth?: string[];
+  /** The command a person runs to sign in, quoted in errors. */
+  loginHint: string;
+}
+
+export type Readiness = "ready" | "not_ready" | "unknown";
+
+/** What a readiness probe (`codex login status`, `claude auth status`, …) printed. */
+export interface ProbeOutput {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export type Env = Record<string, string | undefined>;
+
+/**
+ * Where an agent's provider comes from (SPEC §2). The provider decides whether a fallback crosses
+ * providers, so it is derived and never trusted from the file; a declared provider that disagrees
+ * is a config error, except under `declared`, where the declaration is the only source.
+ */
+export type ProviderRule =
+  /** codex→openai, claude→anthropic, … */
+  | { kind: "fixed"; provider: string }
+  /** opencode: whatever precedes the first slash of the model id; `example` is quoted in errors. */
+  | { kind: "model-prefix"; example: string }
+  /** pi: the agent's `provider:` key, required (a model id alone names no provider). */
+  | { kind: "declared" };
+
+/** Agent config keys that only one backend takes (codex's sandbox, claude's permissionMode, …). */
+export type AgentOptionKey = "sandbox" | "permissionMode" | "allowedTools";
+
+/**
+ * The keys this backend owns, each with the note shown when another backend's entry sets it
+ * (`remove sandbox; <note>`). A key set on an entry of another backend is a config error.
+ */
+export type AgentOptions = Partial<Record<AgentOptionKey, string>>;
+
+/** An agent as the backend's hints and risk notes see it (a subset of the resolved config). */
+export interface AgentFacts {
+  id: string;
+  model?: string;
+  sandbox?: string;
+  permissionMode?: string;
+}
+
+/** A config file of the CLI's that lists the user's own MCP servers under `key`. */
+export interface McpConfigFile {
+  path: string;
+  format: "json" | "toml";
+  /** The top-level key holding the servers by name (`mcpServers`, `mcp`, `mcp_servers`). */
+  key: string;
+  /** Server names the CLI's switch-off flag can carry (codex's `-c` takes bare keys only). */
+  names?: RegExp;
+}
+
+/** What a side channel revealed about a finished run. Nothing found means "unverified". */
+export interface SideReport {
+  models: string[];
+  /** Usage the stream did not carry (copilot writes tokens only to its usage file). */
+  usage?: Usage;
+}
+
+export interface SideChannelContext {
+  env: Env;
+  /** $HOME, resolved by the caller. */
+  home: string;
+  request: RunRequest;
+  sessionId: string | undefined;
+}
+
+/**
+ * Where a CLI reveals, beyond its stream, which model served (and sometimes usage). Described as
+ * data so one service does the I/O for every backend, best effort.
+ */
+export type SideChannel =
+  /** A file found by name anywhere under `root` (codex: its rollout, named after the thread id). */
+  | { kind: "file-search"; root(ctx: SideChannelContext): string | undefined; matches(fileName: string, sessionId: string): boolean; read(text: string): SideReport | undefined }
+  /** A file at a known path (copilot's usage file, Grok Build's session summary). */
+  | { kind: "file"; path(ctx: SideChannelContext): string | undefined; read(text: string): SideReport | undefined }
+  /** A command of the CLI's own, run in the request's cwd (opencode export). */
+  | { kind: "command"; argv(sessionId: string): string[]; read(stdout: string): SideReport | undefined; maxLines?: number };
+
+/**
+ * Programs that differ under one name (grok: community vs Grok Build) or one name across release
+ * lines with different flags (pi 0.73 vs 1.x): probed once per binary, read by the backend.
+ */
+export interface VariantProbe {
+  /** argv whose output tells the variants apart (`--help`, `--version`). */
+  argv: string[];
+  /** The variant this output names; called with "" when the probe printed nothing or failed. */
+  read(out: ProbeOutput): string;
+  /** What the variant can do; absent fields fall back to the adapter's own. */
+  traits(variant: string): VariantTraits;
+}
+
+export interface VariantTraits {
+  /** How the doctor names this build ("Grok Build", "community grok-cli", "pi 0.73 line"). */
+  label?: string;
+  supportsResume?: boolean;
+  probes?: ProbeSpec;
+  /**
+   * Set when orchestrate must not drive this build at all (agy builds whose print mode writes
+   * nothing to a pipe): the message names the version needed. A refused build is `not_installed`.
+   */
+  refuse?: string;
+}
+
+/** How orchestrate registers itself with this CLI when it is the MCP client. */
+export type Registration =
+  /** The CLI's own `mcp add` command. */
+  | { kind: "command"; args: string[] }
+  /** One key added to a JSON config file: `path` is [section, name]. */
+  | { kind: "file"; file: string; path: [string, string]; entry: Record<string, unknown> };
+
+export interface RegistrationContext {
+  /** The server name to register under ("orchestrate"). */
+  name: string;
+  /** How to start this binary: [absolute executable, …args]. */
+  self: string[];
+  env: Env;
+  home: string;
+}
+
+/** A multiple-choice question the setup wizard asks for each new agent on this backend. */
+export interface WizardQuestion {
+  key: "sandbox" | "permissionMode";
+  title: string;
+  choices: { value: string; label: string; hint: string }[];
+}
+
+/** Facts the runner and services read instead of asking which backend this is. */
+export interface BackendTraits {
+  /** When usage arrives: during the run (guards can act mid-run), only at the end, or never. */
+  usage: "streamed" | "final" | "none";
+  /** Where the served model shows: in the stream, only in a side channel, or nowhere. */
+  identity: "stream" | "side-channel" | "none";
+  /** A resumed session reports usage cumulatively (codex) or per turn (the rest). */
+  resumedUsage: "cumulative" | "per-turn";
+  /** What can keep a route run inside its cwd: an OS sandbox, a permission mode, or nothing. */
+  containment: "os-sandbox" | "permission-mode" | "none";
+}
+
+export interface Adapter {
+  /** The registry key; a test checks that they agree. */
+  backend: string;
+  /** Where this backend's agents get their provider. */
+  provider: ProviderRule;
+  /** Config keys only this backend (and perhaps a few others) accepts. */
+  options?: AgentOptions;
+  /**
+   * Present when an agent may be `advisory: true`: the hint returned instead of spawning.
+   * Nothing is sent anywhere.
+   */
+  advisoryHint?(agent: AgentFacts): string;
+  /** Notes the setup wizard and `init_preview` show for risky settings of this backend. */
+  risks?(agent: AgentFacts): { code: string; message: string }[];
+  /** argv + stdin + env for one run. Pure. */
+  invocation(req: RunRequest): Invocation;
+  /** One stdout line → zero or more events. Pure; must not throw on garbage. */
+  parse(line: string): AgentEvent[];
+  /** undefined = success. Reads exit code, final events and stderr text. */
+  classify(outcome: ExitOutcome): FailureClass | undefined;
+  /**
+   * What a failed run's class alone does not say, in words a person can act on (claude refusing
+   * bypassPermissions as root; gemini no longer serving individual accounts, so use agy; an agy
+   * build too old to drive). Undefined when the class and the CLI's own message say enough.
+   * Services add it to the failure's message or hint; it never changes the class.
+   */
+  explain?(outcome: ExitOutcome): string | undefined;
+  probes: ProbeSpec;
+  /** Whether this backend can resume a native session in answer mode. */
+  supportsResume: boolean;
+  /**
+   * Reads the auth probe's output as one bit, without reading credentials. Default: exit 0 is
+   * ready, any other exit is not.
+   */
+  readiness?(out: ProbeOutput, env: Record<string, string | undefined>): Readiness;
+  /**
+   * Probe readiness before a route attempt: set for CLIs whose unauthenticated run does not fail
+   * fast (codex loops reconnecting forever; opencode falls back to a hosted model for ~66 s), so
+   * "auth at launch" stays a fast, clean failure.
+   */
+  preflight?: boolean;
+  /** Files (relative to the cwd) the CLI writes on every run as its own bookkeeping, not task work. */
+  stateFiles?(req: RunRequest): string[];
+  traits: BackendTraits;
+  /** Probed once per binary when two programs (or release lines) share the name. */
+  variant?: VariantProbe;
+  /** Where the served model (and usage) can be read after a run. */
+  sideChannel?: SideChannel;
+  /**
+   * The CLI's config files listing the user's MCP servers, for CLIs that can only switch them off
+   * by name (the names reach `invocation` as `disableMcpServers`). Absent: isolated by flags alone.
+   */
+  mcpConfigFiles?(ctx: { env: Env; home: string; cwd?: string; mode: RunMode }): McpConfigFile[];
+  /** Directories under $HOME the CLI's own installer uses (`.local/bin`, `.opencode/bin`). */
+  installDirs: string[];
+  /** Where the CLI keeps its own session history, quoted when orchestrate deletes its rows. */
+  history: string;
+  /**
+   * MCP `initialize` clientInfo.name values of this CLI when it is the host, and the request
+   * timeout it enforces on a tool call (the sync budget stays under it).
+   */
+  client?: { names: RegExp; requestTimeoutSec?: number };
+  /** How orchestrate registers with this CLI as an MCP server; undefined where it cannot. */
+  registration?(ctx: RegistrationContext): Registration | undefined;
+  /** The line `orchestrate` prints at a terminal telling a person how to register with this CLI. */
+  registrationHelp?(name: string, self: string[]): string;
+  /**
+   * How the CLI lists its models (untrusted, only ever offered as choices): `argv` is undefined
+   * where the installed variant lists none.
+   */
+  models?: { argv(variant: string | undefined): string[] | undefined; read(stdout: string): string[] };
+  wizard?: { modelHint: string; validModel?(id: string): boolean; questions?: WizardQuestion[] };
+}

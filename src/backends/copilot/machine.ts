@@ -1,0 +1,25 @@
+/** What copilot keeps around a run, as data: its usage file, MCP config, history and registration. */
+import { join } from "node:path";
+import type { Adapter, Env } from "../contract.ts";
+
+type Machine = Pick<Adapter, "traits" | "mcpConfigFiles" | "installDirs" | "history" | "client" | "registration" | "registrationHelp">;
+
+/** $COPILOT_HOME, else ~/.copilot. */
+export function copilotHome(env: Env, home: string): string {
+  return env.COPILOT_HOME ?? join(home, ".copilot");
+}
+
+export const copilotMachine: Machine = {
+  // Tokens only in the usage file written at the end (answer mode); nothing streamed.
+  traits: { usage: "final", identity: "side-channel", resumedUsage: "per-turn", containment: "permission-mode" },
+  // copilot loads every server of its mcp-config.json into a run; --disable-mcp-server takes names.
+  mcpConfigFiles: ({ env, home }) => [{ path: join(copilotHome(env, home), "mcp-config.json"), format: "json", key: "mcpServers" }],
+  installDirs: [],
+  history: "~/.copilot/session-state ($COPILOT_HOME)",
+  client: { names: /^(github[- ])?copilot/i, requestTimeoutSec: 60 },
+  registration: ({ name, self, env, home }) => {
+    const [command = "", ...args] = self;
+    return { kind: "file", file: join(copilotHome(env, home), "mcp-config.json"), path: ["mcpServers", name], entry: { type: "local", command, args, tools: ["*"] } };
+  },
+  registrationHelp: (name, self) => `  copilot: add to ~/.copilot/mcp-config.json  "mcpServers": { "${name}": { "type": "local", "command": ${JSON.stringify(self[0])}, "args": ${JSON.stringify(self.slice(1))}, "tools": ["*"] } }`,
+};

@@ -1,0 +1,106 @@
+/**
+ * The one event union every CLI's stream is normalized into, and the tolerant readers every
+ * backend's parser shares (garbage yields undefined, never a throw). Backends import only this
+ * file, contract.ts and their own folder.
+ */
+export type Json = Record<string, unknown>;
+
+/** One stdout line → an object, or undefined for anything else (plain text, arrays, truncated JSON). */
+export function parseObject(line: string): Json | undefined {
+  const trimmed = line.trim();
+  if (!trimmed.startsWith("{")) return undefined;
+  try {
+    return asObject(JSON.parse(trimmed));
+  } catch {
+    return undefined;
+  }
+}
+
+export function asObject(value: unknown): Json | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+}
+
+export function str(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+/** Each CLI's own wording of the three "unavailable" failures. */
+export interface FailurePatterns {
+  auth: RegExp;
+  capacity: RegExp;
+  transport: RegExp;
+}
+
+/** The unavailable class an error text reads as, checked auth → capacity → transport; else undefined. */
+export function failureFromText(text: string, patterns: FailurePatterns): FailureClass | undefined {
+  if (patterns.auth.test(text)) return "auth";
+  if (patterns.capacity.test(text)) return "capacity";
+  if (patterns.transport.test(text)) return "transport";
+  return undefined;
+}
+
+/** Token and cost figures as the CLI reported them; absent fields were not reported. */
+export interface Usage {
+  inputTokens?: number;
+  outputTokens?: number;
+  cachedInputTokens?: number;
+  costUsd?: number;
+  turns?: number;
+}
+
+/**
+ * The normalized event union. Every CLI's stream folds into these; unknown lines are dropped.
+ * `activity` events describe what the delegate is doing, for progress messages.
+ */
+export type AgentEvent =
+  | { kind: "session"; sessionId: string }
+  /** `requested` marks an echo of the model asked for (claude's init line): no evidence of what served. */
+  | { kind: "model"; model: string; requested?: boolean }
+  | { kind: "thinking"; text?: string }
+  /** `delta` marks a streamed chunk (gemini, Grok Build): consecutive chunks form one message. */
+  | { kind: "text"; text: string; delta?: boolean }
+  /** A tool the delegate ran. `acts` is true for anything that can change state (shell, edit, MCP). */
+  | { kind: "tool"; name: string; detail?: string; phase: "start" | "end"; acts: boolean; exitCode?: number }
+  | { kind: "file_change"; path: string; change: "add" | "update" | "delete" | "unknown" }
+  /** Cumulative figures (later wins), or with `delta` one step's own figures (they add up). */
+  | { kind: "usage"; usage: Usage; delta?: boolean }
+  /**
+   * A transient problem the CLI is retrying by itself (not final). `hopeless` marks a retry that
+   * will never end on its own (codex offline loops on "waiting for network" forever).
+   */
+  | { kind: "retry"; message: string; hopeless?: boolean }
+  /** A final error reported in the stream. */
+  | { kind: "error"; message: string; failure?: FailureClass }
+  /** The CLI's own terminal record (claude `result`, codex `turn.completed`, copilot `result`, …). */
+  | { kind: "final"; ok: boolean; text?: string; structured?: unknown; message?: string };
+
+/**
+ * Why an attempt did not produce an answer. The first four are "unavailable": the backend never
+ * got to work, so a fallback is allowed when the tree is also unchanged.
+ */
+export type FailureClass =
+  | "not_installed"
+  | "auth"
+  | "capacity"
+  | "transport"
+  | "timeout"
+  | "budget"
+  | "stalled"
+  | "cancelled"
+  | "task_failed"
+  | "empty_answer"
+  | "tree_changed"
+  | "bad_output";
+
+export const UNAVAILABLE_CLASSES: readonly FailureClass[] = ["not_installed", "auth", "capacity", "transport"];
+
+/** Everything known about a finished process, for classification. */
+export interface ExitOutcome {
+  exitCode: number | null;
+  signal: string | null;
+  events: AgentEvent[];
+  stderrTail: string;
+  /** Lines on stdout that were not JSON (some CLIs print plain text errors there). */
+  rawStdoutTail: string;
+}
+

@@ -1,0 +1,18 @@
+/** What gemini keeps around a run, as data: history and registration. */
+import { join } from "node:path";
+import type { Adapter } from "../contract.ts";
+
+type Machine = Pick<Adapter, "traits" | "installDirs" | "history" | "client" | "registration" | "registrationHelp">;
+
+export const geminiMachine: Machine = {
+  // stats arrive in the final result event; the served model is named in the stream.
+  traits: { usage: "final", identity: "stream", resumedUsage: "per-turn", containment: "permission-mode" },
+  installDirs: [],
+  history: "~/.gemini/tmp/<project>/chats",
+  client: { names: /^gemini/i },
+  registration: ({ name, self, env, home }) => {
+    const [command = "", ...args] = self;
+    return { kind: "file", file: join(env.GEMINI_CLI_HOME ?? join(home, ".gemini"), "settings.json"), path: ["mcpServers", name], entry: { command, args } };
+  },
+  registrationHelp: (name, self) => `  gemini mcp add ${name} ${self.join(" ")}`,
+};

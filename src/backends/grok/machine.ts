@@ -1,0 +1,21 @@
+/** What grok keeps around a run, as data: Grok Build's session summary (the served model), history, models. */
+import type { Adapter } from "../contract.ts";
+
+type Machine = Pick<Adapter, "traits" | "installDirs" | "history" | "client" | "models">;
+
+/** Grok Build lists models indented under a header; the community CLI lists none. */
+export function grokListedModels(stdout: string): string[] {
+  return stdout
+    .split("\n")
+    .filter((l) => /^\s+\S+\s*$/.test(l))
+    .map((l) => l.trim());
+}
+
+export const grokMachine: Machine = {
+  // The community CLI prints one JSON line per message at the end, no usage; Grok Build streams.
+  traits: { usage: "none", identity: "side-channel", resumedUsage: "per-turn", containment: "none" },
+  installDirs: [".grok/bin"],
+  history: "~/.grok/sessions (Grok Build)",
+  client: { names: /^grok/i },
+  models: { argv: (variant) => (variant === "official" ? ["models"] : undefined), read: grokListedModels },
+};

@@ -1,0 +1,35 @@
+/**
+ * The registry: the one list of backends. `BACKENDS`, the `Backend` type and every per-backend
+ * table elsewhere derive from it, so adding a backend is its folder plus one line here.
+ * Backends are pure data and functions, so importing them all costs nothing to speak of.
+ */
+import type { Adapter } from "./contract.ts";
+import { codexAdapter } from "./codex/index.ts";
+import { claudeAdapter } from "./claude/index.ts";
+import { opencodeAdapter } from "./opencode/index.ts";
+import { grokAdapter } from "./grok/index.ts";
+import { geminiAdapter } from "./gemini/index.ts";
+import { copilotAdapter } from "./copilot/index.ts";
+import { agyAdapter } from "./agy/index.ts";
+
+export const adapters = {
+  codex: codexAdapter,
+  claude: claudeAdapter,
+  opencode: opencodeAdapter,
+  grok: grokAdapter,
+  gemini: geminiAdapter,
+  copilot: copilotAdapter,
+  agy: agyAdapter,
+} as const satisfies Record<string, Adapter>;
+
+export type Backend = keyof typeof adapters;
+
+export const BACKENDS = Object.keys(adapters) as readonly Backend[];
+
+export function isBackend(name: string): name is Backend {
+  return Object.hasOwn(adapters, name);
+}
+
+export function adapterFor(backend: Backend): Adapter {
+  return adapters[backend];
+}

@@ -1,0 +1,35 @@
+/** What opencode keeps around a run, as data: its export (the served model), MCP config, history, registration, models. */
+import { join } from "node:path";
+import type { Adapter, Env } from "../contract.ts";
+
+type Machine = Pick<Adapter, "traits" | "mcpConfigFiles" | "installDirs" | "history" | "client" | "registration" | "registrationHelp" | "models" | "wizard">;
+
+function configDir(env: Env, home: string): string {
+  return join(env.XDG_CONFIG_HOME || join(home, ".config"), "opencode");
+}
+
+/** `opencode models` prints one `provider/model` per line. */
+export function opencodeListedModels(stdout: string): string[] {
+  return stdout
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.includes("/") && !l.includes(" "));
+}
+
+export const opencodeMachine: Machine = {
+  // step_finish carries each step's own figures; the model shows in `opencode export` only.
+  traits: { usage: "streamed", identity: "side-channel", resumedUsage: "per-turn", containment: "permission-mode" },
+  // The global config and the repo's own: a route run loads both.
+  mcpConfigFiles: ({ env, home, cwd }) => {
+    const global = ["opencode.json", "opencode.jsonc", "config.json"].map((f) => join(configDir(env, home), f));
+    const repo = cwd ? [join(cwd, "opencode.json"), join(cwd, "opencode.jsonc"), join(cwd, ".opencode", "opencode.json"), join(cwd, ".opencode", "opencode.jsonc")] : [];
+    return [...global, ...repo].map((path) => ({ path, format: "json", key: "mcp" }));
+  },
+  installDirs: [".opencode/bin"],
+  history: "~/.local/share/opencode/opencode.db",
+  client: { names: /^opencode/i },
+  registration: ({ name, self, env, home }) => ({ kind: "file", file: join(configDir(env, home), "opencode.json"), path: ["mcp", name], entry: { type: "local", command: self, enabled: true } }),
+  registrationHelp: (name, self) => `  opencode: add to opencode.json  "mcp": { "${name}": { "type": "local", "command": [${self.map((p) => JSON.stringify(p)).join(", ")}] } }`,
+  models: { argv: () => ["models"], read: opencodeListedModels },
+  wizard: { modelHint: "<provider>/<model>", validModel: (id) => id.includes("/") },
+};
