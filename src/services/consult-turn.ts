@@ -74,6 +74,7 @@ async function runAnswer(rt: Runtime, spec: TurnSpec, prompt: string, resumeSess
       prompt,
       cwd: spec.cwd,
       ...(spec.agent.model ? { model: spec.agent.model } : {}),
+      provider: spec.agent.provider,
       ...(resumeSessionId ? { resumeSessionId } : {}),
       ...(spec.traits.variant ? { variant: spec.traits.variant } : {}),
       outputSchemaPath: schemaPath,

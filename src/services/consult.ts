@@ -6,7 +6,7 @@
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Usage } from "../adapters/types.ts";
+import type { Usage } from "../backends/contract.ts";
 import type { AgentConfig } from "../config/types.ts";
 import type { IdentityVerdict } from "../routing/identity.ts";
 import { checkDepth } from "../safety/depth.ts";

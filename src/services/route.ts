@@ -142,6 +142,7 @@ function permissionFields(candidate: Candidate): Partial<RunRequest> {
   const a = candidate.agent;
   return {
     ...(a.model ? { model: a.model } : {}),
+    provider: a.provider,
     ...(a.sandbox ? { sandbox: a.sandbox } : {}),
     ...(a.permissionMode ? { permissionMode: a.permissionMode } : {}),
     ...(a.allowedTools ? { allowedTools: a.allowedTools } : {}),

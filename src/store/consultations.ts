@@ -1,6 +1,6 @@
 /** Consultations (a pinned agent/runtime/model + native session) and their turns. */
 import type { Database } from "bun:sqlite";
-import type { Usage } from "../adapters/types.ts";
+import type { Usage } from "../backends/contract.ts";
 import { content, metaText, optionalContent, parseJson, redactedJson, type ContentPolicy } from "./content.ts";
 import { eraseRows } from "./erase.ts";
 import { newId } from "./ids.ts";

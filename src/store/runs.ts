@@ -1,6 +1,6 @@
 /** Route runs (route, consult, run-cli) and their attempt traces. */
 import type { Database } from "bun:sqlite";
-import type { FailureClass, Usage } from "../adapters/types.ts";
+import type { FailureClass, Usage } from "../backends/contract.ts";
 import type { Tier } from "../config/types.ts";
 import { content, metaText, parseJson, redactedJson, type ContentPolicy } from "./content.ts";
 import { eraseRows } from "./erase.ts";

@@ -1,6 +1,6 @@
 /** Token, cost and latency rows, one per attempt or consultation turn, and per-agent summaries. */
 import type { Database } from "bun:sqlite";
-import type { Usage } from "../adapters/types.ts";
+import type { Usage } from "../backends/contract.ts";
 
 export interface UsageRow {
   source: "attempt" | "turn";

@@ -6,9 +6,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { codexAdapter, codexModelFromRollout } from "../../src/adapters/codex.ts";
-import { foldEvents } from "../../src/adapters/fold.ts";
-import type { AgentEvent, ExitOutcome, FailureClass, RunRequest } from "../../src/adapters/types.ts";
+import { codexAdapter, codexModelFromRollout } from "../../src/backends/codex/index.ts";
+import { foldEvents } from "../../src/backends/fold.ts";
+import type { AgentEvent, ExitOutcome, FailureClass, RunRequest } from "../../src/backends/contract.ts";
 import { alive, eventKinds, outcomeOf, transcriptKinds } from "../helpers/fake-harness.ts";
 
 const REPO = join(import.meta.dir, "..", "..");

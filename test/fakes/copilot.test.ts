@@ -2,9 +2,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { copilotAdapter, copilotUsageFromUsageFile } from "../../src/adapters/copilot.ts";
-import type { ExitOutcome, FailureClass, RunRequest } from "../../src/adapters/types.ts";
-import { foldEvents } from "../../src/adapters/fold.ts";
+import { copilotAdapter, copilotUsageFromUsageFile } from "../../src/backends/copilot/index.ts";
+import type { ExitOutcome, FailureClass, RunRequest } from "../../src/backends/contract.ts";
+import { foldEvents } from "../../src/backends/fold.ts";
 import { eventKinds, isJson, transcriptKinds } from "../helpers/fake-harness.ts";
 
 const FAKE = join(import.meta.dir, "..", "..", "fakes", "copilot");

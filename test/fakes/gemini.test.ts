@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { foldEvents } from "../../src/adapters/fold.ts";
-import { geminiAdapter } from "../../src/adapters/gemini.ts";
-import type { RunRequest } from "../../src/adapters/types.ts";
+import { foldEvents } from "../../src/backends/fold.ts";
+import { geminiAdapter } from "../../src/backends/gemini/index.ts";
+import type { RunRequest } from "../../src/backends/contract.ts";
 import { type Ran, alive, eventKinds, runCli, runInvocation, transcriptKinds, waitFor, waitForFile } from "../helpers/fake-harness.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");

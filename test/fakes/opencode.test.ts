@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { foldEvents } from "../../src/adapters/fold.ts";
-import { opencodeAdapter, opencodeExportArgv, opencodeModelFromExport } from "../../src/adapters/opencode.ts";
-import type { RunRequest } from "../../src/adapters/types.ts";
+import { foldEvents } from "../../src/backends/fold.ts";
+import { opencodeAdapter, opencodeExportArgv, opencodeModelFromExport } from "../../src/backends/opencode/index.ts";
+import type { RunRequest } from "../../src/backends/contract.ts";
 import { type Ran, alive, eventKinds, runCli, runInvocation, transcriptKinds, waitFor, waitForFile } from "../helpers/fake-harness.ts";
 
 const ROOT = join(import.meta.dir, "..", "..");

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "bun:test";
-import type { Adapter, ExitOutcome, Invocation } from "../../src/adapters/types.ts";
+import type { Adapter, ExitOutcome, Invocation } from "../../src/backends/contract.ts";
 
 export interface Ran extends ExitOutcome {
   stdout: string;

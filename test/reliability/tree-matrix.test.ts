@@ -46,7 +46,7 @@ const CORE: Record<string, BackendSpec> = {
   opencode: { model: "openai/gpt-5", failures: ["rate-limit", "auth-fail", "overload", "transport"] },
 };
 const MORE: Record<string, BackendSpec> = {
-  // Route mode leaves folder trust to the user (adapters/gemini.ts); an untrusted cwd exits 55 before
+  // Route mode leaves folder trust to the user (backends/gemini); an untrusted cwd exits 55 before
   // any work, which is terminal today — reported to the lead. Here the user trusts the workspace.
   gemini: { model: "gemini-2.5-pro", env: ", GEMINI_CLI_TRUST_WORKSPACE: 'true'", failures: ["rate-limit", "overload", "transport"] },
   copilot: { model: "gpt-5", failures: ["rate-limit", "overload"] },

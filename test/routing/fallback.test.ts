@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { fallbackVerdict, FAST_FAILURE_MS } from "../../src/routing/fallback.ts";
-import type { FailureClass } from "../../src/adapters/types.ts";
+import type { FailureClass } from "../../src/backends/contract.ts";
 
 const clean = { durationMs: 400, treeBefore: "a", treeAfter: "a", acted: false, spawned: true };
 

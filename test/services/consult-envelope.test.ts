@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { buildConsultPrompt, ENVELOPE_JSON_SCHEMA, ENVELOPE_MARKER, readEnvelope, validateContent } from "../../src/services/envelope.ts";
 import { servedModels } from "../../src/services/consult-turn.ts";
 import type { AgentConfig } from "../../src/config/types.ts";
-import type { AgentEvent } from "../../src/adapters/types.ts";
-import { claudeAdapter } from "../../src/adapters/claude.ts";
+import type { AgentEvent } from "../../src/backends/contract.ts";
+import { claudeAdapter } from "../../src/backends/claude/index.ts";
 
 const full = { answer: "yes", assumptions: ["a"], uncertainties: [], follow_up_questions: [], sources: ["s"] };
 
