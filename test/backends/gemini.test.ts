@@ -122,3 +122,36 @@ describe("gemini classify (real outcomes)", () => {
     expect(geminiAdapter.classify({ ...none, events: [{ kind: "final", ok: false }] })).toBe("task_failed");
   });
 });
+
+describe("gemini on an individual Google account after 2026-06-18 (cli-agy.md §7)", () => {
+  const none: ExitOutcome = { exitCode: 1, signal: null, events: [], stderrTail: "", rawStdoutTail: "" };
+  const RETIRED = "Error authenticating: IneligibleTierError: This client is no longer supported for Gemini Code Assist\nfor individuals. To continue using Gemini, please migrate to the Antigravity suite of products:\nhttps://antigravity.google\n";
+  const TRACE = "Loaded cached credentials.\nIneligibleTierError: This client is no longer supported for Gemini Code Assist for individuals. To continue using Gemini, please migrate to the Antigravity suite of products: https://antigravity.google\n    at throwIneligibleOrProjectIdError (file:///gemini/bundle.js:1:1)\n    at _doSetupUser (file:///gemini/bundle.js:1:1)\n  ineligibleTiers: [ { reasonCode: 'UNSUPPORTED_CLIENT', tierId: 'free-tier', tierName: 'Gemini Code Assist for individuals' } ]\n";
+
+  test.each([
+    ["gemini 0.60.0 -p: exit 1, that line on stderr", { ...none, stderrTail: RETIRED }],
+    ["gemini 0.58.0: the stack trace with ineligibleTiers", { ...none, stderrTail: TRACE }],
+    ["ACP session/new: exit 55", { ...none, exitCode: 55, stderrTail: RETIRED }],
+    ["interactive sign-in wording", { ...none, stderrTail: "Failed to sign in. Message: This client is no longer supported for Gemini Code Assist for individuals. To continue using Gemini, please migrate to the Antigravity suite of products: https://antigravity.google" }],
+  ] as const)("%s → auth, and the explanation names agy", (_name, outcome) => {
+    expect(geminiAdapter.classify(outcome)).toBe("auth");
+    const why = geminiAdapter.explain?.(outcome) ?? "";
+    expect(why).toContain("agy");
+    expect(why).toContain("signing in again will not help");
+  });
+
+  test("a Workspace account's DASHER_USER refusal is auth too, without sending the person to agy", () => {
+    const outcome = { ...none, stderrTail: "Error authenticating: IneligibleTierError: DASHER_USER\n" };
+    expect(geminiAdapter.classify(outcome)).toBe("auth");
+    expect(geminiAdapter.explain?.(outcome)).toContain("Workspace");
+    expect(geminiAdapter.explain?.(outcome)).not.toContain("agy");
+  });
+
+  test("other failures keep their class and get no explanation", () => {
+    const signedOut = { ...none, exitCode: 41, stderrTail: "Please set an Auth method in your /h/.gemini/settings.json" };
+    expect(geminiAdapter.classify(signedOut)).toBe("auth");
+    expect(geminiAdapter.explain?.(signedOut)).toBeUndefined();
+    expect(geminiAdapter.classify({ ...none, stderrTail: "[API Error: exception TypeError: fetch failed sending request]" })).toBe("transport");
+    expect(geminiAdapter.explain?.({ ...none, exitCode: 0, events: [{ kind: "final", ok: true }] })).toBeUndefined();
+  });
+});

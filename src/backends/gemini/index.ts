@@ -125,8 +125,31 @@ const AUTH_TEXT = /API key not valid|UNAUTHENTICATED|PERMISSION_DENIED|Please se
 const CAPACITY_TEXT = /Resource has been exhausted|RESOURCE_EXHAUSTED|exhausted your daily quota|quota|rate limit|overloaded|high traffic|"code":\s*(429|503)\b/i;
 const TRANSPORT_TEXT = /fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|socket hang up|network error/i;
 
+/**
+ * Since 2026-06-18 gemini no longer serves individual Google accounts (AI Pro/Ultra, free Code
+ * Assist for individuals): the token is accepted, the client refused on tier, exit 1 with
+ * `IneligibleTierError: This client is no longer supported for Gemini Code Assist for
+ * individuals…` on stderr (cli-agy.md §7, gemini 0.58–0.60; exit 55 in ACP mode). A Workspace
+ * account reads `IneligibleTierError: DASHER_USER`. Both are sign-in failures.
+ */
+const RETIRED_TIER = /IneligibleTierError|UNSUPPORTED_CLIENT|no longer supported for Gemini Code Assist for individuals|migrate to the Antigravity suite/i;
+const INDIVIDUALS_RETIRED = /UNSUPPORTED_CLIENT|no longer supported for Gemini Code Assist for individuals|migrate to the Antigravity suite/i;
+
 function textFailure(text: string): FailureClass | undefined {
+  if (RETIRED_TIER.test(text)) return "auth";
   return failureFromText(text, { auth: AUTH_TEXT, capacity: CAPACITY_TEXT, transport: TRANSPORT_TEXT });
+}
+
+/** A refused account tier, which signing in again cannot fix; the hint names what can. */
+export function explainGeminiFailure(outcome: ExitOutcome): string | undefined {
+  const text = [outcome.stderrTail, ...outcome.events.flatMap((e) => (e.kind === "error" ? [e.message] : []))].join("\n");
+  if (INDIVIDUALS_RETIRED.test(text)) {
+    return "gemini no longer serves individual Google accounts (AI Pro, Ultra, free Code Assist for individuals) since 2026-06-18, so signing in again will not help. Use the agy backend (Google's Antigravity CLI, `agy`) for this account; gemini still works with a paid GEMINI_API_KEY, Vertex AI, or a Code Assist Standard/Enterprise licence.";
+  }
+  if (/IneligibleTierError:\s*DASHER_USER/.test(text)) {
+    return "gemini refused this Google Workspace account's tier (IneligibleTierError: DASHER_USER); it needs a Code Assist Standard/Enterprise licence, Vertex AI, or a paid GEMINI_API_KEY.";
+  }
+  return undefined;
 }
 
 function classify(outcome: ExitOutcome): FailureClass | undefined {
@@ -159,6 +182,7 @@ export const geminiAdapter: Adapter = {
   invocation,
   parse,
   classify,
+  explain: explainGeminiFailure,
   probes: {
     version: ["--version"],
     help: ["--help"],
