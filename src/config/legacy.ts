@@ -41,14 +41,15 @@ export interface Converted {
 
 type UnifiedAgent = NonNullable<UnifiedFile["agents"]>[string];
 
-function convertAgent(id: string, agent: OrchestratorAgentFile, out: Converted): UnifiedAgent | undefined {
-  if (agent.runtime === "antigravity") {
-    out.errors.push(errorLine(`consult.agents.${id}.runtime`, "antigravity is not a backend orchestrate drives", "remove this agent, or switch it to codex, claude, opencode, gemini, copilot or grok"));
-    return undefined;
-  }
+/** Orchestrator's experimental `antigravity` runtime drove the Antigravity CLI, which is orchestrate's `agy`. */
+function backendOf(runtime: OrchestratorAgentFile["runtime"]): Backend {
+  return runtime === "antigravity" ? "agy" : runtime;
+}
+
+function convertAgent(id: string, agent: OrchestratorAgentFile, out: Converted): UnifiedAgent {
   for (const key of IGNORED_AGENT_KEYS) if (agent[key] !== undefined) out.ignored.push(`consult.agents.${id}.${key}`);
   return {
-    backend: agent.runtime as Backend,
+    backend: backendOf(agent.runtime),
     model: agent.model,
     ...(agent.command !== undefined ? { command: agent.command } : {}),
     ...(agent.priority !== undefined ? { priority: agent.priority } : {}),
@@ -77,8 +78,7 @@ export function convertOrchestrator(file: OrchestratorFile, env: Env): Converted
   for (const key of IGNORED_CONSULT_KEYS) if (c[key] !== undefined) out.ignored.push(`consult.${key}`);
   const agents: Record<string, UnifiedAgent> = {};
   for (const [id, agent] of Object.entries(c.agents ?? {})) {
-    const converted = convertAgent(id, agent, out);
-    if (converted) agents[id] = converted;
+    agents[id] = convertAgent(id, agent, out);
   }
   const host = convertHost(file, env, out);
   out.file = {

@@ -105,9 +105,35 @@ describe("Orchestrator config.yaml (seed 001)", () => {
       {},
     );
     expect(semantic.ok ? [] : semantic.errors).toEqual([
-      "consult.agents.ag.runtime: antigravity is not a backend orchestrate drives (remove this agent, or switch it to codex, claude, opencode, gemini, copilot or grok)",
       'consult.agents.oc.model: opencode models are written <provider>/<model>, was "nopfx" (prefix the model with its provider, as `opencode models` lists it)',
     ]);
+  });
+
+  test("an experimental antigravity agent is the agy backend (Google's Antigravity CLI), its keys carried over", async () => {
+    const yaml = `${SEED_001_CONFIG_YAML}
+    antigravity:
+      runtime: antigravity
+      command: /home/me/.local/bin/agy
+      model: gemini-3.1-pro-high
+      priority: 20
+      reasoning_effort: high
+      scores: { coding: 80, research: 85 }
+`;
+    const path = writeConfig(privateDir(), "config.yaml", yaml);
+    const { value, lines } = await captureLog(() => loadConfig({ path, env: {} }));
+    if (!value.ok) throw new Error(value.error.message);
+    expect(value.value.agents.antigravity).toMatchObject({
+      backend: "agy",
+      command: "/home/me/.local/bin/agy",
+      model: "gemini-3.1-pro-high",
+      provider: "google",
+      priority: 20,
+      scores: { coding: 80, research: 85 },
+    });
+    expect(lines).toEqual([`warn: ${path}: consult.agents.antigravity.reasoning_effort is accepted but has no effect in orchestrate`]);
+    // The converted file names the backend orchestrate knows, so it validates as a unified file too.
+    const again = validateConfigObject(Bun.YAML.parse(yaml), { format: "yaml" }, {});
+    expect(again.ok && again.value.unified.agents?.antigravity?.backend).toBe("agy");
   });
 
   test("review/workflow/dashboard and per-agent extras are accepted and reported as ignored", async () => {
