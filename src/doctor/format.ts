@@ -9,6 +9,7 @@ export function formatDoctor(r: DoctorReport): string {
   lines.push("CLIs:");
   for (const c of r.clis) lines.push(`  ${c.backend.padEnd(8)} ${cliLine(c)}`);
   lines.push(`Store: ${r.store.path} — ${r.store.status === "ok" ? "ok" : r.store.status === "absent" ? r.store.message : `✗ ${r.store.message}`}`);
+  if (r.store.notice) lines.push(`  note: ${r.store.notice}`);
   if (r.problems.length) {
     lines.push("Problems:");
     for (const p of r.problems) lines.push(`  ✗ ${p.problem}`, `    → ${p.hint}`);

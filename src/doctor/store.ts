@@ -2,17 +2,25 @@
 import { lstatSync } from "node:fs";
 import { openStore } from "../store/db.ts";
 import { defaultStorePath } from "../store/paths.ts";
+import { chooseStorePath } from "../store/ownership.ts";
 import type { Config } from "../config/types.ts";
 
 export interface StoreHealth {
   path: string;
+  /** Why the configured path is not the one used (another program's database). */
+  notice?: string;
   status: "ok" | "absent" | "error";
   message?: string;
   hint?: string;
 }
 
 export function storeHealth(config: Config, env: Record<string, string | undefined>): StoreHealth {
-  const path = config.store.path ?? defaultStorePath(env);
+  const choice = chooseStorePath(config.store.path, defaultStorePath(env));
+  const health = checkStore(choice.path);
+  return choice.notice ? { ...health, notice: choice.notice } : health;
+}
+
+function checkStore(path: string): StoreHealth {
   const stat = lstatSync(path, { throwIfNoEntry: false });
   if (!stat) return { path, status: "absent", message: "not created yet; the server creates it on its first call" };
   if (stat.isFile() && (stat.mode & 0o077) !== 0) {

@@ -2,12 +2,15 @@
  * Everything a service call needs, built once per process on the first tool call (not at startup:
  * loading the config imports arktype, which would double the time to the first tools/list).
  */
-import type { Adapter, Backend } from "../adapters/types.ts";
-import { adapters } from "../adapters/index.ts";
+import type { Adapter } from "../backends/contract.ts";
+import type { Backend } from "../backends/index.ts";
+import { adapters } from "../backends/index.ts";
 import type { Config } from "../config/types.ts";
 import { loadConfig } from "../config/load.ts";
 import { openStore, type Store } from "../store/db.ts";
 import { defaultStorePath } from "../store/paths.ts";
+import { chooseStorePath } from "../store/ownership.ts";
+import { log } from "../log.ts";
 import { resolveRoots } from "../safety/roots.ts";
 import type { Failure, Result } from "../result.ts";
 import { reconcileOrphans } from "./jobs.ts";
@@ -37,7 +40,9 @@ export function getRuntime(env: Record<string, string | undefined>): Promise<Res
 export async function createRuntime(env: Record<string, string | undefined>, configPath?: string): Promise<Result<Runtime>> {
   const config = await loadConfig({ env, ...(configPath ? { path: configPath } : {}) });
   if (!config.ok) return config;
-  const store = openStore(config.value.store.path ?? defaultStorePath(env), { fullContent: config.value.store.fullContent });
+  const choice = chooseStorePath(config.value.store.path, defaultStorePath(env));
+  if (choice.notice) log.warn(choice.notice);
+  const store = openStore(choice.path, { fullContent: config.value.store.fullContent });
   if (!store.ok) return store;
   const roots = resolveRoots(env, config.value);
   return { ok: true, value: { env, config: config.value, store: store.value, adapters, roots, now: Date.now } };

@@ -14,9 +14,10 @@ import { createCooldownStore, type CooldownStore } from "./cooldowns.ts";
 import { createJobStore, type JobStore } from "./jobs.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations/index.ts";
 import { createRunStore, type RunStore } from "./runs.ts";
+import { APPLICATION_ID, ownershipOf } from "./ownership.ts";
 import { createUsageStore, type UsageStore } from "./usage.ts";
 
-export type StoreErrorCode = "store_unavailable" | "store_too_new";
+export type StoreErrorCode = "store_unavailable" | "store_too_new" | "store_foreign";
 
 export interface OpenStoreOptions {
   /** store_full_content; false keeps metadata and routing only. Default true. */
@@ -45,6 +46,8 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Result<Sto
   const policy: ContentPolicy = { fullContent: opts.fullContent ?? true };
   let db: Database | undefined;
   try {
+    const foreign = opts.readonly ? undefined : refuseForeign(path);
+    if (foreign) return foreign;
     db = opts.readonly ? openReadonly(path) : openWritable(path);
     const schema = opts.readonly ? checkReadonlySchema(db, path) : migrate(db, path);
     if (!schema.ok) {
@@ -81,6 +84,17 @@ function assemble(db: Database, path: string, policy: ContentPolicy): Store {
       }
     },
   };
+}
+
+/** Another program's database is never opened for writing: not even WAL mode, which rewrites its header. */
+function refuseForeign(path: string): Result<never, StoreErrorCode> | undefined {
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  if (!stat?.isFile() || ownershipOf(path) !== "foreign") return undefined;
+  return fail(
+    "store_foreign",
+    `${path} is not an orchestrate store (it belongs to another program, perhaps Orchestrator MCP's database_path); orchestrate left it untouched.`,
+    "Remove store.path / database_path from the config to use orchestrate's own store, or point it at a new file. `orchestrate import` converts the other program's config; its history stays in that program.",
+  );
 }
 
 function openWritable(path: string): Database {
@@ -147,6 +161,10 @@ function tightenSideFile(path: string): void {
   chmodSync(path, 0o600);
 }
 
+function applicationId(db: Database): number {
+  return db.query<{ application_id: number }, []>("PRAGMA application_id").get()?.application_id ?? 0;
+}
+
 function userVersion(db: Database): number {
   return db.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version ?? 0;
 }
@@ -167,12 +185,17 @@ function tooNew(path: string, found: number): Result<never, StoreErrorCode> {
 function migrate(db: Database, path: string): Result<void, StoreErrorCode> {
   const seen = userVersion(db);
   if (seen > SCHEMA_VERSION) return tooNew(path, seen);
-  if (seen === SCHEMA_VERSION) return ok(undefined);
+  // A store from before the mark (its tables checked by ownershipOf) is marked on first sight.
+  if (seen === SCHEMA_VERSION) {
+    if (applicationId(db) !== APPLICATION_ID) db.run(`PRAGMA application_id = ${APPLICATION_ID}`);
+    return ok(undefined);
+  }
   const apply = db.transaction((): number => {
     const current = userVersion(db);
     if (current >= SCHEMA_VERSION) return current;
     for (const m of MIGRATIONS) if (m.version > current) db.run(m.sql);
     db.run(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    db.run(`PRAGMA application_id = ${APPLICATION_ID}`);
     log.debug(`orchestrate store ${path}: migrated schema ${current} → ${SCHEMA_VERSION}`);
     return SCHEMA_VERSION;
   });
