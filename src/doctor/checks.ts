@@ -5,7 +5,7 @@
 import type { Backend } from "../backends/index.ts";
 import type { Config, Tier } from "../config/types.ts";
 import { TIERS } from "../config/types.ts";
-import { detectBackends, type BackendProbe } from "../setup/detect.ts";
+import { detectBackends, type BackendProbe } from "./detect.ts";
 import { storeHealth, type StoreHealth } from "./store.ts";
 
 export interface CliReport extends BackendProbe {

@@ -9,7 +9,7 @@ import { loadConfig } from "../config/load.ts";
 import type { Env } from "../config/paths.ts";
 import { TIERS, type Tier } from "../config/types.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { detectBackends } from "./detect.ts";
+import { detectBackends } from "../doctor/detect.ts";
 import { discoverModels } from "./models.ts";
 import { pendingPath, stagePending } from "./pending.ts";
 import { prepareProposal, type Proposal } from "./proposal.ts";

@@ -10,7 +10,7 @@ import { writeConfigAtomic } from "../config/write.ts";
 import { loadConfig } from "../config/load.ts";
 import { runDoctor } from "../doctor/checks.ts";
 import { formatDoctor } from "../doctor/format.ts";
-import { detectBackends, type BackendProbe } from "./detect.ts";
+import { detectBackends, type BackendProbe } from "../doctor/detect.ts";
 import { discoverModels } from "./models.ts";
 import { prepareProposal } from "./proposal.ts";
 import { confirm, ui } from "./prompts.ts";

@@ -9,7 +9,7 @@ import { homeDir, type Env } from "../config/paths.ts";
 import { writeConfigAtomic } from "../config/write.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { capture } from "../process/capture.ts";
-import type { BackendProbe } from "./detect.ts";
+import type { BackendProbe } from "../doctor/detect.ts";
 import { currentText } from "./proposal.ts";
 import { lineDiff } from "./diff.ts";
 

@@ -1,7 +1,7 @@
 /** Wizard steps that build agents: one tier at a time, entries in order, every pick confirmed. */
 import { adapters, type Backend } from "../backends/index.ts";
 import type { Tier } from "../config/types.ts";
-import type { BackendProbe } from "./detect.ts";
+import type { BackendProbe } from "../doctor/detect.ts";
 import { select, text, type Choice } from "./prompts.ts";
 
 export type AgentSpec = { backend: Backend; model: string; sandbox?: string; permissionMode?: string; scores?: Record<string, number> };

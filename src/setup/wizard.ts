@@ -5,7 +5,7 @@
  */
 import { BACKENDS, type Backend } from "../backends/index.ts";
 import { TIERS, type Tier } from "../config/types.ts";
-import type { BackendProbe } from "./detect.ts";
+import type { BackendProbe } from "../doctor/detect.ts";
 import { confirm, select, text } from "./prompts.ts";
 import { askTier, type AgentBook } from "./wizard-agents.ts";
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
-import { detectBackends } from "../../src/setup/detect.ts";
+import { detectBackends } from "../../src/doctor/detect.ts";
 import { applyRegistration, planRegistrations } from "../../src/setup/registration.ts";
 
 let box: Sandbox | undefined;

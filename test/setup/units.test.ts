@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compareVersions, missingFlags, versionFrom } from "../../src/setup/detect.ts";
+import { compareVersions, missingFlags, versionFrom } from "../../src/doctor/detect.ts";
 import { adapters } from "../../src/backends/index.ts";
 
 const listedIds = (backend: "opencode" | "grok", stdout: string) => adapters[backend].models?.read(stdout);
