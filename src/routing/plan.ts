@@ -22,15 +22,21 @@ export interface Candidate {
   /** The tier whose list supplied this agent (differs from the request after a fallback hop). */
   tier: Tier;
   via: "tier" | "capability-slot" | "fallback";
+  /** A hop to another provider (or through an aggregator) than the tier's first entry. */
   crossesProvider: boolean;
+  /** Which rule let this candidate receive the prompt (quoted by the notice and the dry run). */
+  consent: Consent;
 }
 
-export interface Decision {
-  agentId: string;
-  tier: Tier;
-  decision: "include" | "skip";
-  reason: string;
-}
+/**
+ * `home-entry`: the requested tier's own first entry — what the person configured first needs no
+ * consent, even when it is an aggregator; `same-provider`: no provider is crossed;
+ * `allowCrossProviderFallback`: the config's consent to cross. Nothing else lets a prompt out.
+ */
+export type Consent = "home-entry" | "same-provider" | "allowCrossProviderFallback";
+
+/** Every entry considered, with why it was included (and under which consent rule) or skipped. */
+export type Decision = { agentId: string; tier: Tier; reason: string } & ({ decision: "include"; consent: Consent } | { decision: "skip" });
 
 export interface Plan {
   candidates: Candidate[];
@@ -58,12 +64,14 @@ export function planRoute(req: PlanRequest, config: Config, cooling: ReadonlyMap
   }
   const decisions: Decision[] = [];
   const candidates: Candidate[] = [];
-  const home = homeProvider(req, config);
+  const homeAgent = tierAgents(req.tier, req.caps, config, "tier")[0]?.agent;
+  const home = homeAgent?.provider;
   for (const [tier, via] of tierChain(req.tier, config)) {
     for (const agent of tierAgents(tier, req.caps, config, via)) {
-      const decision = decide(agent.agent, tier, agent.via, candidates, home, config, cooling, now);
+      const isHome = agent.agent.id === homeAgent?.id && agent.via !== "fallback";
+      const decision = decide({ agent: agent.agent, tier, via: agent.via, isHome }, candidates, home, config, cooling, now);
       decisions.push(decision);
-      if (decision.decision === "include") candidates.push({ ...agent, tier, crossesProvider: crosses(agent.agent, home) });
+      if (decision.decision === "include") candidates.push({ ...agent, tier, crossesProvider: crosses(agent.agent, home), consent: decision.consent });
     }
   }
   if (candidates.length === 0) {
@@ -107,33 +115,44 @@ function hasCaps(agent: AgentConfig, caps: string[]): boolean {
   return caps.every((cap) => agent.capabilities.includes(cap));
 }
 
-function homeProvider(req: PlanRequest, config: Config): string | undefined {
-  const first = tierAgents(req.tier, req.caps, config, "tier")[0]?.agent;
-  return first?.provider;
-}
-
 /** A hop to another provider, or through an aggregator, ships the prompt somewhere new. */
 function crosses(agent: AgentConfig, home: string | undefined): boolean {
   if (home === undefined) return false;
   return agent.aggregator || agent.provider !== home;
 }
 
-function decide(agent: AgentConfig, tier: Tier, via: Candidate["via"], chosen: Candidate[], home: string | undefined, config: Config, cooling: ReadonlyMap<string, Cooling>, now: number): Decision {
+interface Entry {
+  agent: AgentConfig;
+  tier: Tier;
+  via: Candidate["via"];
+  /** The requested tier's own first entry (by id, whether or not it is cooling). */
+  isHome: boolean;
+}
+
+/**
+ * Consent is checked on every candidate, not on "whichever is chosen first": when the first entry
+ * is cooling or disabled, the next one on another provider still needs allowCrossProviderFallback.
+ */
+function decide(entry: Entry, chosen: Candidate[], home: string | undefined, config: Config, cooling: ReadonlyMap<string, Cooling>, now: number): Decision {
+  const { agent, tier, via } = entry;
   const skip = (reason: string): Decision => ({ agentId: agent.id, tier, decision: "skip", reason });
   if (chosen.some((c) => c.agent.id === agent.id)) return skip("already planned earlier in the chain");
   if (!agent.enabled) return skip("disabled in config");
   const cool = cooling.get(agent.id);
   if (cool && cool.until > now) return skip(`cooling down (unavailable) for ${Math.ceil((cool.until - now) / 1000)} s`);
-  const isFirst = chosen.length === 0 && via !== "fallback";
-  if (!isFirst && crosses(agent, home) && !config.allowCrossProviderFallback) {
+  const crossing = crosses(agent, home);
+  if (crossing && !entry.isHome && !config.allowCrossProviderFallback) {
     return skip(`would cross from provider ${home} to ${agent.provider}${agent.aggregator ? " (aggregator)" : ""}; set allowCrossProviderFallback: true to allow`);
   }
-  return { agentId: agent.id, tier, decision: "include", reason: reasonFor(via, crosses(agent, home)) };
+  const consent: Consent = entry.isHome ? "home-entry" : crossing ? "allowCrossProviderFallback" : "same-provider";
+  return { agentId: agent.id, tier, decision: "include", reason: reasonFor(via, crossing, consent), consent };
 }
 
-function reasonFor(via: Candidate["via"], crossing: boolean): string {
+function reasonFor(via: Candidate["via"], crossing: boolean, consent: Consent): string {
   const base = via === "tier" ? "tier entry" : via === "fallback" ? "fallback tier entry" : "capability slot";
-  return crossing ? `${base}; crosses provider (allowed by allowCrossProviderFallback)` : base;
+  if (!crossing) return base;
+  if (consent === "home-entry") return `${base}; the tier's own first entry (an aggregator counts as another provider, but what you configured first needs no consent)`;
+  return `${base}; crosses provider (allowed by allowCrossProviderFallback)`;
 }
 
 function noCandidateMessage(req: PlanRequest, decisions: Decision[]): string {

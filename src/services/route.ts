@@ -3,20 +3,18 @@
  * with a byte-identical tree; arm shared cooldowns; record the run and every attempt; return the
  * served-by, the full trace and the delegate's final (redacted) text.
  */
-import type { AgentEvent, FailureClass, RunRequest } from "../backends/contract.ts";
+import type { AgentEvent, RunRequest } from "../backends/contract.ts";
 import type { AgentConfig, AgentLimits, Tier } from "../config/types.ts";
 import { planRoute, type Candidate, type Plan } from "../routing/plan.ts";
 import { attemptCapSec } from "../routing/budget.ts";
 import { fallbackVerdict } from "../routing/fallback.ts";
-import { cooldownClass, cooldownUntil } from "../routing/cooldown.ts";
 import { checkCwd } from "../safety/roots.ts";
 import { checkDepth } from "../safety/depth.ts";
 import type { Failure } from "../result.ts";
-import { runAttempt, type AttemptResult } from "./attempt.ts";
+import { runAttempt, type AttemptResult } from "../runner/attempt.ts";
 import { failed, success, terminal, traceOf, type AttemptTrace, type RouteOutcome } from "./route-outcome.ts";
 import { advisoryHint } from "./advisory.ts";
-import { agentVariant } from "./cli-variant.ts";
-import { mcpIsolation } from "../runner/mcp-isolation.ts";
+import { armCooldown, coolingByAgent } from "./cooling.ts";
 import type { Runtime } from "./runtime.ts";
 
 export interface RouteRequest {
@@ -43,7 +41,7 @@ export interface RouteHooks {
 export async function routeTask(rt: Runtime, req: RouteRequest, hooks: RouteHooks = {}): Promise<RouteOutcome> {
   const gate = admit(rt, req);
   if (!gate.ok) return { ok: false, attempts: [], error: gate.error };
-  const planned = planRoute({ tier: req.tier, caps: req.caps ?? [], ...(req.timeoutSec ? { timeoutSec: req.timeoutSec } : {}) }, rt.config, rt.store.cooldowns.active(rt.now()), rt.now());
+  const planned = planRoute({ tier: req.tier, caps: req.caps ?? [], ...(req.timeoutSec ? { timeoutSec: req.timeoutSec } : {}) }, rt.config, coolingByAgent(rt, rt.now()), rt.now());
   if (!planned.ok) return { ok: false, attempts: [], error: { code: planned.error.code, message: planned.error.message, hint: "Run router_dry_run to see every decision, or `orchestrate check` to validate the config." } };
   const runId = rt.store.runs.startRun({ tool: "route", tier: req.tier, cwd: gate.cwd, prompt: req.prompt });
   const outcome = await runPlan(rt, { ...req, cwd: gate.cwd }, planned.plan, runId, hooks);
@@ -66,7 +64,7 @@ async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string
   let crossing: string | undefined;
   for (const [index, candidate] of plan.candidates.entries()) {
     const n = index + 1;
-    if (candidate.crossesProvider) crossing = `Served outside ${plan.homeProvider ?? "the tier's provider"}: attempt ${n} went to ${candidate.agent.provider}${candidate.agent.aggregator ? " through an aggregator" : ""} (allowCrossProviderFallback is on).`;
+    if (candidate.crossesProvider) crossing = crossingNotice(plan, candidate, n);
     if (candidate.agent.advisory) return advisoryOutcome(rt, runId, candidate, n, attempts);
     const remainingSec = Math.floor((deadline - rt.now()) / 1000);
     if (remainingSec <= 0) return terminal(attempts, { code: "budget_exceeded", message: "The route's time budget ran out before another attempt could start." }, crossing);
@@ -74,7 +72,7 @@ async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string
     const result = await runWithProgress(rt, req, candidate, { n, total, capSec, deadline }, hooks);
     const trace = traceOf(n, candidate, result);
     attempts.push(trace);
-    armCooldown(rt, candidate, result.failure);
+    armCooldown(rt, candidate.agent, result.failure);
     const verdict = result.failure ? fallbackVerdict({ failure: result.failure, durationMs: result.durationMs, treeBefore: result.treeBefore, treeAfter: result.treeAfter, acted: result.run.acted, spawned: result.spawned }) : undefined;
     trace.fellBack = verdict?.fallback === true && n < total;
     recordAttempt(rt, runId, trace, result);
@@ -82,6 +80,13 @@ async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string
     if (!trace.fellBack) return failed(result, trace, attempts, crossing, verdict?.fallback ? "no more candidates" : (verdict?.reason ?? "terminal"));
   }
   return terminal(attempts, { code: "no_candidates", message: "No candidate could be tried." }, crossing);
+}
+
+/** Which rule let the prompt go to another provider: the person's own first entry, or their consent. */
+function crossingNotice(plan: Plan, candidate: Candidate, n: number): string {
+  const where = `attempt ${n} went to ${candidate.agent.provider}${candidate.agent.aggregator ? " through an aggregator" : ""}`;
+  const rule = candidate.consent === "home-entry" ? "it is the tier's own first entry" : "allowCrossProviderFallback is on";
+  return `Served outside ${plan.homeProvider ?? "the tier's provider"}: ${where} (${rule}).`;
 }
 
 interface AttemptSlot {
@@ -101,13 +106,11 @@ async function runWithProgress(rt: Runtime, req: RouteRequest, candidate: Candid
   const timer = hooks.onProgress ? setInterval(say, hooks.progressIntervalMs ?? 2000) : undefined;
   try {
     const agent = withCallLimits(candidate.agent, req.limits);
-    // One name, several programs or release lines (grok, pi): each is driven with its own flags.
-    const variant = await agentVariant(rt, agent);
-    const adapter = rt.adapters[candidate.agent.backend];
+    // The runner completes the request: which build is installed, the user's MCP servers off.
     return await runAttempt({
       agent,
-      adapter,
-      request: { mode: "route", prompt: req.prompt, cwd: req.cwd, ...permissionFields(candidate), ...(variant !== undefined ? { variant } : {}), ...mcpIsolation(adapter, { ...rt.env, ...agent.env }, req.cwd) },
+      adapter: rt.adapters[candidate.agent.backend],
+      request: { mode: "route", prompt: req.prompt, cwd: req.cwd, ...permissionFields(candidate) },
       env: rt.env,
       timeoutMs: slot.capSec * 1000,
       stallMs: (agent.limits.stallSec ?? rt.config.defaults.stallSec) * 1000,
@@ -165,13 +168,6 @@ function recordAttempt(rt: Runtime, runId: string, trace: AttemptTrace, result: 
     usage: result.run.usage,
     fellBack: trace.fellBack,
   });
-}
-
-function armCooldown(rt: Runtime, candidate: Candidate, failure: FailureClass | undefined): void {
-  const cls = failure ? cooldownClass(failure) : undefined;
-  if (!cls) return;
-  const now = rt.now();
-  rt.store.cooldowns.arm(candidate.agent.id, cls, cooldownUntil(cls, rt.config.cooldowns, now), now);
 }
 
 function advisoryOutcome(rt: Runtime, runId: string, candidate: Candidate, n: number, attempts: AttemptTrace[]): RouteOutcome {

@@ -6,6 +6,7 @@ import { resolveCommand } from "../process/resolve.ts";
 import { checkCwd } from "../safety/roots.ts";
 import type { Result } from "../result.ts";
 import type { Runtime } from "./runtime.ts";
+import { coolingByAgent } from "./cooling.ts";
 
 export interface TierListing {
   tiers: Record<Tier, boolean>;
@@ -17,7 +18,7 @@ export interface TierListing {
 /** Presence only: never model ids, candidate counts or the config path. */
 export function listTiers(rt: Runtime): TierListing {
   const now = rt.now();
-  const cooling = rt.store.cooldowns.active(now);
+  const cooling = coolingByAgent(rt, now);
   const tiers = Object.fromEntries(TIERS.map((t) => [t, rt.config.tiers[t] !== null])) as Record<Tier, boolean>;
   const coolingTiers = TIERS.filter((t) => (rt.config.tiers[t] ?? []).some((id) => (cooling.get(id)?.until ?? 0) > now));
   const installed = BACKENDS.filter((b) => resolveCommand(b, { env: rt.env, homeDirs: rt.adapters[b].installDirs }) !== undefined);
@@ -42,7 +43,7 @@ export function dryRun(rt: Runtime, req: DryRunRequest): Result<DryRun> {
   const cwd = checkCwd(req.cwd, rt.roots);
   if (!cwd.ok) return cwd;
   const now = rt.now();
-  const planned = planRoute({ tier: req.tier, caps: req.caps ?? [], ...(req.timeoutSec ? { timeoutSec: req.timeoutSec } : {}) }, rt.config, rt.store.cooldowns.active(now), now);
+  const planned = planRoute({ tier: req.tier, caps: req.caps ?? [], ...(req.timeoutSec ? { timeoutSec: req.timeoutSec } : {}) }, rt.config, coolingByAgent(rt, now), now);
   if (!planned.ok) return { ok: false, error: planned.error };
   const { plan } = planned;
   const recipients = plan.candidates.map((c, i) => ({

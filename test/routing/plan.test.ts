@@ -99,4 +99,35 @@ describe("planRoute", () => {
     const cfg = { ...base, fallbacks: { light: "standard" as const, standard: "light" as const } };
     expect(ids(planRoute({ tier: "light", caps: [] }, { ...cfg, allowCrossProviderFallback: true }, none, NOW))).toEqual(["oc", "cx"]);
   });
+
+  test("consent is checked on every candidate: a cooling first entry does not let the next provider in", () => {
+    const cooling = new Map([["cl", { until: NOW + 5000 }]]);
+    const cfg = { ...base, agents: { ...base.agents, cl2: { ...base.agents.cl2!, enabled: false } } };
+    const result = planRoute({ tier: "heavy", caps: [] }, cfg, cooling, NOW);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.code).toBe("no_candidates");
+    expect(result.error.message).toContain("cx: would cross from provider anthropic to openai");
+  });
+
+  test("each included candidate names the consent rule that let it in", () => {
+    const result = planRoute({ tier: "heavy", caps: [] }, { ...base, allowCrossProviderFallback: true }, new Map([["cl", { until: NOW + 5000 }]]), NOW);
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.plan.candidates.map((c) => [c.agent.id, c.consent])).toEqual([
+      ["cl2", "same-provider"],
+      ["cx", "allowCrossProviderFallback"],
+      ["oc", "allowCrossProviderFallback"],
+    ]);
+  });
+
+  test("an aggregator as the tier's own first entry needs no consent, and says so", () => {
+    const cfg = { ...base, tiers: { ...base.tiers, light: ["router", "oc"] } };
+    const result = planRoute({ tier: "light", caps: [] }, cfg, none, NOW);
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.plan.candidates.map((c) => [c.agent.id, c.consent])).toEqual([["router", "home-entry"]]);
+    expect(result.plan.decisions.find((d) => d.agentId === "router")?.reason).toContain("first entry");
+    // Once the aggregator is cooling, the plain opencode entry is a crossing away from it: refused.
+    const cooled = planRoute({ tier: "light", caps: [] }, cfg, new Map([["router", { until: NOW + 5000 }]]), NOW);
+    expect(cooled.ok).toBe(false);
+  });
 });
