@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { TIERS, type Tier } from "../config/types.ts";
 import { createRuntime } from "../services/runtime.ts";
 import { routeTask } from "../services/route.ts";
-import { formatRoute } from "../mcp/tools/format.ts";
+import { formatRoute } from "../mcp/tools/core/format.ts";
 import { installShutdownHandlers, killAllLive } from "../process/live.ts";
 
 /** `orchestrate run --tier T [--cwd D] "prompt"`: the same routing from a shell. Trace → stderr, answer → stdout. */

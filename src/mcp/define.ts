@@ -1,9 +1,13 @@
 /**
- * Tools are data. A tool is declared once with its group, annotations and the name of its arktype
- * schemas; the wire JSON Schemas are generated from those at build time (src/mcp/generated/), so
- * listing tools never loads arktype. Validation and the handler are loaded on the first call.
+ * Tools are data. A tool is declared once, in tools/<group>/def.ts: its name, group, hints, whether
+ * it may run as an MCP task, and lazy imports of its arktype schemas and its handler. defineTool
+ * turns that into a value that lists without loading anything and, when called, does what every
+ * tool needs alike — validate (one formatted error), run, shape structuredContent + text + isError,
+ * cap the text — so the server only looks a tool up and calls it. The wire JSON Schemas are
+ * generated from the same schemas at build time (src/mcp/generated/), so listing never loads arktype.
  */
-import type { Failure } from "../result.ts";
+import type { ArkErrors } from "arktype";
+import { failureReply, toolReply, type ToolOutcome, type ToolReply } from "./outcome.ts";
 
 export type ToolGroup = "core" | "consult" | "jobs" | "init" | "history";
 
@@ -27,23 +31,64 @@ export interface ToolContext {
   runToCompletion?: boolean;
 }
 
-/** Handlers return this; they never throw on purpose. */
-export type ToolOutcome = { ok: true; data: Record<string, unknown>; text: string } | { ok: false; error: Failure; data?: Record<string, unknown>; text?: string };
+/** An arktype type as a tool uses it: a validator that can also publish its JSON Schema. */
+export interface ToolSchema<T> {
+  (data: unknown): T | ArkErrors;
+  toJsonSchema(): object;
+}
 
-export interface ToolDef {
+export type ToolHandler<I> = (input: I, ctx: ToolContext) => Promise<ToolOutcome>;
+
+export interface ToolSpec<I> {
   name: string;
   group: ToolGroup;
+  /** When to use the tool, briefly; long ones come from a .txt beside the def. */
   description: string;
   annotations: ToolAnnotations;
-  /** Loads the arktype validator and the handler; both pull heavy modules, so only on demand. */
-  load: () => Promise<LoadedTool>;
+  /** May run as an MCP task (tools/list says taskSupport: optional). */
+  task?: boolean;
+  /** The arktype input and output types: imported on the first call, and by the schema generator. */
+  schemas: () => Promise<{ input: ToolSchema<I>; output: ToolSchema<object> }>;
+  handler: () => Promise<ToolHandler<I>>;
 }
 
-export interface LoadedTool {
-  validate: (input: unknown) => { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
-  handler: (input: Record<string, unknown>, ctx: ToolContext) => Promise<ToolOutcome>;
+export interface ToolDef {
+  readonly name: string;
+  readonly group: ToolGroup;
+  readonly description: string;
+  readonly annotations: ToolAnnotations;
+  readonly task: boolean;
+  schemas(): Promise<{ input: { toJsonSchema(): object }; output: { toJsonSchema(): object } }>;
+  /** Validates, runs and shapes one call; answers every failure as an isError result, never throws. */
+  call(args: unknown, ctx: ToolContext): Promise<ToolReply>;
 }
 
-export function defineTool(def: ToolDef): ToolDef {
-  return def;
+export function defineTool<I>(spec: ToolSpec<I>): ToolDef {
+  let loading: ReturnType<typeof load<I>> | undefined;
+  return {
+    name: spec.name,
+    group: spec.group,
+    description: spec.description.trim(),
+    annotations: spec.annotations,
+    task: spec.task === true,
+    schemas: spec.schemas,
+    call: async (args, ctx) => {
+      try {
+        const { schemas, handler, validate } = await (loading ??= load(spec));
+        const input = validate(schemas.input, args);
+        if (!input.ok) return failureReply({ code: "invalid_arguments", message: input.message, hint: "Fix the arguments named above and call again." });
+        return toolReply(await handler(input.value, ctx));
+      } catch (error) {
+        // A handler never throws on purpose; if one does, the client still gets a typed answer.
+        void import("../log.ts").then(({ log }) => log.error(`tool ${spec.name} failed unexpectedly`, error));
+        return failureReply({ code: "internal_error", message: `orchestrate hit an unexpected error in ${spec.name}.`, hint: "See the server's stderr log; the call had no effect you should rely on." });
+      }
+    },
+  };
+}
+
+/** The schemas, the handler and arktype's validator, loaded together on the first call. */
+async function load<I>(spec: ToolSpec<I>) {
+  const [schemas, handler, { validate }] = await Promise.all([spec.schemas(), spec.handler(), import("./tools/validate.ts")]);
+  return { schemas, handler, validate };
 }

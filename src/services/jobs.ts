@@ -3,9 +3,18 @@
  * they happen, so a client that gave up (request timeout), a second server process, or a restart
  * can still see it. A job owned by this process can be awaited and cancelled here; one owned by a
  * process that died is reconciled to `failed` (server_died) with its partial output.
+ *
+ * This module knows the store and nothing above it: what a kind of job runs is services/job-kinds.ts,
+ * and how its result reads as a tool answer is the MCP layer's (mcp/jobs/kinds.ts).
  */
 import type { JobKind, JobRecord } from "../store/jobs.ts";
-import type { Runtime } from "./runtime.ts";
+import type { Store } from "../store/db.ts";
+import type { Result } from "../result.ts";
+
+/** All a job needs of the runtime (structural, so this module does not import services/runtime.ts). */
+export interface JobsRuntime {
+  store: Pick<Store, "jobs" | "runs">;
+}
 
 /** job_wait never blocks longer than this: under the 60 s default request timeout of MCP clients. */
 export const WAIT_CEILING_SEC = 50;
@@ -13,14 +22,24 @@ const PROGRESS_WRITE_MS = 1000;
 /** Partial output is written in batches: one transaction (and one redaction pass) per flush. */
 const OUTPUT_FLUSH_MS = 500;
 
-export interface JobOutcome {
-  ok: boolean;
+/** How a finished piece of work is recorded: its status, and its error for the job row. */
+export interface JobVerdict {
   status: "ok" | "failed" | "cancelled";
-  result: Record<string, unknown>;
   errorCode?: string;
   errorMessage?: string;
   treeChanged?: boolean | null;
 }
+
+export interface JobWork<R> {
+  kind: JobKind;
+  /** The request, stored (redacted) with the job. */
+  args: unknown;
+  run: (hooks: JobHooks) => Promise<R>;
+  verdict: (result: R) => JobVerdict;
+}
+
+/** A job's end as its starter sees it: the work's own result, or why the work threw. */
+export type JobEnd<R> = Result<R>;
 
 export interface JobHooks {
   signal: AbortSignal;
@@ -30,17 +49,17 @@ export interface JobHooks {
 
 interface LiveJob {
   abort: AbortController;
-  done: Promise<JobOutcome>;
+  done: Promise<unknown>;
   progress?: (message: string) => void;
 }
 
 const live = new Map<string, LiveJob>();
 export const processStartedAt = Date.now();
 
-export function startJob(rt: Runtime, kind: JobKind, args: unknown, work: (hooks: JobHooks) => Promise<JobOutcome>): { id: string; done: Promise<JobOutcome> } {
-  const id = rt.store.jobs.create({ kind, args, ownerPid: process.pid, ownerStartedAt: processStartedAt });
+export function startJob<R>(rt: JobsRuntime, work: JobWork<R>): { id: string; done: Promise<JobEnd<R>> } {
+  const id = rt.store.jobs.create({ kind: work.kind, args: work.args, ownerPid: process.pid, ownerStartedAt: processStartedAt });
   const abort = new AbortController();
-  const entry: LiveJob = { abort, done: Promise.resolve(placeholder) };
+  const entry: LiveJob = { abort, done: Promise.resolve() };
   let lastWrite = 0;
   const output = batchedWriter((text) => rt.store.jobs.appendPartial(id, text));
   const hooks: JobHooks = {
@@ -55,17 +74,28 @@ export function startJob(rt: Runtime, kind: JobKind, args: unknown, work: (hooks
     onOutput: output.write,
   };
   // Started on the next microtask, so the caller can follow the job before its first progress.
-  entry.done = Promise.resolve()
-    .then(() => work(hooks))
-    .catch((error: unknown): JobOutcome => ({ ok: false, status: "failed", result: {}, errorCode: "internal_error", errorMessage: String(error) }))
-    .then((outcome) => {
+  const done = Promise.resolve()
+    .then(() => work.run(hooks))
+    .then(
+      (value): JobEnd<R> => ({ ok: true, value }),
+      (error: unknown): JobEnd<R> => ({ ok: false, error: { code: "internal_error", message: String(error) } }),
+    )
+    .then((end) => {
       output.flush();
-      rt.store.jobs.finish(id, { status: outcome.status, result: outcome.result, ...(outcome.errorCode ? { errorCode: outcome.errorCode } : {}), ...(outcome.errorMessage ? { errorMessage: outcome.errorMessage } : {}), treeChanged: outcome.treeChanged ?? null });
+      rt.store.jobs.finish(id, finishing(end, work.verdict));
       live.delete(id);
-      return outcome;
+      return end;
     });
+  entry.done = done;
   live.set(id, entry);
-  return { id, done: entry.done };
+  return { id, done };
+}
+
+/** The job row's end: the verdict on the result, or a failure with nothing to show when the work threw. */
+function finishing<R>(end: JobEnd<R>, verdict: (result: R) => JobVerdict) {
+  if (!end.ok) return { status: "failed" as const, result: {}, errorCode: end.error.code, errorMessage: end.error.message, treeChanged: null };
+  const v = verdict(end.value);
+  return { status: v.status, result: end.value, ...(v.errorCode ? { errorCode: v.errorCode } : {}), ...(v.errorMessage ? { errorMessage: v.errorMessage } : {}), treeChanged: v.treeChanged ?? null };
 }
 
 /** Collects text and writes it at most every OUTPUT_FLUSH_MS; flush() writes what is pending now. */
@@ -89,8 +119,6 @@ function batchedWriter(write: (text: string) => void): { write: (text: string) =
   };
 }
 
-const placeholder: JobOutcome = { ok: false, status: "failed", result: {} };
-
 /** Routes a live job's progress to a waiting caller (job_wait with a progress token). */
 export function followJob(id: string, progress: ((message: string) => void) | undefined): void {
   const entry = live.get(id);
@@ -99,7 +127,7 @@ export function followJob(id: string, progress: ((message: string) => void) | un
 
 export type JobView = Pick<JobRecord, "id" | "kind" | "status" | "progress" | "partialOutput" | "errorCode" | "errorMessage" | "treeChanged" | "createdAt" | "updatedAt"> & { result: unknown; ownedHere: boolean };
 
-export function jobView(rt: Runtime, id: string): JobView | undefined {
+export function jobView(rt: JobsRuntime, id: string): JobView | undefined {
   const job = rt.store.jobs.get(id);
   if (!job) return undefined;
   return {
@@ -119,7 +147,7 @@ export function jobView(rt: Runtime, id: string): JobView | undefined {
 }
 
 /** Waits up to waitSec for the job to end; a job owned by another process is polled in the store. */
-export async function waitJob(rt: Runtime, id: string, waitSec: number, signal: AbortSignal): Promise<JobView | undefined> {
+export async function waitJob(rt: JobsRuntime, id: string, waitSec: number, signal: AbortSignal): Promise<JobView | undefined> {
   const deadline = Date.now() + Math.min(waitSec, WAIT_CEILING_SEC) * 1000;
   const entry = live.get(id);
   if (entry) {
@@ -161,7 +189,7 @@ function sleepUntil(deadline: number, signal: AbortSignal): Promise<void> {
 }
 
 /** Marks jobs and runs left `running` by a dead server process as failed. */
-export function reconcileOrphans(rt: Runtime): string[] {
+export function reconcileOrphans(rt: JobsRuntime): string[] {
   const alive = (pid: number) => {
     if (pid === process.pid) return true;
     try {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { allTools } from "../../src/mcp/tools/index.ts";
+import { activeTools, allTools } from "../../src/mcp/tools/index.ts";
 import { renderToolSchemas } from "../../build/schemas.ts";
 import { connect } from "../../fakes/lib/mcp-client.ts";
 import { makeSandbox, REPO_ROOT } from "../../fakes/lib/sandbox.ts";
@@ -16,9 +16,9 @@ describe("tool surface", () => {
     }
   });
 
-  test("every tool has generated input and output schemas, and they are current", () => {
+  test("every tool has generated input and output schemas, and they are current", async () => {
     const committed = readFileSync(join(REPO_ROOT, "src", "mcp", "generated", "schemas.json"), "utf8");
-    expect(committed).toBe(renderToolSchemas());
+    expect(committed).toBe(await renderToolSchemas());
     const schemas = JSON.parse(committed) as Record<string, { inputSchema: unknown; outputSchema: { required: string[] } }>;
     for (const tool of allTools()) {
       expect(schemas[tool.name], tool.name).toBeDefined();
@@ -36,6 +36,25 @@ describe("tool surface", () => {
       await session.close();
       box.cleanup();
     }
+  });
+
+  test("with every opt-in group on, tools/list lists every tool; the opt-in groups match their snapshot", async () => {
+    const box = makeSandbox({ ORCHESTRATE_ALLOW_INIT: "1", ORCHESTRATE_HISTORY_TOOLS: "1" });
+    const session = await connect(box.env);
+    try {
+      const listed = await session.client.listTools();
+      expect(listed.tools.map((t) => t.name)).toEqual(allTools().map((t) => t.name));
+      // The default groups are the snapshot above; this one holds what the opt-ins add.
+      const byDefault = new Set(activeTools({}).map((t) => t.name));
+      expect(listed.tools.filter((t) => !byDefault.has(t.name))).toMatchSnapshot();
+    } finally {
+      await session.close();
+      box.cleanup();
+    }
+  });
+
+  test("only route and consult may run as MCP tasks", () => {
+    expect(allTools().filter((t) => t.task).map((t) => t.name)).toEqual(["route", "consult"]);
   });
 
   test("init tools are advertised only with ORCHESTRATE_ALLOW_INIT=1", async () => {

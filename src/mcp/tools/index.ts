@@ -1,9 +1,10 @@
+/** Every tool, from the groups' defs. Importing this loads no schema, handler or service. */
 import type { ToolDef } from "../define.ts";
-import { coreTools } from "./core.ts";
-import { initTools } from "./init.ts";
-import { consultTools } from "./consult.ts";
-import { jobTools } from "./jobs.ts";
-import { historyTools } from "./history.ts";
+import { coreTools } from "./core/def.ts";
+import { consultTools } from "./consult/def.ts";
+import { jobTools } from "./jobs/def.ts";
+import { initTools } from "./init/def.ts";
+import { historyTools } from "./history/def.ts";
 
 /** Every tool the server can advertise, in tools/list order. */
 export function allTools(): ToolDef[] {

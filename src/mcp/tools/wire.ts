@@ -1,10 +1,9 @@
 /** The wire form of the tool list: the same answer whether the handshake or the SDK gives it. */
 import type { ToolDef } from "../define.ts";
-import { TASK_TOOLS } from "../task-tools.ts";
 import schemas from "../generated/schemas.json" with { type: "json" };
 
 type SchemaEntry = { inputSchema: Record<string, unknown>; outputSchema: Record<string, unknown> };
-const SCHEMAS = schemas as Record<string, SchemaEntry>;
+const SCHEMAS: Record<string, SchemaEntry | undefined> = schemas;
 
 export function wireTool(tool: ToolDef): Record<string, unknown> {
   const schema = SCHEMAS[tool.name];
@@ -15,6 +14,6 @@ export function wireTool(tool: ToolDef): Record<string, unknown> {
     inputSchema: schema?.inputSchema ?? { type: "object" },
     ...(schema?.outputSchema ? { outputSchema: schema.outputSchema } : {}),
     annotations: tool.annotations,
-    ...(TASK_TOOLS.has(tool.name) ? { execution: { taskSupport: "optional" } } : {}),
+    ...(tool.task ? { execution: { taskSupport: "optional" } } : {}),
   };
 }

@@ -2,23 +2,28 @@
  * Runs a long tool call as a durable job. With background: true the id comes back at once;
  * otherwise the call waits, and if it is still running when the client's ceiling nears, it answers
  * with the job id and a one-line instruction instead of dying with the client's timeout. Until that
- * moment the client's cancel cancels the job.
+ * moment the client's cancel cancels the job. The result is shaped by its job kind, exactly as
+ * job_wait would shape it later.
  */
-import type { ToolContext, ToolOutcome } from "../define.ts";
+import type { ToolContext } from "../define.ts";
+import type { ToolOutcome } from "../outcome.ts";
 import type { JobKind } from "../../store/jobs.ts";
 import type { Runtime } from "../../services/runtime.ts";
-import { cancelJob, followJob, startJob, type JobHooks, type JobOutcome } from "../../services/jobs.ts";
+import { cancelJob, followJob } from "../../services/jobs.ts";
+import { startKindJob, type JobKinds } from "../../services/job-kinds.ts";
+import { JOB_KINDS, type ShapedKind } from "./kinds.ts";
 import { syncBudgetSec } from "./sync-budget.ts";
 
-export interface JobRequest {
-  kind: JobKind;
-  args: unknown;
+export interface JobCall<K extends JobKind> {
+  kind: K;
+  request: JobKinds[K]["request"];
   background: boolean;
 }
 
-export async function runAsJob(rt: Runtime, ctx: ToolContext, req: JobRequest, work: (hooks: JobHooks) => Promise<JobOutcome>, shape: (result: Record<string, unknown>) => ToolOutcome): Promise<ToolOutcome> {
-  const { id, done } = startJob(rt, req.kind, req.args, work);
-  if (req.background) return accepted(id, "Started in the background.");
+export async function runAsJob<K extends JobKind>(rt: Runtime, ctx: ToolContext, call: JobCall<K>): Promise<ToolOutcome> {
+  const kind: ShapedKind<JobKinds[K]["result"]> = JOB_KINDS[call.kind];
+  const { id, done } = startKindJob(rt, call.kind, call.request, ctx.clientName ? { clientName: ctx.clientName } : {});
+  if (call.background) return accepted(id, "Started in the background.");
   followJob(id, ctx.wantsProgress ? (m) => ctx.progress(m) : undefined);
   const onAbort = () => cancelJob(id, "cancelled");
   ctx.signal.addEventListener("abort", onAbort, { once: true });
@@ -30,7 +35,7 @@ export async function runAsJob(rt: Runtime, ctx: ToolContext, req: JobRequest, w
     followJob(id, undefined);
     return accepted(id, `Still running after ${Math.round((budgetMs ?? 0) / 1000)} s, so it continues as a job.`);
   }
-  return shape(first.result);
+  return first.ok ? kind.shape(first.value) : { ok: false, error: first.error };
 }
 
 async function beforeDeadline<T>(work: Promise<T>, ms: number): Promise<T | "overtime"> {

@@ -1,5 +1,5 @@
 import { type } from "arktype";
-import { errorInfo, jobRef, tier, usage } from "./shared.ts";
+import { errorInfo, jobRef, tier, usage } from "../shared.ts";
 
 /** Prompts are large (diffs, files); the cap keeps a hostile request from exhausting memory. */
 const prompt = type("0 < string <= 1000000");

@@ -1,7 +1,7 @@
 /**
- * arktype definitions shared by tool schemas. This module (and everything under schemas/) imports
- * arktype, so it is loaded lazily — at build time to generate the wire JSON Schemas, and at the
- * first tool call to validate arguments — never on the startup path.
+ * arktype definitions shared by the tools' schemas. This module (like every tools/<group>/schema.ts)
+ * imports arktype, so it is loaded lazily — at build time to generate the wire JSON Schemas, and at
+ * the first tool call to validate arguments — never on the startup path.
  */
 import { type } from "arktype";
 

@@ -1,5 +1,5 @@
 import { type } from "arktype";
-import { errorInfo } from "./shared.ts";
+import { errorInfo } from "../shared.ts";
 
 /** The proposed config, in the unified file shape (the same keys as config.yaml). */
 const spec = type("Record<string, unknown>");

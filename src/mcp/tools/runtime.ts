@@ -1,4 +1,4 @@
-import type { ToolOutcome } from "../define.ts";
+import type { ToolOutcome } from "../outcome.ts";
 import { getRuntime, runtimeFailure, type Runtime } from "../../services/runtime.ts";
 
 /** Runs a handler with the process's runtime, or answers with why it could not be built. */

@@ -1,5 +1,5 @@
 import { type } from "arktype";
-import { errorInfo, jobRef, usage } from "./shared.ts";
+import { errorInfo, jobRef, usage } from "../shared.ts";
 
 const id = type("0 < string <= 64");
 const strings = type("string[]");

@@ -1,5 +1,5 @@
 import { type } from "arktype";
-import { errorInfo } from "./shared.ts";
+import { errorInfo } from "../shared.ts";
 
 const id = type("0 < string <= 64");
 const kind = type("'consultations' | 'runs' | 'jobs' | 'all'");

@@ -1,0 +1,43 @@
+/** consult, list_agents, get_consultation: always advertised (seed 001). Schemas and handlers load on the first call. */
+import { defineTool } from "../../define.ts";
+import consultDescription from "./consult.txt" with { type: "text" };
+
+const schema = () => import("./schema.ts");
+const handlers = () => import("./handler.ts");
+
+export const consultTools = [
+  defineTool({
+    name: "consult",
+    group: "consult",
+    description: consultDescription,
+    annotations: { title: "Consult another agent", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    task: true,
+    schemas: async () => {
+      const s = await schema();
+      return { input: s.consultInput, output: s.consultOutput };
+    },
+    handler: async () => (await handlers()).consult,
+  }),
+  defineTool({
+    name: "list_agents",
+    group: "consult",
+    description: "Which agents consult can reach from this host: backend, model, capability scores, and whether each is eligible (and why not). Sends nothing.",
+    annotations: { title: "List consult agents", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    schemas: async () => {
+      const s = await schema();
+      return { input: s.listAgentsInput, output: s.listAgentsOutput };
+    },
+    handler: async () => (await handlers()).listAgents,
+  }),
+  defineTool({
+    name: "get_consultation",
+    group: "consult",
+    description: "A stored consultation by id: its pinned agent and model, and every turn's question, answer or error. Sends nothing.",
+    annotations: { title: "Show a consultation", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    schemas: async () => {
+      const s = await schema();
+      return { input: s.getConsultationInput, output: s.getConsultationOutput };
+    },
+    handler: async () => (await handlers()).getConsultation,
+  }),
+];

@@ -1,0 +1,57 @@
+/**
+ * The core tools' readable text blocks, beside their structuredContent. A route is read in the shape
+ * its output schema declares, so a result read back from the job store formats like a fresh one.
+ */
+import type { DryRun, TierListing } from "../../../services/tiers.ts";
+import type { routeOutput } from "./schema.ts";
+
+export type RouteOutput = typeof routeOutput.infer;
+
+export function formatRoute(outcome: RouteOutput): string {
+  const lines: string[] = [];
+  if (outcome.servedBy) {
+    const s = outcome.servedBy;
+    lines.push(`Served by ${s.tier}:${s.agent} (${s.backend}${s.model ? ` · ${s.model}` : ""})`);
+  }
+  if (outcome.attempts.length > 0) lines.push("Trace:", ...outcome.attempts.map(traceLine));
+  if (outcome.crossProviderNotice) lines.push(`Notice: ${outcome.crossProviderNotice}`);
+  if (outcome.usage && Object.keys(outcome.usage).length > 0) lines.push(`Usage: ${usageLine(outcome.usage)}`);
+  if (outcome.sessionId) lines.push(`Session: ${outcome.sessionId}`);
+  if (outcome.text) lines.push("", outcome.ok ? outcome.text : `Partial output:\n${outcome.text}`);
+  return lines.join("\n");
+}
+
+function traceLine(a: RouteOutput["attempts"][number]): string {
+  const secs = (a.durationMs / 1000).toFixed(1);
+  const tree = a.treeChanged ? " · tree changed" : "";
+  return `  ${a.n}. ${a.tier}:${a.agent} (${a.backend}) — ${a.outcome} in ${secs} s${tree}${a.fellBack ? " → fell back" : ""}${a.outcome === "ok" || a.reason === a.outcome ? "" : ` · ${a.reason}`}`;
+}
+
+export function usageLine(u: NonNullable<RouteOutput["usage"]>): string {
+  const parts: string[] = [];
+  if (u.inputTokens !== undefined) parts.push(`${u.inputTokens} in`);
+  if (u.outputTokens !== undefined) parts.push(`${u.outputTokens} out`);
+  if (u.costUsd !== undefined) parts.push(`$${u.costUsd.toFixed(4)}`);
+  if (u.turns !== undefined) parts.push(`${u.turns} turns`);
+  return parts.join(", ");
+}
+
+export function formatTiers(l: TierListing): string {
+  const tiers = Object.entries(l.tiers).map(([t, on]) => `${t}: ${on ? "configured" : "unconfigured"}`);
+  return [
+    `Tiers — ${tiers.join(", ")}`,
+    `Capabilities: ${l.capabilities.length ? l.capabilities.join(", ") : "none"}`,
+    `Cooling: ${l.cooling.length ? l.cooling.join(", ") : "none"}`,
+    `Installed CLIs: ${l.installed.length ? l.installed.join(", ") : "none found"}`,
+  ].join("\n");
+}
+
+export function formatDryRun(d: DryRun): string {
+  const lines = [`Budget: ${d.budget.totalSec} s total, ${d.budget.reserveSec} s reserved per later attempt`, "Recipients (in order):"];
+  for (const r of d.recipients) lines.push(`  ${r.n}. ${r.tier}:${r.agent} → ${r.backend}${r.model ? `/${r.model}` : ""} [${r.provider}]${r.advisory ? " (advisory: hint only)" : ""}${r.crossesProvider ? " (crosses provider)" : ""} · up to ${r.budgetSec} s`);
+  lines.push("Decisions:");
+  for (const x of d.decisions) lines.push(`  ${x.decision === "include" ? "+" : "-"} ${x.tier}:${x.agent} — ${x.reason}`);
+  if (d.crossings.length) lines.push(`Crossings: ${d.crossings.join("; ")}`);
+  lines.push("Nothing was sent.");
+  return lines.join("\n");
+}
