@@ -10,14 +10,11 @@
  * `git status` alone is not enough: a second edit to an already-dirty file, or an edit to an
  * untracked file, prints the same status line. Hashing the bytes of every listed path catches both.
  */
-import type { Subprocess } from "bun";
 import { lstatSync, readFileSync, readlinkSync, type Stats } from "node:fs";
 import { relative, resolve } from "node:path";
-import { settlesWithin, signalGroup, waitGroupGone } from "../process/kill.ts";
+import { runGit, type GitOutput } from "./run.ts";
 
-type GitOutput = { ok: true; value: string } | Extract<FingerprintResult, { ok: false }>;
-
-export type FingerprintResult = { ok: true; value: string; top: string } | { ok: false; reason: "not_git" | "timeout" | "error"; message: string };
+export type FingerprintResult = { ok: true; value: string; top: string } | Extract<GitOutput, { ok: false }>;
 
 export interface FingerprintOptions {
   timeoutMs: number;
@@ -31,16 +28,23 @@ export interface FingerprintOptions {
 }
 
 const STATUS_ARGS = ["--no-optional-locks", "status", "--porcelain=v2", "-z", "-uall", "--ignore-submodules=none", "--branch", "--no-ahead-behind"];
+/**
+ * What git may print before the fingerprint gives up as an error (a value, so the route treats the
+ * tree as unknown and never falls back on it). ~500k changed or untracked entries: far past what
+ * can be hashed within the attempt's fingerprint timeout anyway.
+ */
+const MAX_STATUS_BYTES = 64 * 1024 * 1024;
+const MAX_TOPLEVEL_BYTES = 64 * 1024;
 /** Files above this are hashed from a stream instead of one read, to bound memory. */
 const STREAM_ABOVE_BYTES = 1024 * 1024;
 
 export async function fingerprintTree(cwd: string, opts: FingerprintOptions): Promise<FingerprintResult> {
   const deadline = Date.now() + opts.timeoutMs;
   // Status paths with -z are relative to the top level (and to cwd without it): hash from the top.
-  const top = opts.top !== undefined ? { ok: true as const, value: opts.top } : await runGit(cwd, ["rev-parse", "--show-toplevel"], opts.timeoutMs);
+  const top = opts.top !== undefined ? { ok: true as const, value: opts.top } : await runGit(cwd, ["rev-parse", "--show-toplevel"], { timeoutMs: opts.timeoutMs, maxBytes: MAX_TOPLEVEL_BYTES, env: gitEnv(process.env) });
   if (!top.ok) return top;
   const root = top.value.replace(/\n$/, "");
-  const status = await runGit(root, STATUS_ARGS, Math.max(0, deadline - Date.now()));
+  const status = await runGit(root, STATUS_ARGS, { timeoutMs: Math.max(0, deadline - Date.now()), maxBytes: MAX_STATUS_BYTES, env: gitEnv(process.env) });
   if (!status.ok) return status;
   const hasher = new Bun.CryptoHasher("sha256");
   hasher.update("orchestrate-fingerprint-v1\0");
@@ -144,35 +148,4 @@ export function gitEnv(base: Record<string, string | undefined>): Record<string,
   // English messages, to recognise "not a git repository".
   env.LC_ALL = "C";
   return env;
-}
-
-async function runGit(cwd: string, args: string[], timeoutMs: number): Promise<GitOutput> {
-  let proc: Subprocess<"ignore", "pipe", "pipe">;
-  try {
-    proc = Bun.spawn(["git", ...args], { cwd, env: gitEnv(process.env), stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // A missing cwd is "not a repository"; a missing git binary is an error.
-    return { ok: false, reason: code === "ENOENT" && !exists(cwd) ? "not_git" : "error", message: String(error) };
-  }
-  const output = Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  if (!(await settlesWithin(output, timeoutMs))) {
-    // Detached, so the group kill also reaches anything git started (fsmonitor, hooks).
-    signalGroup(proc.pid, "SIGKILL");
-    await Promise.all([settlesWithin(output, 1000), waitGroupGone(proc.pid, 1000)]);
-    return { ok: false, reason: "timeout", message: `git status took longer than ${timeoutMs} ms` };
-  }
-  const [stdout, stderr, code] = await output;
-  if (code === 0) return { ok: true, value: stdout };
-  if (/not a git repository/i.test(stderr)) return { ok: false, reason: "not_git", message: stderr.trim() };
-  return { ok: false, reason: "error", message: stderr.trim() || `git exited with ${code}` };
-}
-
-function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }

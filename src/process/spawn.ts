@@ -7,9 +7,10 @@
 import type { Subprocess } from "bun";
 import { log } from "../log.ts";
 import { groupAlive, settlesWithin, terminateGroup } from "./kill.ts";
-import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from "./lines.ts";
+import { DEFAULT_MAX_LINE_BYTES } from "./lines.ts";
 import { registerLive, STOP_REASONS, type StopReason } from "./live.ts";
-import { ByteTail, LineTail, looksLikeJson } from "./tail.ts";
+import { ByteSink, LineSink, type Sink } from "./sinks.ts";
+import { ByteTail } from "./tail.ts";
 
 export type EndReason = "exit" | "timeout" | "stalled" | StopReason | "spawn_failed";
 
@@ -31,6 +32,12 @@ export interface ProcessOptions {
   signal?: AbortSignal;
   /** Each stdout line as it arrives. */
   onLine?: (line: string) => void;
+  /**
+   * Raw stdout chunks instead of lines, for output with no line structure (git's NUL-separated
+   * `-z` records, where a newline may sit inside a path). onLine, rawStdoutTail and lines stay
+   * empty. The chunk's memory may be reused after the call returns: copy what you keep.
+   */
+  onStdout?: (chunk: Uint8Array) => void;
   /** Default 8192. */
   stderrTailBytes?: number;
   /** Longer stdout lines are truncated. Default 4 MiB. */
@@ -54,7 +61,6 @@ export interface ProcessResult {
 
 export const DEFAULT_GRACE_MS = 2000;
 const DEFAULT_STDERR_TAIL = 8192;
-const RAW_STDOUT_TAIL_CHARS = 4096;
 /** After the group is gone, how long the pipes get to reach EOF before reading stops anyway. */
 const DRAIN_MS = 250;
 /** setTimeout fires at once beyond a signed 32-bit delay. */
@@ -89,7 +95,7 @@ export function stopReasonOf(signal: AbortSignal): StopReason {
 async function supervise(proc: Subprocess<"ignore" | Uint8Array, "pipe", "pipe">, opts: ProcessOptions, startedAt: number): Promise<ProcessResult> {
   const pid = proc.pid;
   const graceMs = opts.graceMs ?? DEFAULT_GRACE_MS;
-  const out = new StdoutSink(opts.onLine, opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+  const out: Sink = opts.onStdout ? new ByteSink(opts.onStdout) : new LineSink(opts.onLine, opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
   const errTail = new ByteTail(opts.stderrTailBytes ?? DEFAULT_STDERR_TAIL);
   const stop = deferred();
   let lastActivity = Date.now();
@@ -143,52 +149,11 @@ async function supervise(proc: Subprocess<"ignore" | Uint8Array, "pipe", "pipe">
     signal: proc.signalCode === null ? null : String(proc.signalCode),
     endReason,
     stderrTail: errTail.text(),
-    rawStdoutTail: out.rawTail.text(),
+    rawStdoutTail: out.rawText(),
     durationMs: Math.round(performance.now() - startedAt),
     pid,
-    lines: out.lines.count,
+    lines: out.lineCount(),
   };
-}
-
-const COLLECT_EVERY_BYTES = 8 * 1024 * 1024;
-
-/** stdout → lines → onLine, keeping the plain-text lines' tail. */
-class StdoutSink {
-  readonly rawTail = new LineTail(RAW_STDOUT_TAIL_CHARS);
-  readonly lines: LineSplitter;
-  private warned = false;
-
-  constructor(onLine: ((line: string) => void) | undefined, maxLineBytes: number) {
-    this.lines = new LineSplitter((line) => this.line(line, onLine), maxLineBytes);
-  }
-
-  private sinceCollect = 0;
-
-  push(chunk: Uint8Array): void {
-    this.lines.push(chunk);
-    // A long stream turns into short-lived strings and objects faster than the collector returns
-    // them. A collection every 8 MiB keeps the peak near what is live (bench: 50 MB stream, extra
-    // RSS 34.9 → 24.3 MiB) for ~10% of a throughput (~270 MB/s) no CLI comes near.
-    this.sinceCollect += chunk.length;
-    if (this.sinceCollect < COLLECT_EVERY_BYTES) return;
-    this.sinceCollect = 0;
-    Bun.gc(true);
-  }
-
-  flush(): void {
-    this.lines.flush();
-  }
-
-  private line(line: string, onLine: ((line: string) => void) | undefined): void {
-    if (!looksLikeJson(line)) this.rawTail.push(line);
-    try {
-      onLine?.(line);
-    } catch (error) {
-      // A consumer bug must not stop the reader: an unread pipe would block the child.
-      if (!this.warned) log.warn(`onLine handler threw: ${String(error)}`);
-      this.warned = true;
-    }
-  }
 }
 
 /**

@@ -2,7 +2,9 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fingerprintTree, type FingerprintResult } from "../../src/git/fingerprint.ts";
+import { fingerprintTree, gitEnv, type FingerprintResult } from "../../src/git/fingerprint.ts";
+import { runGit } from "../../src/git/run.ts";
+import { killAllLive, liveCount } from "../../src/process/live.ts";
 
 const TIMEOUT = { timeoutMs: 10_000 };
 /** Setup git runs isolated from the machine's config; fingerprintTree itself gets no such help. */
@@ -195,5 +197,72 @@ describe("fingerprint: CLI bookkeeping files", () => {
     expect(without).not.toEqual(before);
     writeFileSync(join(repo, ".grok", "other.json"), "{}\n");
     expect(await fingerprintTree(repo, { timeoutMs: 10_000, ignorePaths })).not.toEqual(before);
+  });
+});
+
+describe("git runs through the process layer", () => {
+  /** A repo whose `git status` hangs in an fsmonitor hook that writes its pid first. */
+  function hangingRepo(): { dir: string; marker: string } {
+    const dir = makeRepo();
+    const hook = join(dir, "slow-fsmonitor.sh");
+    const marker = join(dir, "hook-pid");
+    writeFileSync(hook, `#!/bin/sh\necho $$ > ${marker}.tmp && mv ${marker}.tmp ${marker}\nexec sleep 30\n`);
+    chmodSync(hook, 0o755);
+    git(dir, "config", "core.fsmonitor", hook);
+    return { dir, marker };
+  }
+
+  async function markerPid(marker: string): Promise<number> {
+    // Waits on the hook's own signal (its pid file), not on a fixed sleep.
+    for (let i = 0; i < 500; i++) {
+      try {
+        return Number(readFileSync(marker, "utf8"));
+      } catch {
+        await Bun.sleep(10);
+      }
+    }
+    throw new Error("the hook never started");
+  }
+
+  const gone = (pid: number): boolean => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+    } catch {
+      return true;
+    }
+  };
+
+  test("a running fingerprint is a live group: shutdown ends git and what it started", async () => {
+    const { dir, marker } = hangingRepo();
+    const before = liveCount();
+    const running = fingerprintTree(dir, { timeoutMs: 60_000 });
+    const hookPid = await markerPid(marker);
+    expect(liveCount()).toBe(before + 1);
+    const started = Date.now();
+    await killAllLive("shutdown");
+    expect(await running).toMatchObject({ ok: false, reason: "error" });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(gone(hookPid)).toBe(true);
+    expect(liveCount()).toBe(before);
+  });
+
+  test("stdout past the cap ends git and is an error, never a fingerprint of part of the status", async () => {
+    const dir = makeRepo();
+    for (let i = 0; i < 50; i++) writeFileSync(join(dir, `untracked-${i}.txt`), "x\n");
+    const out = await runGit(dir, ["status", "--porcelain=v2", "-z", "-uall"], { timeoutMs: 10_000, maxBytes: 100, env: gitEnv(process.env) });
+    expect(out).toEqual({ ok: false, reason: "error", message: "git status printed more than 100 bytes" });
+    const whole = await runGit(dir, ["status", "--porcelain=v2", "-z", "-uall"], { timeoutMs: 10_000, maxBytes: 1 << 20, env: gitEnv(process.env) });
+    expect(whole.ok && whole.value.split("\0").filter((e) => e.startsWith("? untracked-")).length).toBe(50);
+  });
+
+  test("NUL-separated output is kept byte for byte: a path with a newline and a CR in it", async () => {
+    const dir = makeRepo();
+    writeFileSync(join(dir, "odd\r\nname.txt"), "x\n");
+    const before = await fp(dir);
+    writeFileSync(join(dir, "odd\r\nname.txt"), "y\n");
+    expect(await fp(dir)).not.toBe(before);
+    const out = await runGit(dir, ["status", "--porcelain=v2", "-z", "-uall"], { timeoutMs: 10_000, maxBytes: 1 << 20, env: gitEnv(process.env) });
+    expect(out.ok && out.value.split("\0")).toContain("? odd\r\nname.txt");
   });
 });

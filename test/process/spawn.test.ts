@@ -62,6 +62,15 @@ describe("runProcess: normal runs", () => {
     expect(lengths).toEqual([1 << 20, 5]);
   });
 
+  test("onStdout gets the bytes as written: no line splitting, no CR stripping, no line tail", async () => {
+    const chunks: Uint8Array[] = [];
+    const lines: string[] = [];
+    const result = await sh(String.raw`printf 'a\r\nb\0c'; printf 'plain\n'`, { onStdout: (chunk) => chunks.push(chunk.slice()), onLine: (line) => lines.push(line) });
+    expect(Buffer.concat(chunks).toString()).toBe("a\r\nb\0cplain\n");
+    expect(lines).toEqual([]);
+    expect(result).toMatchObject({ endReason: "exit", exitCode: 0, lines: 0, rawStdoutTail: "" });
+  });
+
   test("a leader that exits leaving a grandchild on stdout returns, and the grandchild is swept", async () => {
     let grandchild = 0;
     const started = Date.now();
