@@ -30,9 +30,15 @@ const LONG = `agents:
 tiers: { light: [hanger], standard: null, heavy: [worker] }
 `;
 
-async function open(extra: Record<string, string> = {}): Promise<McpSession> {
+/** standard = one claude that fails terminally (a bad model): no fallback, a route error with a code. */
+const FAILING = `agents:
+  broken: { backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: bad-model } }
+tiers: { light: null, standard: [broken], heavy: null }
+`;
+
+async function open(extra: Record<string, string> = {}, config = LONG): Promise<McpSession> {
   box ??= makeSandbox({ ORCHESTRATE_SYNC_BUDGET_S: SYNC_BUDGET_S, ...extra });
-  box.writeConfig(LONG);
+  box.writeConfig(config);
   const s = await connect(box.env);
   sessions.push(s);
   return s;
@@ -88,6 +94,25 @@ describe("long runs", () => {
     const done = await waitDone(s, job.id, []);
     expect(done.structuredContent?.status).toBe("ok");
   }, 300_000);
+
+  test("a failed background route comes back from job_wait and job_status as isError with the route's code", async () => {
+    const s = await open({}, FAILING);
+    const args = { prompt: "fails", cwd: box!.repo, tier: "standard" };
+    const direct = (await s.client.callTool({ name: "route", arguments: args })) as ToolReply;
+    expect(direct.isError).toBe(true);
+    const code = (direct.structuredContent?.error as { code: string }).code;
+    const first = (await s.client.callTool({ name: "route", arguments: { ...args, background: true } })) as ToolReply;
+    expect(first.isError).toBeFalsy();
+    const job = first.structuredContent?.job as Job;
+    const done = await waitDone(s, job.id, []);
+    expect(done.isError).toBe(true);
+    expect(done.structuredContent?.status).toBe("failed");
+    expect((done.structuredContent?.error as { code: string }).code).toBe(code);
+    expect(textOf(done)).toContain(`[${code}]`);
+    const status = (await s.client.callTool({ name: "job_status", arguments: { id: job.id } })) as ToolReply;
+    expect(status.isError).toBe(true);
+    expect((status.structuredContent?.error as { code: string }).code).toBe(code);
+  }, 60_000);
 
   test("killing the server mid-job and starting again shows the job failed with partial output", async () => {
     const s = await open();

@@ -2,8 +2,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { connect, type McpSession } from "../../fakes/lib/mcp-client.ts";
+import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { connect, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 
 let box: Sandbox | undefined;
@@ -19,7 +19,8 @@ afterEach(async () => {
 const CONFIG = `agents:
   worker: { backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: long, FAKE_EVENTS: "6", FAKE_EVENT_GAP_MS: "300" } }
   hanger: { backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: hang } }
-tiers: { light: [hanger], standard: null, heavy: [worker] }
+  broken: { backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: bad-model } }
+tiers: { light: [hanger], standard: [broken], heavy: [worker] }
 `;
 
 async function open(): Promise<McpSession> {
@@ -45,6 +46,20 @@ describe("MCP tasks", () => {
     expect(kinds.at(-1)).toBe("result");
     // The sync budget is 1 s, but a task waits for the real end instead of turning into a job.
     expect(final?.content?.map((c) => c.text).join("")).toContain("PONG-FROM-FAKE");
+  }, 60_000);
+
+  test("a failed route as a task ends failed, and tasks/result is isError with the route's code", async () => {
+    const s = await open();
+    const args = { prompt: "fails", cwd: box!.repo, tier: "standard" };
+    const direct = (await s.client.callTool({ name: "route", arguments: args })) as ToolReply;
+    expect(direct.isError).toBe(true);
+    const code = (direct.structuredContent?.error as { code: string }).code;
+    const created = await s.client.request({ method: "tools/call", params: { name: "route", arguments: args, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+    // tasks/result blocks until the task is terminal, then answers what the call would have.
+    const result = await s.client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema);
+    expect(result.isError).toBe(true);
+    expect((result.structuredContent?.error as { code: string }).code).toBe(code);
+    expect((await s.client.experimental.tasks.getTask(created.task.taskId)).status).toBe("failed");
   }, 60_000);
 
   test("tasks/cancel ends the task's whole process group", async () => {
