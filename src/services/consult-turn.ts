@@ -12,12 +12,11 @@ import type { AgentConfig } from "../config/types.ts";
 import { compareModel, type IdentityVerdict } from "../routing/identity.ts";
 import { redact } from "../safety/redact.ts";
 import type { Failure } from "../result.ts";
-import { runAttempt, type AttemptResult } from "./attempt.ts";
+import { runAttempt, type AttemptResult } from "../runner/attempt.ts";
 import { ENVELOPE_SCHEMA_TEXT, readEnvelope, repairPrompt, type EnvelopeContent } from "./envelope.ts";
 import { sideChannelReport } from "../runner/side-channel.ts";
 import type { AnswerTraits } from "./cli-variant.ts";
 import type { Runtime } from "./runtime.ts";
-import { mcpIsolation } from "../runner/mcp-isolation.ts";
 
 export interface TurnSpec {
   agent: AgentConfig;
@@ -69,6 +68,7 @@ async function runAnswer(rt: Runtime, spec: TurnSpec, prompt: string, resumeSess
   try {
     const schemaPath = join(home, "envelope.schema.json");
     writeFileSync(schemaPath, ENVELOPE_SCHEMA_TEXT, { mode: 0o600 });
+    // The runner completes the request (installed build, MCP isolation); attempt.request is what ran.
     const request: RunRequest = {
       mode: "answer",
       prompt,
@@ -76,11 +76,9 @@ async function runAnswer(rt: Runtime, spec: TurnSpec, prompt: string, resumeSess
       ...(spec.agent.model ? { model: spec.agent.model } : {}),
       provider: spec.agent.provider,
       ...(resumeSessionId ? { resumeSessionId } : {}),
-      ...(spec.traits.variant ? { variant: spec.traits.variant } : {}),
       outputSchemaPath: schemaPath,
       outputSchema: ENVELOPE_SCHEMA_TEXT,
       isolatedHome: home,
-      ...mcpIsolation(adapter, env, undefined, "answer"),
     };
     freshDir(spec.cwd);
     const attempt = await runAttempt({
@@ -94,7 +92,7 @@ async function runAnswer(rt: Runtime, spec: TurnSpec, prompt: string, resumeSess
       fingerprint: false,
       ...(spec.onActivity ? { onActivity: spec.onActivity } : {}),
     });
-    const side = await sideChannelReport({ adapter, command: spec.agent.command ?? spec.agent.backend, env, request, sessionId: attempt.run.sessionId ?? resumeSessionId });
+    const side = await sideChannelReport({ adapter, command: spec.agent.command ?? spec.agent.backend, env, request: attempt.request, sessionId: attempt.run.sessionId ?? resumeSessionId });
     return { attempt, models: unique([...servedModels(spec.agent, attempt.events), ...side.models]), usage: { ...attempt.run.usage, ...side.usage } };
   } finally {
     rmSync(home, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { EventLog } from "../../src/services/event-log.ts";
-import { EventFolder, foldEvents } from "../../src/adapters/fold.ts";
-import type { AgentEvent } from "../../src/adapters/types.ts";
+import { EventLog } from "../../src/runner/event-log.ts";
+import { EventFolder, foldEvents } from "../../src/backends/fold.ts";
+import type { AgentEvent } from "../../src/backends/contract.ts";
 
 function longStream(n: number): AgentEvent[] {
   const events: AgentEvent[] = [{ kind: "session", sessionId: "s" }, { kind: "model", model: "m-1" }];

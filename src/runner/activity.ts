@@ -1,5 +1,5 @@
 /** Turns a delegate's events into the short "what it is doing" text of a progress message. */
-import type { AgentEvent, Usage } from "../adapters/types.ts";
+import type { AgentEvent, Usage } from "../backends/contract.ts";
 
 export function describeEvent(event: AgentEvent): string | undefined {
   switch (event.kind) {

@@ -1,0 +1,98 @@
+/**
+ * One attempt: prepare (find the delegate, check it can answer, complete the request, fingerprint
+ * the tree) → stream (run it through its transport, parse, fold, guards) → classify (pure). Knows
+ * nothing about fallback; the route service decides.
+ */
+import type { Adapter, AgentEvent, Env, FailureClass, RunRequest } from "../backends/contract.ts";
+import { foldEvents, type FoldedRun } from "../backends/fold.ts";
+import type { AgentConfig } from "../config/types.ts";
+import { classifyAttempt } from "./classify.ts";
+import { attemptGuards } from "./guards.ts";
+import { prepareAttempt, type PrepareOutcome } from "./prepare.ts";
+import { streamAttempt } from "./stream.ts";
+import { treeState } from "./tree.ts";
+import { cliTransport } from "./transports/cli.ts";
+import type { Transport } from "./transports/types.ts";
+
+export interface AttemptSpec {
+  agent: AgentConfig;
+  adapter: Adapter;
+  request: RunRequest;
+  env: Env;
+  timeoutMs: number;
+  stallMs?: number;
+  signal?: AbortSignal;
+  /** Fingerprint the cwd before and after (route mode). */
+  fingerprint: boolean;
+  /** How the delegate is reached. Default: the CLI transport. */
+  transport?: Transport;
+  onActivity?: (text: string) => void;
+  onEvent?: (event: AgentEvent) => void;
+}
+
+export interface AttemptResult {
+  /** undefined = success. */
+  failure?: FailureClass;
+  reason: string;
+  run: FoldedRun;
+  events: AgentEvent[];
+  exitCode: number | null;
+  durationMs: number;
+  spawned: boolean;
+  commandPath?: string;
+  treeBefore?: string;
+  treeAfter?: string;
+  stderrTail: string;
+  /** The request as it ran, completed by the transport (installed build, MCP isolation): for side channels. */
+  request: RunRequest;
+}
+
+export async function runAttempt(spec: AttemptSpec): Promise<AttemptResult> {
+  const started = Date.now();
+  const prepared = await prepareAttempt(spec, spec.transport ?? cliTransport);
+  if (!prepared.ok) return refused(spec, prepared, started);
+  const { channel, request, ignorePaths, before } = prepared.value;
+  const streamed = await streamAttempt({
+    channel,
+    parse: (line) => spec.adapter.parse(line),
+    guards: attemptGuards(spec.agent.limits),
+    timeoutMs: spec.timeoutMs,
+    ...(spec.stallMs ? { stallMs: spec.stallMs } : {}),
+    ...(spec.signal ? { signal: spec.signal } : {}),
+    ...(spec.onActivity ? { onActivity: spec.onActivity } : {}),
+    ...(spec.onEvent ? { onEvent: spec.onEvent } : {}),
+  });
+  const after = before ? await treeState(request.cwd, ignorePaths, before.top) : undefined;
+  const { end, run, events, trip } = streamed;
+  const { failure, reason } = classifyAttempt({ end, events, run, trip, callerAborted: spec.signal?.aborted === true, limits: spec.agent.limits, classify: (outcome) => spec.adapter.classify(outcome) });
+  return {
+    ...(failure ? { failure } : {}),
+    reason,
+    run,
+    events,
+    exitCode: end.exitCode,
+    durationMs: Date.now() - started,
+    spawned: end.endReason !== "spawn_failed",
+    commandPath: channel.target,
+    ...(before !== undefined ? { treeBefore: before.value } : {}),
+    ...(after !== undefined ? { treeAfter: after.value } : {}),
+    stderrTail: end.stderrTail,
+    request,
+  };
+}
+
+/** Refused before anything started (not installed, a build that cannot be driven, signed out). */
+function refused(spec: AttemptSpec, why: Extract<PrepareOutcome, { ok: false }>, started: number): AttemptResult {
+  return {
+    failure: why.failure,
+    reason: why.reason,
+    run: foldEvents([]),
+    events: [],
+    exitCode: null,
+    durationMs: Date.now() - started,
+    spawned: false,
+    ...(why.target ? { commandPath: why.target } : {}),
+    stderrTail: "",
+    request: spec.request,
+  };
+}

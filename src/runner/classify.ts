@@ -1,0 +1,86 @@
+/**
+ * How an attempt ended, as one pure reading: a guard's trip decides first (a budget overrun is
+ * never a success; a hopeless retry is the transport failure it is, unless the caller cancelled),
+ * then how the transport ended, and only a normal end is left to the backend's own reading.
+ */
+import type { AgentEvent, ExitOutcome, FailureClass } from "../backends/contract.ts";
+import type { FoldedRun } from "../backends/fold.ts";
+import type { AgentLimits } from "../config/types.ts";
+import { redact } from "../safety/redact.ts";
+import type { GuardTrip } from "./guards.ts";
+import type { TransportEnd } from "./transports/types.ts";
+
+export interface Classified {
+  /** undefined = success. */
+  failure?: FailureClass;
+  reason: string;
+}
+
+export interface ClassifyInput {
+  end: TransportEnd;
+  events: AgentEvent[];
+  run: FoldedRun;
+  /** The guard verdict of the stream, if any guard tripped. */
+  trip: GuardTrip | undefined;
+  /** The caller's own signal was aborted (a cancel, not a guard). */
+  callerAborted: boolean;
+  limits: AgentLimits;
+  /** The backend's reading of a run that ended by itself. */
+  classify: (outcome: ExitOutcome) => FailureClass | undefined;
+}
+
+export function classifyAttempt(input: ClassifyInput): Classified {
+  const { trip } = input;
+  if (trip && (trip.beatsCancel || !input.callerAborted)) return tripped(trip, input);
+  const ended = byEnd(input.end);
+  if (ended) return ended;
+  const { end, events } = input;
+  const failure = input.classify({ exitCode: end.exitCode, signal: end.signal, events, stderrTail: end.stderrTail, rawStdoutTail: end.rawStdoutTail });
+  if (!failure) return { reason: "answered" };
+  return { failure, reason: failureReason(failure, input.run, end) };
+}
+
+function tripped(trip: GuardTrip, input: ClassifyInput): Classified {
+  if (trip.failure === "budget") return { failure: "budget", reason: budgetReason(input.limits, input.run) };
+  return { failure: trip.failure, reason: failureReason(trip.failure, input.run, input.end) };
+}
+
+/** Every end but a normal one decides by itself. */
+function byEnd(end: TransportEnd): Classified | undefined {
+  switch (end.endReason) {
+    case "timeout":
+      return { failure: "timeout", reason: "timed out; the process group was ended" };
+    case "stalled":
+      return { failure: "stalled", reason: "no output for the stall limit; the process group was ended" };
+    case "cancelled":
+      return { failure: "cancelled", reason: "cancelled by the client" };
+    case "shutdown":
+      return { failure: "cancelled", reason: "the server shut down" };
+    case "budget_exceeded":
+      return { failure: "budget", reason: "token/cost/turn budget exceeded; the process group was ended" };
+    case "spawn_failed":
+      return { failure: "not_installed", reason: `could not start the CLI (${end.startError ?? "spawn failed"})` };
+    case "exit":
+      return undefined;
+  }
+}
+
+/** Unavailable classes say only "unavailable": auth vs capacity would leak credential health. */
+function failureReason(failure: FailureClass, run: FoldedRun, end: TransportEnd): string {
+  if (failure === "auth" || failure === "capacity" || failure === "transport") return "unavailable";
+  const detail = run.final?.message ?? run.errors.at(-1) ?? lastLine(end.stderrTail);
+  const exit = end.exitCode !== null ? `exit ${end.exitCode}` : `signal ${end.signal ?? "?"}`;
+  // Redact before cutting: a secret split by the cut would no longer match the scrubber.
+  return detail ? `${failure} (${exit}): ${redact(detail).slice(0, 300)}` : `${failure} (${exit})`;
+}
+
+function lastLine(text: string): string | undefined {
+  return text.trim().split("\n").at(-1)?.trim() || undefined;
+}
+
+export function budgetReason(limits: AgentLimits, run: FoldedRun): string {
+  const { maxTokens, maxCostUsd, maxTurns } = limits;
+  const used = `${(run.usage.inputTokens ?? 0) + (run.usage.outputTokens ?? 0)} tokens${run.usage.costUsd !== undefined ? `, $${run.usage.costUsd.toFixed(4)}` : ""}${run.usage.turns !== undefined ? `, ${run.usage.turns} turns` : ""}`;
+  const bounds = [maxTokens !== undefined ? `${maxTokens} tokens` : "", maxCostUsd !== undefined ? `$${maxCostUsd}` : "", maxTurns !== undefined ? `${maxTurns} turns` : ""].filter(Boolean).join(", ");
+  return `budget exceeded (used ${used}; limit ${bounds}); the process group was ended`;
+}

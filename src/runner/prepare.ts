@@ -1,0 +1,38 @@
+/**
+ * Everything before the stream: the transport finds the delegate, checks it can answer and
+ * completes the request; then, for a route, the tree is fingerprinted. A refusal here is a clean
+ * failure that started nothing.
+ */
+import type { Adapter, Env, FailureClass, RunRequest } from "../backends/contract.ts";
+import type { AgentConfig } from "../config/types.ts";
+import { bookkeepingPaths, treeState, type TreeState } from "./tree.ts";
+import type { Channel, Transport } from "./transports/types.ts";
+
+export interface PrepareSpec {
+  agent: AgentConfig;
+  adapter: Adapter;
+  request: RunRequest;
+  env: Env;
+  /** Fingerprint the cwd before (and, later, after). */
+  fingerprint: boolean;
+}
+
+export interface PreparedAttempt {
+  channel: Channel;
+  /** The request as completed by the transport (installed build, MCP isolation). */
+  request: RunRequest;
+  /** Left out of both fingerprints. */
+  ignorePaths: string[];
+  before?: TreeState;
+}
+
+export type PrepareOutcome = { ok: true; value: PreparedAttempt } | { ok: false; failure: FailureClass; reason: string; target?: string };
+
+export async function prepareAttempt(spec: PrepareSpec, transport: Transport): Promise<PrepareOutcome> {
+  const prepared = await transport.prepare({ agent: spec.agent, adapter: spec.adapter, request: spec.request, env: spec.env });
+  if (!prepared.ok) return prepared;
+  const { channel, request } = prepared;
+  const ignorePaths = bookkeepingPaths(spec.adapter, request);
+  const before = spec.fingerprint ? await treeState(request.cwd, ignorePaths) : undefined;
+  return { ok: true, value: { channel, request, ignorePaths, ...(before ? { before } : {}) } };
+}

@@ -1,0 +1,144 @@
+/**
+ * The runner without a subprocess: a fake transport whose channel plays lines and reports the end
+ * it is told to (or the abort it saw), so prepare → stream → classify is checked on its own.
+ */
+import { describe, expect, test } from "bun:test";
+import type { Adapter, AgentEvent, RunRequest } from "../../src/backends/contract.ts";
+import { claudeAdapter } from "../../src/backends/claude/index.ts";
+import { runAttempt, type AttemptSpec } from "../../src/runner/attempt.ts";
+import { attemptGuards } from "../../src/runner/guards.ts";
+import { streamAttempt } from "../../src/runner/stream.ts";
+import type { Channel, Prepared, StreamIO, Transport, TransportEnd } from "../../src/runner/transports/types.ts";
+import { agent } from "../helpers/config.ts";
+
+/** One JSON line per event; the fake adapter parses them back. */
+const line = (e: AgentEvent): string => JSON.stringify(e);
+const adapter: Adapter = { ...claudeAdapter, parse: (l) => (l.startsWith("{") ? [JSON.parse(l) as AgentEvent] : []), classify: (o) => (o.exitCode === 0 ? undefined : "task_failed") };
+
+interface Script {
+  lines: string[];
+  end?: Partial<TransportEnd>;
+}
+
+/** Plays its lines; if aborted meanwhile, ends as the abort reason says, as process/ would. */
+function channel(script: Script, seen: { io?: StreamIO } = {}): Channel {
+  return {
+    target: "/fake/cli",
+    run: async (io) => {
+      seen.io = io;
+      for (const l of script.lines) {
+        if (io.signal.aborted) break;
+        io.onLine(l);
+      }
+      const stopped = io.signal.aborted ? (io.signal.reason as TransportEnd["endReason"]) : undefined;
+      return { endReason: stopped ?? "exit", exitCode: stopped ? null : 0, signal: stopped ? "SIGTERM" : null, stderrTail: "", rawStdoutTail: "", ...script.end };
+    },
+  };
+}
+
+function transport(prepared: (request: RunRequest) => Prepared): Transport & { inputs: RunRequest[] } {
+  const inputs: RunRequest[] = [];
+  return { kind: "fake", inputs, prepare: async ({ request }) => (inputs.push(request), prepared(request)) };
+}
+
+const request: RunRequest = { mode: "answer", prompt: "p", cwd: "/tmp" };
+
+function spec(t: Transport, more: Partial<AttemptSpec> = {}): AttemptSpec {
+  return { agent: agent("a", "claude"), adapter, request, env: {}, timeoutMs: 10_000, fingerprint: false, transport: t, ...more };
+}
+
+describe("stream: lines → events → fold, guards abort the channel", () => {
+  test("events are folded and reported as they arrive", async () => {
+    const events: AgentEvent[] = [];
+    const activity: string[] = [];
+    const streamed = await streamAttempt({
+      channel: channel({ lines: [line({ kind: "session", sessionId: "s1" }), "plain text", line({ kind: "tool", name: "Bash", detail: "ls", phase: "start", acts: true }), line({ kind: "text", text: "done" })] }),
+      parse: adapter.parse,
+      guards: attemptGuards({}),
+      timeoutMs: 1000,
+      onEvent: (e) => events.push(e),
+      onActivity: (t) => activity.push(t),
+    });
+    expect(events.map((e) => e.kind)).toEqual(["session", "tool", "text"]);
+    expect(activity).toEqual(["running ls", "writing its answer"]);
+    expect(streamed.run).toMatchObject({ sessionId: "s1", text: "done", acted: true });
+    expect(streamed.trip).toBeUndefined();
+    expect(streamed.end.endReason).toBe("exit");
+  });
+
+  test("a budget trip aborts the channel with budget_exceeded; later lines are not read", async () => {
+    const seen: { io?: StreamIO } = {};
+    const streamed = await streamAttempt({
+      channel: channel({ lines: [line({ kind: "usage", usage: { inputTokens: 500 } }), line({ kind: "text", text: "late" })] }, seen),
+      parse: adapter.parse,
+      guards: attemptGuards({ maxTokens: 100 }),
+      timeoutMs: 1000,
+    });
+    expect(seen.io?.signal.reason).toBe("budget_exceeded");
+    expect(streamed.trip?.guard).toBe("budget");
+    expect(streamed.end.endReason).toBe("budget_exceeded");
+    expect(streamed.run.text).toBe("");
+  });
+
+  test("the caller's signal reaches the channel, combined with the guards'", async () => {
+    const caller = new AbortController();
+    caller.abort("shutdown");
+    const seen: { io?: StreamIO } = {};
+    const streamed = await streamAttempt({ channel: channel({ lines: [line({ kind: "text", text: "x" })] }, seen), parse: adapter.parse, guards: [], timeoutMs: 1000, signal: caller.signal });
+    expect(seen.io?.signal.aborted).toBe(true);
+    expect(streamed.end.endReason).toBe("shutdown");
+  });
+
+  test("timeout and stall limits are handed to the channel as given", async () => {
+    const seen: { io?: StreamIO } = {};
+    await streamAttempt({ channel: channel({ lines: [] }, seen), parse: adapter.parse, guards: [], timeoutMs: 1234, stallMs: 567 });
+    expect(seen.io).toMatchObject({ timeoutMs: 1234, stallMs: 567 });
+  });
+});
+
+describe("runAttempt through a transport", () => {
+  test("a refusal before anything started: not_installed carries no commandPath", async () => {
+    const t = transport(() => ({ ok: false, failure: "not_installed", reason: "x was not found" }));
+    const result = await runAttempt(spec(t));
+    expect(result).toMatchObject({ failure: "not_installed", reason: "x was not found", spawned: false, exitCode: null, events: [], stderrTail: "", request });
+    expect(result.commandPath).toBeUndefined();
+    expect(result.run.text).toBe("");
+  });
+
+  test("a signed-out refusal names the command it found", async () => {
+    const t = transport(() => ({ ok: false, failure: "auth", reason: "unavailable", target: "/bin/cli" }));
+    expect(await runAttempt(spec(t))).toMatchObject({ failure: "auth", reason: "unavailable", commandPath: "/bin/cli", spawned: false });
+  });
+
+  test("a run: the prepared request is what ran and is returned; the channel's target is the commandPath", async () => {
+    const completed = { ...request, variant: "v2", disableMcpServers: ["mine"] };
+    const t = transport(() => ({ ok: true, request: completed, channel: channel({ lines: [line({ kind: "text", text: "the answer" })] }) }));
+    const result = await runAttempt(spec(t));
+    expect(t.inputs).toEqual([request]);
+    expect(result).toMatchObject({ reason: "answered", spawned: true, exitCode: 0, commandPath: "/fake/cli", request: completed });
+    expect(result.failure).toBeUndefined();
+    expect(result.run.text).toBe("the answer");
+    expect(result.treeBefore).toBeUndefined();
+  });
+
+  test("an agent's limit trips mid-run and the attempt is a budget failure", async () => {
+    const t = transport((r) => ({ ok: true, request: r, channel: channel({ lines: [line({ kind: "usage", usage: { inputTokens: 500 } })] }) }));
+    const result = await runAttempt(spec(t, { agent: agent("a", "claude", { limits: { maxTokens: 100 } }) }));
+    expect(result.failure).toBe("budget");
+    expect(result.reason).toStartWith("budget exceeded (used 500 tokens; limit 100 tokens)");
+  });
+
+  test("a hopeless retry is unavailable; with the caller's cancel it is a cancel", async () => {
+    const hopeless = line({ kind: "retry", message: "waiting for network", hopeless: true });
+    const t = transport((r) => ({ ok: true, request: r, channel: channel({ lines: [hopeless] }) }));
+    expect(await runAttempt(spec(t))).toMatchObject({ failure: "transport", reason: "unavailable" });
+    const caller = new AbortController();
+    const cancelling: Transport = { kind: "fake", prepare: async (i) => ({ ok: true, request: i.request, channel: { target: "/fake/cli", run: async (io) => (caller.abort("cancelled"), channel({ lines: [hopeless] }).run(io)) } }) };
+    expect(await runAttempt(spec(cancelling, { signal: caller.signal }))).toMatchObject({ failure: "cancelled", reason: "cancelled by the client" });
+  });
+
+  test("a failed start is not spawned", async () => {
+    const t = transport((r) => ({ ok: true, request: r, channel: channel({ lines: [], end: { endReason: "spawn_failed", exitCode: null, startError: "ENOENT" } }) }));
+    expect(await runAttempt(spec(t))).toMatchObject({ failure: "not_installed", spawned: false, reason: "could not start the CLI (ENOENT)" });
+  });
+});
