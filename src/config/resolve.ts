@@ -5,6 +5,7 @@
 import { isAbsolute, resolve as resolvePath } from "node:path";
 import { DEFAULT_COOLDOWNS, DEFAULTS } from "./defaults.ts";
 import { errorLine, joinPath } from "./format-errors.ts";
+import { hasVersion } from "../routing/identity.ts";
 import { expandHome, type Env } from "./paths.ts";
 import { NAME, resolveAgent, type PathFn } from "./resolve-agent.ts";
 import { checkAgentEntry, type Checked, type UnifiedFile } from "./schema.ts";
@@ -185,9 +186,17 @@ function resolveStore(file: UnifiedFile, ctx: Ctx, env: Env): Config["store"] {
   return { ...(path ? { path } : {}), fullContent: nested ?? flat ?? DEFAULTS.storeFullContent };
 }
 
-function checkHost(file: UnifiedFile): Config["host"] {
+/**
+ * host.model must carry a version (seed 001): identity has to be provably different, and a bare
+ * alias ("opus") names no model another could be proven distinct from.
+ */
+function checkHost(file: UnifiedFile, ctx: Ctx): Config["host"] {
   if (!file.host) return {};
-  return { runtime: file.host.runtime, ...(file.host.model !== undefined ? { model: file.host.model } : {}) };
+  const model = file.host.model;
+  if (model !== undefined && !hasVersion(model)) {
+    ctx.errors.push(errorLine(ctx.path(["host", "model"]), `${JSON.stringify(model)} has no version, so no other model can be proven to differ from it`, "write the host's versioned model id, e.g. claude-opus-5 or gpt-5.5 — or remove host.model to exclude every agent on the host's runtime"));
+  }
+  return { runtime: file.host.runtime, ...(model !== undefined ? { model } : {}) };
 }
 
 export function resolveUnified(file: UnifiedFile, opts: ResolveOptions): Checked<Config> {
@@ -198,6 +207,7 @@ export function resolveUnified(file: UnifiedFile, opts: ResolveOptions): Checked
   const fallbacks = resolveFallbacks(file, ctx);
   const roots = resolveRoots(file, ctx, opts.env);
   const store = resolveStore(file, ctx, opts.env);
+  const host = checkHost(file, ctx);
   if (ctx.errors.length > 0) return { ok: false, errors: ctx.errors };
   return {
     ok: true,
@@ -210,7 +220,7 @@ export function resolveUnified(file: UnifiedFile, opts: ResolveOptions): Checked
       allowCrossProviderFallback: file.allowCrossProviderFallback ?? DEFAULTS.allowCrossProviderFallback,
       roots,
       maxDepth: file.maxDepth ?? DEFAULTS.maxDepth,
-      host: checkHost(file),
+      host,
       consult: { timeoutSec: file.consult?.timeoutSec ?? DEFAULTS.consultTimeoutSec },
       store,
       cooldowns: { ...DEFAULT_COOLDOWNS, ...(file.cooldowns ?? {}) },

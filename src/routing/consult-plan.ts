@@ -5,7 +5,7 @@
  */
 import type { Backend } from "../backends/index.ts";
 import type { AgentConfig, Config } from "../config/types.ts";
-import { hasVersion, tokenRuns } from "./identity.ts";
+import { hasVersion, sameModel } from "./identity.ts";
 
 export interface ConsultPick {
   agent: AgentConfig;
@@ -49,12 +49,6 @@ export function ineligible(agent: AgentConfig, host: Host, capability: string): 
   if (!agent.model || !hasVersion(agent.model)) return "a model on the host's runtime must be versioned to prove it differs from the host";
   if (sameModel(agent.model, host.model)) return "it is the host's own model";
   return undefined;
-}
-
-function sameModel(a: string, b: string): boolean {
-  const x = tokenRuns(a);
-  const y = tokenRuns(b);
-  return x.length === y.length && x.every((t, i) => t === y[i]);
 }
 
 function noneMessage(agents: AgentConfig[], host: Host, capability: string): string {

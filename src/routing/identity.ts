@@ -43,6 +43,14 @@ export function compareModel(configured: string | undefined, reported: readonly 
   return seen.some((m) => sameRuns(want, withoutSnapshot(tokenRuns(m)))) ? "verified" : "mismatch";
 }
 
+/**
+ * One execution model, however it is spelled: a dated snapshot is the model it snapshots
+ * ("claude-opus-5-20260101" is "claude-opus-5"), a provider prefix is not part of the name.
+ */
+export function sameModel(a: string, b: string): boolean {
+  return sameRuns(withoutSnapshot(tokenRuns(a)), withoutSnapshot(tokenRuns(b)));
+}
+
 function sameRuns(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((t, i) => t === b[i]);
 }

@@ -49,7 +49,7 @@ describe("closed objects: unknown keys are errors, one line each", () => {
 describe("types and ranges", () => {
   test("each bad value is its own line", () => {
     expect(errorsOf("agents:\n  a: { backend: codx, model: '' }\nmaxDepth: 9\nallowCrossProviderFallback: 'yes'\ndefaults: { timeoutSec: 10 }\nroots: ~/x\n")).toEqual([
-      'agents.a.backend: must be "claude", "codex", "copilot", "gemini", "grok" or "opencode" (was "codx") (use one of the values listed)',
+      'agents.a.backend: must be "agy", "claude", "codex", "copilot", "gemini", "grok", "opencode" or "pi" (was "codx") (use one of the values listed)',
       "agents.a.model: must be non-empty (write a non-empty value or remove the key)",
       'allowCrossProviderFallback: must be boolean (was "yes") (write true or false)',
       "defaults.timeoutSec: must be at least 30 (was 10) (use a value that is at least 30)",
@@ -60,7 +60,7 @@ describe("types and ranges", () => {
 
   test("a missing backend", () => {
     expect(errorsOf("agents:\n  a: { model: m }\n")).toEqual([
-      'agents.a.backend: missing (add backend: "claude", "codex", "copilot", "gemini", "grok" or "opencode")',
+      'agents.a.backend: missing (add backend: "agy", "claude", "codex", "copilot", "gemini", "grok", "opencode" or "pi")',
     ]);
   });
 
@@ -228,10 +228,10 @@ describe("the rest of the file", () => {
   });
 
   test("defaults fill everything a file leaves out; set values are kept", () => {
-    const config = configOf("maxDepth: 2\nhost: { runtime: codex, model: gpt-x }\nconsult: { timeoutSec: 60 }\ncooldowns: { authSec: 5 }\nsyncBudgetSec: 40\ndefaults: { stallSec: 30 }\nallowCrossProviderFallback: true\n");
+    const config = configOf("maxDepth: 2\nhost: { runtime: codex, model: gpt-5.5 }\nconsult: { timeoutSec: 60 }\ncooldowns: { authSec: 5 }\nsyncBudgetSec: 40\ndefaults: { stallSec: 30 }\nallowCrossProviderFallback: true\n");
     expect(config).toMatchObject({
       maxDepth: 2,
-      host: { runtime: "codex", model: "gpt-x" },
+      host: { runtime: "codex", model: "gpt-5.5" },
       consult: { timeoutSec: 60 },
       cooldowns: { authSec: 5, capacitySec: 600, transportSec: 300, notInstalledSec: 300 },
       syncBudgetSec: 40,
@@ -257,5 +257,14 @@ describe("the rest of the file", () => {
       env: {},
       limits: { maxWallSec: 60 },
     });
+  });
+});
+
+describe("host identity (seed 001)", () => {
+  test("an unversioned host.model is refused at load, with the fix", () => {
+    expect(errorsOf("host: { runtime: claude, model: opus }\n")).toEqual([
+      'host.model: "opus" has no version, so no other model can be proven to differ from it (write the host\'s versioned model id, e.g. claude-opus-5 or gpt-5.5 — or remove host.model to exclude every agent on the host\'s runtime)',
+    ]);
+    expect(configOf("host: { runtime: claude, model: claude-opus-5 }\n").host).toEqual({ runtime: "claude", model: "claude-opus-5" });
   });
 });

@@ -33,6 +33,13 @@ describe("consult routing", () => {
     expect(pick({ runtime: "claude", model: "claude-opus-5" }, "writing")).toBe("claude-a");
     expect(pick({ runtime: "claude", model: "claude-opus-4-6" }, "writing")).toBe("no_eligible_agent");
   });
+  test("a dated snapshot of the host's model is the host's model (seed 001 host identity)", () => {
+    const snap = configWith([agent("claude-snap", "claude", { model: "claude-opus-5-20260101", scores: { writing: 95 } })]);
+    const r = pickConsultAgent(snap, { runtime: "claude", model: "claude-opus-5" }, "writing");
+    expect(r.ok ? r.pick.agent.id : r.error.code).toBe("no_eligible_agent");
+    const other = pickConsultAgent(snap, { runtime: "claude", model: "claude-opus-4-6" }, "writing");
+    expect(other.ok ? other.pick.agent.id : other.error.code).toBe("claude-snap");
+  });
   test("unknown agent", () => {
     expect(pick({ runtime: "claude" }, "coding", "nope")).toBe("unknown_agent");
   });
