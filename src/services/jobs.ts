@@ -8,6 +8,7 @@
  * and how its result reads as a tool answer is the MCP layer's (mcp/jobs/kinds.ts).
  */
 import type { JobKind, JobRecord } from "../store/jobs.ts";
+import { ownerAlive } from "../process/start-time.ts";
 import type { Store } from "../store/db.ts";
 import type { Result } from "../result.ts";
 
@@ -190,15 +191,8 @@ function sleepUntil(deadline: number, signal: AbortSignal): Promise<void> {
 
 /** Marks jobs and runs left `running` by a dead server process as failed. */
 export function reconcileOrphans(rt: JobsRuntime): string[] {
-  const alive = (pid: number) => {
-    if (pid === process.pid) return true;
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
+  // By pid *and* start time: after a reboot a stranger may hold the owner's pid.
+  const alive = (pid: number, startedAt: number) => pid === process.pid || ownerAlive(pid, startedAt);
   rt.store.runs.reconcileOrphans(alive);
-  return rt.store.jobs.reconcileOrphans((pid) => alive(pid));
+  return rt.store.jobs.reconcileOrphans(alive);
 }

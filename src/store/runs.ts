@@ -112,7 +112,8 @@ export interface RunStore {
   /** Newest first; `before` is the id of the last run of the previous page. */
   listRuns(opts?: { limit?: number; before?: string }): RunSummary[];
   /** Marks running runs whose server process is dead as failed/server_died; returns their ids. */
-  reconcileOrphans(isAlive: (pid: number) => boolean, now?: number): string[];
+  /** `isAlive(pid, startedAt)`: the run started after its owner did, so a later-born process on that pid is not it. */
+  reconcileOrphans(isAlive: (pid: number, startedAt: number) => boolean, now?: number): string[];
   /** Finished runs matching the filter. */
   countRuns(filter?: RunFilter): number;
   /** One run with its attempts and usage rows; a run still running is left alone. */
@@ -279,13 +280,13 @@ export function createRunStore(db: Database, policy: ContentPolicy): RunStore {
     },
 
     reconcileOrphans(isAlive, now = Date.now()) {
-      const running = db.query<{ id: string; pid: number }, []>(`SELECT id, pid FROM runs WHERE status = 'running'`).all();
+      const running = db.query<{ id: string; pid: number; started_at: number }, []>(`SELECT id, pid, started_at FROM runs WHERE status = 'running'`).all();
       const mark = db.query(
         `UPDATE runs SET status = 'failed', error_code = 'server_died', error_message = $message, ended_at = $now
          WHERE id = $id AND status = 'running'`,
       );
       const message = "The orchestrate server running this exited before it finished.";
-      return running.filter((r) => !isAlive(r.pid) && mark.run({ id: r.id, message, now }).changes > 0).map((r) => r.id);
+      return running.filter((r) => !isAlive(r.pid, r.started_at) && mark.run({ id: r.id, message, now }).changes > 0).map((r) => r.id);
     },
 
     countRuns({ olderThan } = {}) {
