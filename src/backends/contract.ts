@@ -28,6 +28,12 @@ export interface RunRequest {
   cwd: string;
   /** Omitted means "the CLI's own default"; never invented by orchestrate. */
   model?: string;
+  /**
+   * The agent's provider, for CLIs that take it apart from the model (pi's `--provider`: one pi
+   * serves many providers and a model id alone may match several). Filled from the agent's
+   * resolved provider; backends whose provider is fixed or in the model id ignore it.
+   */
+  provider?: string;
   /** Native session to resume (codex thread id, claude session id, …). */
   resumeSessionId?: string;
   /** codex only. */

@@ -11,6 +11,7 @@ import { grokAdapter } from "./grok/index.ts";
 import { geminiAdapter } from "./gemini/index.ts";
 import { copilotAdapter } from "./copilot/index.ts";
 import { agyAdapter } from "./agy/index.ts";
+import { piAdapter } from "./pi/index.ts";
 
 export const adapters = {
   codex: codexAdapter,
@@ -20,6 +21,7 @@ export const adapters = {
   gemini: geminiAdapter,
   copilot: copilotAdapter,
   agy: agyAdapter,
+  pi: piAdapter,
 } as const satisfies Record<string, Adapter>;
 
 export type Backend = keyof typeof adapters;
