@@ -6,7 +6,7 @@
  *
  * - lines:   runProcess with a no-op onLine — the pipe + line-splitting floor (the reference);
  * - parse:   + codexAdapter.parse on every line, events dropped;
- * - attempt: + events folded as they arrive and a bounded log kept, as services/attempt.ts does (the target).
+ * - attempt: + events folded as they arrive and a bounded log kept, as runner/attempt.ts does (the target).
  *
  * Extra RSS = the child's peak VmHWM during the run (reset through /proc/self/clear_refs just before)
  * minus its VmRSS right before, after a GC.
@@ -95,7 +95,7 @@ async function childMain(file: string, mode: Mode): Promise<void> {
   const { runProcess } = await import("../src/process/spawn.ts");
   const { codexAdapter } = await import("../src/backends/codex/index.ts");
   const { EventFolder } = await import("../src/backends/fold.ts");
-  const { EventLog } = await import("../src/services/event-log.ts");
+  const { EventLog } = await import("../src/runner/event-log.ts");
   const { rssOf } = await import("./helpers.ts");
   const folder = new EventFolder();
   const log = new EventLog();

@@ -9,7 +9,7 @@ import { adapters, BACKENDS, type Backend } from "../backends/index.ts";
 import { resolveCommand, type ResolvedVia } from "../process/resolve.ts";
 import { variantOf, variantTraits } from "../runner/variant.ts";
 import { capture, plain } from "../process/capture.ts";
-import { interpretReadiness } from "../services/readiness.ts";
+import { interpretReadiness } from "../runner/readiness.ts";
 import type { Readiness } from "../backends/contract.ts";
 
 export type { Readiness };

@@ -5,7 +5,7 @@
 import type { Readiness } from "../backends/contract.ts";
 import type { Backend } from "../backends/index.ts";
 import type { AgentConfig } from "../config/types.ts";
-import { readinessOf } from "./readiness.ts";
+import { readinessOf } from "../runner/readiness.ts";
 import { answerTraits } from "./cli-variant.ts";
 import { ineligible, type Host } from "../routing/consult-plan.ts";
 import { resolveCommand } from "../process/resolve.ts";

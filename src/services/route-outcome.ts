@@ -7,7 +7,7 @@ import type { Tier } from "../config/types.ts";
 import type { Candidate } from "../routing/plan.ts";
 import { redact } from "../safety/redact.ts";
 import type { Failure } from "../result.ts";
-import type { AttemptResult } from "./attempt.ts";
+import type { AttemptResult } from "../runner/attempt.ts";
 
 export interface AttemptTrace {
   n: number;
