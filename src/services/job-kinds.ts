@@ -23,9 +23,9 @@ export interface JobCaller {
 }
 
 interface KindRunner<K extends JobKind> {
-  run(rt: Runtime, request: JobKinds[K]["request"], hooks: JobHooks, caller: JobCaller): Promise<JobKinds[K]["result"]>;
+  run: (rt: Runtime, request: JobKinds[K]["request"], hooks: JobHooks, caller: JobCaller) => Promise<JobKinds[K]["result"]>;
   /** Whether the run changed the working tree, when the kind can tell. */
-  treeChanged?(result: JobKinds[K]["result"]): boolean | null;
+  treeChanged?: (result: JobKinds[K]["result"]) => boolean | null;
 }
 
 const RUNNERS: { [K in JobKind]: KindRunner<K> } = {

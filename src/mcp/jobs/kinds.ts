@@ -13,10 +13,11 @@ import type { ToolOutcome } from "../outcome.ts";
 import { formatRoute, type RouteOutput } from "../tools/core/format.ts";
 import { formatConsult, type ConsultOutput } from "../tools/consult/format.ts";
 
+/** Function properties, not methods: their parameters are checked strictly, not bivariantly. */
 export interface ShapedKind<R> {
-  shape(result: R): ToolOutcome;
+  shape: (result: R) => ToolOutcome;
   /** A stored result, read back and shaped; undefined when it does not read as this kind's result. */
-  shapeStored(stored: unknown): Promise<ToolOutcome | undefined>;
+  shapeStored: (stored: unknown) => Promise<ToolOutcome | undefined>;
 }
 
 /** Every job kind has its shaping, and each shapes what its service returns (else this fails to compile). */
