@@ -230,6 +230,7 @@ describe("agy version gate (variant probe)", () => {
     ["1.0.16", "writes nothing to a pipe"],
     ["1.1.1", "no --output-format stream-json"],
     ["1.1.8", "lacks flags orchestrate passes"],
+    ["1.1.9", "--disable-slash-commands"],
     ["unknown", "printed no version number"],
   ])("%s is refused (%s), naming the version needed", (version, why) => {
     const refuse = variant?.traits(version).refuse ?? "";

@@ -45,10 +45,13 @@ export function agyRefusal(version: string): string | undefined {
     return `\`agy --version\` printed no version number, so orchestrate cannot tell whether this agy can run headless; it needs agy ${AGY_MIN_VERSION} or newer. ${UPDATE}.`;
   }
   if (agyAtLeast(version, AGY_MIN_VERSION)) return undefined;
-  const why = compareAgyVersions(version, "1.1.1") < 0
-    ? "its print mode writes nothing to a pipe (exit 0, empty output — antigravity-cli #76), so every answer would look empty"
-    : "it has no --output-format stream-json (or lacks flags orchestrate passes)";
-  return `agy ${version} is too old to drive headless: ${why}. orchestrate needs agy ${AGY_MIN_VERSION} or newer. ${UPDATE}.`;
+  return `agy ${version} is too old to drive headless: ${whyTooOld(version)}. orchestrate needs agy ${AGY_MIN_VERSION} or newer. ${UPDATE}.`;
+}
+
+function whyTooOld(version: string): string {
+  if (compareAgyVersions(version, "1.1.1") < 0) return "its print mode writes nothing to a pipe (exit 0, empty output — antigravity-cli #76), so every answer would look empty";
+  if (compareAgyVersions(version, "1.1.8") < 0) return "it has no --output-format stream-json, only plain text";
+  return "it lacks flags orchestrate passes (--disable-slash-commands is first seen in 1.1.10)";
 }
 
 export const agyVariant: VariantProbe = {
