@@ -5,7 +5,7 @@
 import { isAbsolute, resolve as resolvePath } from "node:path";
 import { DEFAULT_COOLDOWNS, DEFAULTS } from "./defaults.ts";
 import { errorLine, joinPath } from "./format-errors.ts";
-import { hasVersion } from "../routing/identity.ts";
+import { hasVersion } from "./model-id.ts";
 import { expandHome, type Env } from "./paths.ts";
 import { NAME, resolveAgent, type PathFn } from "./resolve-agent.ts";
 import { checkAgentEntry, type Checked, type UnifiedFile } from "./schema.ts";

@@ -5,7 +5,7 @@
  */
 import type { Backend } from "../backends/index.ts";
 import type { AgentConfig, Config } from "../config/types.ts";
-import { hasVersion, sameModel } from "./identity.ts";
+import { hasVersion, sameModel } from "../config/model-id.ts";
 
 export interface ConsultPick {
   agent: AgentConfig;

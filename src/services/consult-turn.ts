@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentEvent, FailureClass, RunRequest, Usage } from "../backends/contract.ts";
 import type { AgentConfig } from "../config/types.ts";
-import { compareModel, type IdentityVerdict } from "../routing/identity.ts";
+import { compareModel, type IdentityVerdict } from "../config/model-id.ts";
 import { redact } from "../safety/redact.ts";
 import type { Failure } from "../result.ts";
 import { runAttempt, type AttemptResult } from "../runner/attempt.ts";

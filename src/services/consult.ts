@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Usage } from "../backends/contract.ts";
 import type { AgentConfig } from "../config/types.ts";
-import type { IdentityVerdict } from "../routing/identity.ts";
+import type { IdentityVerdict } from "../config/model-id.ts";
 import { checkDepth } from "../safety/depth.ts";
 import { redact, redactDeep } from "../safety/redact.ts";
 import type { Failure } from "../result.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { compareModel, hasVersion, tokenRuns } from "../../src/routing/identity.ts";
+import { compareModel, hasVersion, tokenRuns } from "../../src/config/model-id.ts";
 
 describe("model identity", () => {
   test("token runs", () => {
