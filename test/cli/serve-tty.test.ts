@@ -15,8 +15,9 @@ describe("serve at a terminal", () => {
     const pty = spawnPty([], box.env);
     try {
       await pty.expect("Register it with your client");
-      await pty.expect(/claude mcp add orchestrate -- \/\S+/);
+      // One line per client, in the registry's order.
       await pty.expect("codex mcp add orchestrate");
+      await pty.expect(/claude mcp add orchestrate -- \/\S+/);
       await pty.expect("Waiting for an MCP client");
     } finally {
       pty.send(KEY.ctrlC);
