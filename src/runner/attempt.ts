@@ -3,7 +3,7 @@
  * the tree) → stream (run it through its transport, parse, fold, guards) → classify (pure). Knows
  * nothing about fallback; the route service decides.
  */
-import type { Adapter, AgentEvent, Env, FailureClass, RunRequest } from "../backends/contract.ts";
+import type { Adapter, AgentEvent, Env, ExitOutcome, FailureClass, RunRequest } from "../backends/contract.ts";
 import { foldEvents, type FoldedRun } from "../backends/fold.ts";
 import type { AgentConfig } from "../config/types.ts";
 import { classifyAttempt } from "./classify.ts";
@@ -43,8 +43,10 @@ export interface AttemptResult {
   treeBefore?: string;
   treeAfter?: string;
   stderrTail: string;
-  /** The request as it ran, completed by the transport (installed build, MCP isolation): for side channels. */
+  /** The request as it ran, completed by the runner (budget) and the transport (installed build, MCP isolation): for side channels. */
   request: RunRequest;
+  /** The backend's words for what a failure's class alone does not say; services add it to their message or hint. */
+  explanation?: string;
 }
 
 export async function runAttempt(spec: AttemptSpec): Promise<AttemptResult> {
@@ -64,10 +66,21 @@ export async function runAttempt(spec: AttemptSpec): Promise<AttemptResult> {
   });
   const after = before ? await treeState(request.cwd, ignorePaths, before.top) : undefined;
   const { end, run, events, trip } = streamed;
-  const { failure, reason } = classifyAttempt({ end, events, run, trip, callerAborted: spec.signal?.aborted === true, limits: spec.agent.limits, classify: (outcome) => spec.adapter.classify(outcome) });
+  const { adapter } = spec;
+  const { failure, reason, explanation } = classifyAttempt({
+    end,
+    events,
+    run,
+    trip,
+    callerAborted: spec.signal?.aborted === true,
+    limits: spec.agent.limits,
+    classify: (outcome) => adapter.classify(outcome),
+    ...(adapter.explain ? { explain: (outcome: ExitOutcome) => adapter.explain?.(outcome) } : {}),
+  });
   return {
     ...(failure ? { failure } : {}),
     reason,
+    ...(explanation ? { explanation } : {}),
     run,
     events,
     exitCode: end.exitCode,

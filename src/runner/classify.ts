@@ -14,6 +14,8 @@ export interface Classified {
   /** undefined = success. */
   failure?: FailureClass;
   reason: string;
+  /** The backend's words for what a failed run's class alone does not say (see Adapter.explain). */
+  explanation?: string;
 }
 
 export interface ClassifyInput {
@@ -27,17 +29,30 @@ export interface ClassifyInput {
   limits: AgentLimits;
   /** The backend's reading of a run that ended by itself. */
   classify: (outcome: ExitOutcome) => FailureClass | undefined;
+  /** The backend's explanation of a failed run, when it has one. */
+  explain?: (outcome: ExitOutcome) => string | undefined;
 }
 
 export function classifyAttempt(input: ClassifyInput): Classified {
+  const classified = classifyEnd(input);
+  if (!classified.failure || !input.explain) return classified;
+  const explanation = input.explain(outcomeOf(input));
+  return explanation ? { ...classified, explanation } : classified;
+}
+
+function classifyEnd(input: ClassifyInput): Classified {
   const { trip } = input;
   if (trip && (trip.beatsCancel || !input.callerAborted)) return tripped(trip, input);
   const ended = byEnd(input.end);
   if (ended) return ended;
-  const { end, events } = input;
-  const failure = input.classify({ exitCode: end.exitCode, signal: end.signal, events, stderrTail: end.stderrTail, rawStdoutTail: end.rawStdoutTail });
+  const failure = input.classify(outcomeOf(input));
   if (!failure) return { reason: "answered" };
-  return { failure, reason: failureReason(failure, input.run, end) };
+  return { failure, reason: failureReason(failure, input.run, input.end) };
+}
+
+/** What the backend reads: how the run ended, its events and the tails of its output. */
+function outcomeOf({ end, events }: ClassifyInput): ExitOutcome {
+  return { exitCode: end.exitCode, signal: end.signal, events, stderrTail: end.stderrTail, rawStdoutTail: end.rawStdoutTail };
 }
 
 function tripped(trip: GuardTrip, input: ClassifyInput): Classified {

@@ -13,13 +13,15 @@ export interface PrepareSpec {
   adapter: Adapter;
   request: RunRequest;
   env: Env;
+  /** The attempt's wall-clock budget. */
+  timeoutMs: number;
   /** Fingerprint the cwd before (and, later, after). */
   fingerprint: boolean;
 }
 
 export interface PreparedAttempt {
   channel: Channel;
-  /** The request as completed by the transport (installed build, MCP isolation). */
+  /** The request as completed by the runner (budget) and the transport (installed build, MCP isolation). */
   request: RunRequest;
   /** Left out of both fingerprints. */
   ignorePaths: string[];
@@ -29,10 +31,11 @@ export interface PreparedAttempt {
 export type PrepareOutcome = { ok: true; value: PreparedAttempt } | { ok: false; failure: FailureClass; reason: string; target?: string };
 
 export async function prepareAttempt(spec: PrepareSpec, transport: Transport): Promise<PrepareOutcome> {
-  const prepared = await transport.prepare({ agent: spec.agent, adapter: spec.adapter, request: spec.request, env: spec.env });
+  // CLIs with a clock of their own (agy's --print-timeout) get it raised to the budget; ours still decides.
+  const request = { ...spec.request, timeoutSec: Math.ceil(spec.timeoutMs / 1000) };
+  const prepared = await transport.prepare({ agent: spec.agent, adapter: spec.adapter, request, env: spec.env });
   if (!prepared.ok) return prepared;
-  const { channel, request } = prepared;
-  const ignorePaths = bookkeepingPaths(spec.adapter, request);
-  const before = spec.fingerprint ? await treeState(request.cwd, ignorePaths) : undefined;
-  return { ok: true, value: { channel, request, ignorePaths, ...(before ? { before } : {}) } };
+  const ignorePaths = bookkeepingPaths(spec.adapter, prepared.request);
+  const before = spec.fingerprint ? await treeState(prepared.request.cwd, ignorePaths) : undefined;
+  return { ok: true, value: { channel: prepared.channel, request: prepared.request, ignorePaths, ...(before ? { before } : {}) } };
 }

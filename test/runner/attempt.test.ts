@@ -114,7 +114,7 @@ describe("runAttempt through a transport", () => {
     const completed = { ...request, variant: "v2", disableMcpServers: ["mine"] };
     const t = transport(() => ({ ok: true, request: completed, channel: channel({ lines: [line({ kind: "text", text: "the answer" })] }) }));
     const result = await runAttempt(spec(t));
-    expect(t.inputs).toEqual([request]);
+    expect(t.inputs).toEqual([{ ...request, timeoutSec: 10 }]);
     expect(result).toMatchObject({ reason: "answered", spawned: true, exitCode: 0, commandPath: "/fake/cli", request: completed });
     expect(result.failure).toBeUndefined();
     expect(result.run.text).toBe("the answer");
@@ -135,6 +135,24 @@ describe("runAttempt through a transport", () => {
     const caller = new AbortController();
     const cancelling: Transport = { kind: "fake", prepare: async (i) => ({ ok: true, request: i.request, channel: { target: "/fake/cli", run: async (io) => (caller.abort("cancelled"), channel({ lines: [hopeless] }).run(io)) } }) };
     expect(await runAttempt(spec(cancelling, { signal: caller.signal }))).toMatchObject({ failure: "cancelled", reason: "cancelled by the client" });
+  });
+
+  test("the transport is given the attempt's budget in whole seconds, rounded up", async () => {
+    const t = transport((r) => ({ ok: true, request: r, channel: channel({ lines: [] }) }));
+    await runAttempt(spec(t, { timeoutMs: 90_001 }));
+    expect(t.inputs.map((r) => r.timeoutSec)).toEqual([91]);
+  });
+
+  test("a failure carries the backend's explanation; a success asks for none", async () => {
+    const asked: number[] = [];
+    const explaining: Adapter = { ...adapter, explain: (o) => (asked.push(o.exitCode ?? -1), o.stderrTail.includes("root") ? "claude refuses bypassPermissions as root" : undefined) };
+    const failing = transport((r) => ({ ok: true, request: r, channel: channel({ lines: [], end: { exitCode: 1, stderrTail: "running as root" } }) }));
+    expect(await runAttempt(spec(failing, { adapter: explaining }))).toMatchObject({ failure: "task_failed", explanation: "claude refuses bypassPermissions as root" });
+    const fine = transport((r) => ({ ok: true, request: r, channel: channel({ lines: [line({ kind: "text", text: "ok" })] }) }));
+    const ok = await runAttempt(spec(fine, { adapter: explaining }));
+    expect(ok.failure).toBeUndefined();
+    expect(ok.explanation).toBeUndefined();
+    expect(asked).toEqual([1]);
   });
 
   test("a failed start is not spawned", async () => {

@@ -67,6 +67,15 @@ describe("classifyAttempt: end reason + guard verdict + backend reading → { fa
     expect(seen).toEqual({ exitCode: 3, signal: null, events, stderrTail: "err", rawStdoutTail: "plain" });
   });
 
+  test("a failure gets the backend's explanation of the same outcome; a success and a silent backend none", () => {
+    const explain = (o: ExitOutcome) => (o.stderrTail.includes("individual") ? "Gemini CLI no longer serves individual accounts: use agy" : undefined);
+    const failing = input({ end: end("exit", { exitCode: 1, stderrTail: "not available for individual accounts" }), classify: reads("auth"), explain });
+    expect(classifyAttempt(failing)).toEqual({ failure: "auth", reason: "unavailable", explanation: "Gemini CLI no longer serves individual accounts: use agy" });
+    expect(classifyAttempt({ ...failing, classify: reads(undefined) })).toEqual({ reason: "answered" });
+    expect(classifyAttempt({ ...failing, end: end("exit", { exitCode: 1 }) })).toEqual({ failure: "auth", reason: "unavailable" });
+    expect(classifyAttempt(input({ end: end("timeout"), classify: never, explain: () => "its own clock ran out" }))).toEqual({ failure: "timeout", reason: "timed out; the process group was ended", explanation: "its own clock ran out" });
+  });
+
   test("a detail is redacted before it is cut to 300 characters", () => {
     const secret = `sk-ant-api03-${"a".repeat(90)}`;
     const run = foldEvents([{ kind: "error", message: `${"x".repeat(250)} key ${secret}` }]);
