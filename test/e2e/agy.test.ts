@@ -92,7 +92,7 @@ describe("route through agy", () => {
     expect(run?.env.AGY_GATEWAY_URL).toBeUndefined();
   });
 
-  test.todo("--print-timeout is raised to the attempt's budget (needs the runner to fill RunRequest.timeoutSec)", async () => {
+  test("--print-timeout is raised to the attempt's budget, so agy's own 5-minute default never cuts a route short", async () => {
     await route(twoAgys());
     const [run] = printRuns(box!.recordings("agy"));
     const seconds = Number(/^(\d+)s$/.exec(after(run?.argv ?? [], "--print-timeout") ?? "")?.[1]);
@@ -182,12 +182,22 @@ describe("consult through agy", () => {
     expect(reply).toMatchObject({ ok: false, error: { code: "action_attempted" } });
   });
 
-  test.todo("a failed consult carries the backend's explanation (needs services/consult-turn.ts to use adapter.explain)", async () => {
+  test.todo("a failed consult carries the backend's explanation (needs services/consult-turn.ts to use the attempt's explanation)", async () => {
     world = await startWorld({ a: { backend: "agy", model: MODEL } }, { ORCHESTRATE_HOST_RUNTIME: "claude", FAKE_AGY_SCENARIO: "wrong-model", ...FAST });
     signIn(world.box.home);
     const reply = envOf(await ask(world.session));
     expect(reply.ok).toBe(false);
     expect(`${reply.error?.message ?? ""} ${reply.error?.hint ?? ""}`).toContain("agy models");
+  });
+
+  test("an agy too old to drive: not_installed, and the message names the version needed", async () => {
+    world = await startWorld({ a: { backend: "agy", model: MODEL } }, { ORCHESTRATE_HOST_RUNTIME: "claude", FAKE_AGY_SCENARIO: "old-build", ...FAST });
+    signIn(world.box.home);
+    const reply = envOf(await ask(world.session));
+    expect(reply).toMatchObject({ ok: false, error: { code: "not_installed" } });
+    expect(reply.error?.message).toContain("agy 1.0.16 is too old to drive headless");
+    expect(reply.error?.message).toContain("agy 1.1.10 or newer");
+    expect(printRuns(world.box.recordings("agy"))).toEqual([]);
   });
 
   test("the quota is rate_limited, and consult does not fall back on its own", async () => {
