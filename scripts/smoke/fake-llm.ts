@@ -1,8 +1,8 @@
 /**
  * A minimal loopback model server for smoke-testing orchestrate with the REAL vendor CLIs:
  * Anthropic messages (claude), OpenAI Responses (codex, custom provider) and chat completions
- * (opencode's openai-compatible provider, copilot BYOK, community grok), streaming or not. Not
- * used by the test suite. Prints `FAKE_LLM_LISTENING <url>`; logs requests to $FAKE_LLM_LOG.
+ * (opencode's openai-compatible provider, copilot BYOK, community grok, pi's models.json
+ * provider with `api: openai-completions`), streaming or not. Not used by the test suite. Prints `FAKE_LLM_LISTENING <url>`; logs requests to $FAKE_LLM_LOG.
  */
 const REPLY = process.env.FAKE_REPLY ?? "PONG-FROM-REAL";
 const LOG = process.env.FAKE_LLM_LOG;
@@ -15,7 +15,10 @@ const server = Bun.serve({
   async fetch(req) {
     const url = new URL(req.url);
     const body = req.method === "POST" ? await req.json().catch(() => ({})) : {};
-    log.push({ method: req.method, path: url.pathname, model: (body as { model?: string }).model });
+    // Which tools a CLI offered, and whether anything the smoke planted in the CLIs' own config
+    // (extensions, APPEND_SYSTEM.md, … all carry BOOM_MARKER) reached the request.
+    const tools = ((body as { tools?: { function?: { name?: string }; name?: string }[] }).tools ?? []).map((t) => t.function?.name ?? t.name ?? "?");
+    log.push({ method: req.method, path: url.pathname, model: (body as { model?: string }).model, tools, leaked: JSON.stringify(body).includes("BOOM_MARKER") });
     if (LOG) await Bun.write(LOG, JSON.stringify(log, null, 1));
     if (url.pathname.endsWith("/messages")) {
       const model = (body as { model?: string }).model ?? "claude-x";

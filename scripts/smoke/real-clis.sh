@@ -3,13 +3,15 @@
 # loopback fake model server (no network, no account). Not part of `npm test` — the suite never needs
 # the real CLIs. Install them outside the repo first, e.g.
 #   npm install --prefix /tmp/realcli @anthropic-ai/claude-code @openai/codex opencode-ai @github/copilot @vibe-kit/grok-cli
-#   PATH=/tmp/realcli/node_modules/.bin:$PATH scripts/smoke/real-clis.sh
+#   npm install --prefix /tmp/realpi @mariozechner/pi-coding-agent@0.73.1   # pi 1.x needs Node >= 22.19
+#   PATH=/tmp/realcli/node_modules/.bin:/tmp/realpi/node_modules/.bin:$PATH scripts/smoke/real-clis.sh
+# ONLY=pi (a space-separated list of backends) runs just those.
 set -u
 here=$(cd "$(dirname "$0")" && pwd); repo=$(cd "$here/../.." && pwd)
 bun="$repo/node_modules/.bin/bun"
 root=$(mktemp -d); chmod 700 "$root"; home=$root/home
 trap 'kill "$server" 2>/dev/null; pkill -f "$root/boom.sh" 2>/dev/null; rm -rf "$root"' EXIT
-"$bun" "$here/fake-llm.ts" > "$root/server.log" 2>&1 & server=$!
+FAKE_LLM_LOG="$root/requests.json" "$bun" "$here/fake-llm.ts" > "$root/server.log" 2>&1 & server=$!
 for _ in $(seq 50); do grep -q LISTENING "$root/server.log" && break; sleep 0.1; done
 port=$(grep -o '[0-9]*$' "$root/server.log" | head -1)
 mkdir -p -m 700 "$home/.config/orchestrate" "$home/Projects/repo" "$home/.codex" "$home/.copilot" "$home/.config/opencode"
@@ -27,17 +29,30 @@ export COPILOT_PROVIDER_BASE_URL="http://127.0.0.1:$port/v1" COPILOT_PROVIDER_AP
 export GROK_BASE_URL="http://127.0.0.1:$port/v1" GROK_API_KEY=dummy
 # gemini: an API key selected in settings, the base URL, and the throw-away repo trusted (research §B.4).
 export GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$port" GEMINI_API_KEY=dummy GEMINI_CLI_TRUST_WORKSPACE=true
+# pi: a models.json provider for the loopback server, plus a user extension, an MCP server (1.x) and
+# an APPEND_SYSTEM.md that a delegated run must not load (orchestrate passes --no-extensions,
+# --append-system-prompt "", …; research/cli-pi.md §9). Agents must declare `provider: fake`.
+mkdir -p "$home/.pi/agent/extensions"
+printf '{ "providers": { "fake": { "baseUrl": "http://127.0.0.1:%s/v1", "api": "openai-completions", "apiKey": "dummy", "models": [ { "id": "fake-model", "cost": { "input": 3, "output": 15, "cacheRead": 0, "cacheWrite": 0 } } ] } } }\n' "$port" > "$home/.pi/agent/models.json"
+printf 'import { writeFileSync } from "node:fs";\nexport default function () { writeFileSync("%s/BOOM_STARTED_pi", "extension"); }\n' "$root" > "$home/.pi/agent/extensions/boom.ts"
+printf '{ "mcpServers": { "boom": { "command": "%s", "args": ["pi"] } } }\n' "$boom" > "$home/.pi/agent/mcp.json"
+printf 'BOOM_MARKER: the user APPEND_SYSTEM.md reached the request\n' > "$home/.pi/agent/APPEND_SYSTEM.md"
 mkdir -p "$home/.gemini" && printf '{ "security": { "auth": { "selectedType": "gemini-api-key" } }, "mcpServers": { "boom": { "command": "%s", "args": ["gemini"] } } }\n' "$boom" > "$home/.gemini/settings.json"
 passed=0; failed=0
-for spec in "claude:sonnet" "codex:gpt-5.5" "opencode:fake/fake-model" "copilot:gpt-4o" "grok:grok-code-fast-1" "gemini:gemini-2.5-flash"; do
+for spec in "claude:sonnet" "codex:gpt-5.5" "opencode:fake/fake-model" "copilot:gpt-4o" "grok:grok-code-fast-1" "gemini:gemini-2.5-flash" "pi:fake-model"; do
   backend=${spec%%:*}; model=${spec#*:}
+  case " ${ONLY:-$backend} " in *" $backend "*) ;; *) continue ;; esac
   if ! command -v "$backend" >/dev/null; then echo "skip $backend (not on PATH)"; continue; fi
-  printf 'agents:\n  a: { backend: %s, model: "%s" }\ntiers: { light: null, standard: null, heavy: [a] }\n' "$backend" "$model" > "$ORCHESTRATE_CONFIG"
+  provider=""; [ "$backend" = pi ] && provider=", provider: fake"  # pi's provider is declared, never derived
+  printf 'agents:\n  a: { backend: %s, model: "%s"%s }\ntiers: { light: null, standard: null, heavy: [a] }\n' "$backend" "$model" "$provider" > "$ORCHESTRATE_CONFIG"
   chmod 600 "$ORCHESTRATE_CONFIG"
   out=$(timeout 120 "$bun" "$repo/src/main.ts" run --tier heavy --cwd "$home/Projects/repo" "say pong" 2> "$root/$backend.err")
   sleep 1  # a server the CLI started would have touched its marker by now
-  if [ -e "$root/BOOM_STARTED_$backend" ]; then failed=$((failed + 1)); echo "FAIL $backend: started the user's MCP server"; continue; fi
-  if [ "$out" = "PONG-FROM-REAL" ]; then passed=$((passed + 1)); echo "PASS $backend ($($backend --version 2>/dev/null | head -1)), user MCP servers not started"
+  if [ -e "$root/BOOM_STARTED_$backend" ]; then failed=$((failed + 1)); echo "FAIL $backend: started the user's MCP server (or pi extension)"; continue; fi
+  if grep -q '"leaked": true' "$root/requests.json" 2>/dev/null; then failed=$((failed + 1)); echo "FAIL $backend: the user's own prompt files reached the model"; continue; fi
+  # pi 0.73 prints its version on stderr when stdin is not a terminal.
+  version=$($backend --version 2>/dev/null </dev/null | head -1); [ -n "$version" ] || version=$($backend --version 2>&1 </dev/null | head -1)
+  if [ "$out" = "PONG-FROM-REAL" ]; then passed=$((passed + 1)); echo "PASS $backend ($version), user MCP servers not started"
   else failed=$((failed + 1)); echo "FAIL $backend: ${out:0:200}"; tail -5 "$root/$backend.err"; fi
 done
 echo "$passed passed, $failed failed"
