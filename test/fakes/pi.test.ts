@@ -245,6 +245,11 @@ describe("fake pi CLI grammar, stdin, credentials, tools, sessions", () => {
     expect(again.records.at(-1)?.resumedMessages).toBe(2);
     const sessions = readdirSync(s.agentDir + "/sessions");
     expect(sessions).toEqual([`--${s.scratch.slice(1).replaceAll("/", "-")}--`]);
+    const elsewhere = await run(s, "0.73", route(s, PI_LINE_0, { resumeSessionId: first.sessionId }), "ok");
+    expect([elsewhere.outcome.exitCode, elsewhere.stdout]).toEqual([0, ""]);
+    expect(elsewhere.stderr).toContain(`Session found in different project: ${s.scratch}`);
+    expect(piAdapter.classify(elsewhere.outcome)).toBe("empty_answer");
+    expect(piAdapter.explain?.(elsewhere.outcome)).toContain("another directory");
     const bogus = await run(s, "0.73", answer(s, PI_LINE_0, { resumeSessionId: "deadbeef" }), "ok");
     expect(bogus.outcome.exitCode).toBe(1);
     expect(bogus.stderr).toBe(readFileSync(join(CAPTURES, "v0.73.1/pi-fake-print-session-missing.stderr"), "utf8"));

@@ -24,7 +24,8 @@
  *  - `--system-prompt "" --append-system-prompt ""`: SYSTEM.md and APPEND_SYSTEM.md of the agent
  *    dir and of the project's `.pi/`, which survive the `--no-*` flags (research §9). An explicit
  *    empty value replaces the file lookup and resolves to nothing, so pi's stock prompt is used
- *    (checked on 0.73.1 against a loopback server: none of the four files reached the request);
+ *    (checked on 0.73.1 against a loopback server: none of the four files reached the request;
+ *    1.x has both flags, but this was not run on 1.x here);
  *  - 1.x only: `--no-approve` (project `.pi/` settings, extensions and prompts stay untrusted) and
  *    `--no-mcp` (no MCP servers from `mcp.json`).
  * What remains is the person's `settings.json` and, on 0.73, a project `.pi/settings.json` (0.73
