@@ -217,10 +217,18 @@ export interface WizardQuestion {
   choices: { value: string; label: string; hint: string }[];
 }
 
+/** The figures a token/cost/turn limit reads. */
+export type UsageFigure = "tokens" | "cost" | "turns";
+export type UsageArrival = "streamed" | "final" | "none";
+
 /** Facts the runner and services read instead of asking which backend this is. */
 export interface BackendTraits {
-  /** When usage arrives: during the run (guards can act mid-run), only at the end, or never. */
-  usage: "streamed" | "final" | "none";
+  /**
+   * When each usage figure arrives, in route mode: during the run (a limit on it stops the run
+   * mid-stream), only at its end (a limit can only fail the run afterwards), or never (a limit on
+   * it can never fire, so the config refuses it).
+   */
+  usage: Record<UsageFigure, UsageArrival>;
   /** Where the served model shows: in the stream, only in a side channel, or nowhere. */
   identity: "stream" | "side-channel" | "none";
   /** A resumed session reports usage cumulatively (codex) or per turn (the rest). */

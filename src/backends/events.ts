@@ -62,8 +62,12 @@ export type AgentEvent =
   /** A tool the delegate ran. `acts` is true for anything that can change state (shell, edit, MCP). */
   | { kind: "tool"; name: string; detail?: string; phase: "start" | "end"; acts: boolean; exitCode?: number }
   | { kind: "file_change"; path: string; change: "add" | "update" | "delete" | "unknown" }
-  /** Cumulative figures (later wins), or with `delta` one step's own figures (they add up). */
-  | { kind: "usage"; usage: Usage; delta?: boolean }
+  /**
+   * Cumulative figures (later wins); with `delta` one step's own figures (they add up); with
+   * `scope` one message's figures, restated while it streams (claude repeats a message's usage on
+   * each of its content blocks): the latest per scope counts, once.
+   */
+  | { kind: "usage"; usage: Usage; delta?: boolean; scope?: string }
   /**
    * A transient problem the CLI is retrying by itself (not final). `hopeless` marks a retry that
    * will never end on its own (codex offline loops on "waiting for network" forever).

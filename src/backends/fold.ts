@@ -30,8 +30,15 @@ export class EventFolder {
   private readonly run: FoldedRun = { text: "", models: [], usage: {}, acted: false, errors: [] };
   private readonly texts: string[] = [];
   private chunked = false;
+  /** The latest figures of each scoped message, so a restatement replaces instead of adding. */
+  private readonly scoped = new Map<string, Usage>();
 
   push(event: AgentEvent): void {
+    if (event.kind === "usage" && event.scope !== undefined) {
+      this.run.usage = restate(this.run.usage, this.scoped.get(event.scope) ?? {}, event.usage);
+      this.scoped.set(event.scope, event.usage);
+      return;
+    }
     // Streamed chunks append to the message they continue; a whole message starts a new one.
     if (event.kind === "text" && event.delta && this.chunked && this.texts.length > 0) {
       this.texts[this.texts.length - 1] += event.text;
@@ -81,6 +88,15 @@ function applyEvent(run: FoldedRun, texts: string[], event: AgentEvent): void {
     default:
       return;
   }
+}
+
+/** The total with one message's earlier figures swapped for its latest. */
+function restate(total: Usage, before: Usage, now: Usage): Usage {
+  const out: Usage = { ...total };
+  for (const key of new Set([...Object.keys(before), ...Object.keys(now)]) as Set<keyof Usage>) {
+    out[key] = (out[key] ?? 0) - (before[key] ?? 0) + (now[key] ?? 0);
+  }
+  return out;
 }
 
 /**

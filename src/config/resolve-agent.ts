@@ -2,8 +2,8 @@
  * One agent entry (named under `agents:` or inline in a tier/slot) → AgentConfig, applying the
  * rules that tie fields together. Every broken rule is one error line on the offending key.
  */
-import type { AgentOptionKey } from "../backends/contract.ts";
-import { adapters, BACKENDS } from "../backends/index.ts";
+import type { AgentOptionKey, UsageFigure } from "../backends/contract.ts";
+import { adapters, BACKENDS, type Backend } from "../backends/index.ts";
 import { DEFAULTS } from "./defaults.ts";
 import { errorLine } from "./format-errors.ts";
 import { deriveProvider, modelPrefix } from "./providers.ts";
@@ -58,6 +58,21 @@ function checkProvider(entry: AgentEntryFile, at: readonly PropertyKey[], path: 
   return derived;
 }
 
+/** The usage figure each limit reads. */
+export const LIMIT_FIGURES = { maxTokens: "tokens", maxCostUsd: "cost", maxTurns: "turns" } as const satisfies Record<string, UsageFigure>;
+
+/** A limit on a figure the backend never reports could never fire: refused, never silently kept. */
+function checkLimits(entry: AgentEntryFile, at: readonly PropertyKey[], path: PathFn, errors: string[]): void {
+  for (const problem of unenforceableLimits(entry.backend, entry.limits ?? {})) errors.push(errorLine(path([...at, "limits", problem.key]), problem.message, problem.fix));
+}
+
+export function unenforceableLimits(backend: Backend, limits: Partial<Record<keyof typeof LIMIT_FIGURES, number>>): { key: string; message: string; fix: string }[] {
+  const usage = adapters[backend].traits.usage;
+  return (Object.keys(LIMIT_FIGURES) as (keyof typeof LIMIT_FIGURES)[])
+    .filter((key) => limits[key] !== undefined && usage[LIMIT_FIGURES[key]] === "none")
+    .map((key) => ({ key, message: `${backend} reports no ${LIMIT_FIGURES[key] === "cost" ? "cost" : LIMIT_FIGURES[key] === "turns" ? "turn count" : "token usage"} while it runs, so ${key} could never stop it`, fix: "remove it; maxWallSec and stallSec work on every backend" }));
+}
+
 function checkNames(entry: AgentEntryFile, at: readonly PropertyKey[], path: PathFn, errors: string[]): void {
   for (const name of Object.keys(entry.env ?? {})) {
     if (!ENV_NAME.test(name)) errors.push(errorLine(path([...at, "env", name]), "not a valid environment variable name", "use letters, digits and _ only, not starting with a digit"));
@@ -76,6 +91,7 @@ export function resolveAgent(id: string, entry: AgentEntryFile, at: readonly Pro
   checkModel(entry, advisory, at, path, errors);
   const { provider, aggregator } = checkProvider(entry, at, path, errors);
   checkNames(entry, at, path, errors);
+  checkLimits(entry, at, path, errors);
   if (errors.length > before) return undefined;
   return {
     id,

@@ -5,6 +5,7 @@
  */
 import type { AgentEvent, RunRequest } from "../backends/contract.ts";
 import type { AgentConfig, AgentLimits, Tier } from "../config/types.ts";
+import { unenforceableLimits } from "../config/resolve-agent.ts";
 import { planRoute, type Candidate, type Plan } from "../routing/plan.ts";
 import { attemptCapSec } from "../routing/budget.ts";
 import { fallbackVerdict } from "../routing/fallback.ts";
@@ -43,6 +44,8 @@ export async function routeTask(rt: Runtime, req: RouteRequest, hooks: RouteHook
   if (!gate.ok) return { ok: false, attempts: [], error: gate.error };
   const planned = planRoute({ tier: req.tier, caps: req.caps ?? [], ...(req.timeoutSec ? { timeoutSec: req.timeoutSec } : {}) }, rt.config, coolingByAgent(rt, rt.now()), rt.now());
   if (!planned.ok) return { ok: false, attempts: [], error: { code: planned.error.code, message: planned.error.message, hint: "Run router_dry_run to see every decision, or `orchestrate check` to validate the config." } };
+  const unenforceable = callLimitProblem(planned.plan, req.limits);
+  if (unenforceable) return { ok: false, attempts: [], error: unenforceable };
   const runId = rt.store.runs.startRun({ tool: "route", tier: req.tier, cwd: gate.cwd, prompt: req.prompt });
   const outcome = await runPlan(rt, { ...req, cwd: gate.cwd }, planned.plan, runId, hooks);
   finishRecord(rt, runId, outcome);
@@ -126,6 +129,14 @@ async function runWithProgress(rt: Runtime, req: RouteRequest, candidate: Candid
   } finally {
     if (timer) clearInterval(timer);
   }
+}
+
+/** A per-call limit some planned recipient could never enforce (it reports no such figure): refused before anything is sent. */
+function callLimitProblem(plan: Plan, limits: AgentLimits | undefined): Failure | undefined {
+  if (!limits) return undefined;
+  const problems = [...new Set(plan.candidates.flatMap((c) => unenforceableLimits(c.agent.backend, limits).map((p) => `${c.agent.id}: ${p.message}`)))];
+  if (problems.length === 0) return undefined;
+  return { code: "limit_unenforceable", message: `Nothing was sent: ${problems.join("; ")}.`, hint: "Drop that limit from the call (maxWallSec and stallSec work on every backend), or route to a tier whose agents report the figure." };
 }
 
 /** The stricter of the agent's and the call's limit, per field. */

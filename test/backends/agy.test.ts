@@ -272,6 +272,6 @@ describe("agy readiness, models, client, registration", () => {
       entry: { command: "/opt/orchestrate", args: ["serve"], env: { ORCHESTRATE_HOST_RUNTIME: "agy" } },
     });
     expect(agyAdapter.risks?.({ id: "ag" })[0]?.message).toContain("MCP servers");
-    expect(agyAdapter.traits).toEqual({ usage: "streamed", identity: "none", resumedUsage: "per-turn", containment: "permission-mode" });
+    expect(agyAdapter.traits).toEqual({ usage: { tokens: "streamed", cost: "none", turns: "none" }, identity: "none", resumedUsage: "per-turn", containment: "permission-mode" });
   });
 });

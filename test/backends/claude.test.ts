@@ -72,7 +72,7 @@ describe("claude invocation", () => {
 describe("claude parse over real 2.1.332 captures", () => {
   test("plain success: session, model, text, then the result's session/models/usage/final", () => {
     const run = capture("claude-fake-basic-stream-json");
-    expect(run.kinds).toEqual(["session", "model", "model", "text", "session", "model", "usage", "final"]);
+    expect(run.kinds).toEqual(["session", "model", "model", "text", "usage", "session", "model", "usage", "final"]);
     const folded = foldEvents(run.events);
     expect(folded).toMatchObject({ sessionId: "b9213040-303d-42a0-a54c-4ad818ea1622", text: "PONG-FROM-FAKE", models: ["claude-opus-5-5"], acted: false });
     expect(folded.usage).toEqual({ inputTokens: 42, outputTokens: 7, cachedInputTokens: 0, costUsd: 0.000308, turns: 1 });
@@ -177,5 +177,18 @@ describe("claude probes", () => {
     expect(claudeAdapter.probes.auth).toEqual(["auth", "status"]);
     expect(claudeAdapter.probes.requiredFlags.map((f) => f.flag)).toEqual(expect.arrayContaining(["--strict-mcp-config", "--setting-sources", "--json-schema"]));
     expect((deriveProvider(claudeAdapter.provider, undefined, undefined)?.provider ?? "unknown")).toBe("anthropic");
+  });
+});
+
+describe("claude per-message usage", () => {
+  test("an assistant message's usage is scoped by its id, so its content blocks count it once", () => {
+    const line = (id: string, block: unknown) => JSON.stringify({ type: "assistant", message: { id, model: "claude-opus-4-6", content: [block], usage: { input_tokens: 42, output_tokens: 1, cache_read_input_tokens: 0 } } });
+    const events = [line("m1", { type: "text", text: "a" }), line("m1", { type: "tool_use", name: "Read", input: {} }), line("m2", { type: "text", text: "b" })].flatMap((l) => claudeAdapter.parse(l));
+    expect(events.filter((e) => e.kind === "usage")).toEqual([
+      { kind: "usage", scope: "m1", usage: { inputTokens: 42, outputTokens: 1, turns: 1 } },
+      { kind: "usage", scope: "m1", usage: { inputTokens: 42, outputTokens: 1, turns: 1 } },
+      { kind: "usage", scope: "m2", usage: { inputTokens: 42, outputTokens: 1, turns: 1 } },
+    ]);
+    expect(foldEvents(events).usage).toEqual({ inputTokens: 84, outputTokens: 2, turns: 2 });
   });
 });

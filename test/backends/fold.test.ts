@@ -27,3 +27,16 @@ describe("foldEvents", () => {
     expect(run.usage).toEqual({ inputTokens: 5, outputTokens: 2 });
   });
 });
+
+describe("scoped usage (one message restated on each of its content blocks)", () => {
+  test("the latest figures per scope count once; a later cumulative total replaces them", () => {
+    const events = [
+      { kind: "usage", scope: "m1", usage: { inputTokens: 42, outputTokens: 1, turns: 1 } },
+      { kind: "usage", scope: "m1", usage: { inputTokens: 42, outputTokens: 1, turns: 1 } },
+      { kind: "usage", scope: "m2", usage: { inputTokens: 50, outputTokens: 3, turns: 1 } },
+      { kind: "usage", scope: "m2", usage: { inputTokens: 50, outputTokens: 9, turns: 1 } },
+    ] as const;
+    expect(foldEvents(events).usage).toEqual({ inputTokens: 92, outputTokens: 10, turns: 2 });
+    expect(foldEvents([...events, { kind: "usage", usage: { inputTokens: 100, outputTokens: 12, turns: 2, costUsd: 0.01 } }]).usage).toEqual({ inputTokens: 100, outputTokens: 12, turns: 2, costUsd: 0.01 });
+  });
+});

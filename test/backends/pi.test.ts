@@ -233,7 +233,7 @@ describe("pi variant, readiness, models, traits", () => {
 
   test("declared provider, streamed per-turn usage, identity in the stream, no containment", () => {
     expect(piAdapter.provider).toEqual({ kind: "declared" });
-    expect(piAdapter.traits).toEqual({ usage: "streamed", identity: "stream", resumedUsage: "per-turn", containment: "none" });
+    expect(piAdapter.traits).toEqual({ usage: { tokens: "streamed", cost: "streamed", turns: "streamed" }, identity: "stream", resumedUsage: "per-turn", containment: "none" });
     expect(piAdapter.preflight).toBeUndefined();
     expect(piAdapter.registration).toBeUndefined();
     expect(piAdapter.client).toBeUndefined();

@@ -60,6 +60,34 @@ describe("budget guard", () => {
   });
 });
 
+describe("limits stop the run mid-stream, or are refused where they could never fire (issue 12 §7)", () => {
+  test("claude's per-message usage stops a long run at maxTokens, long before its result", async () => {
+    const r = await route(`{ backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: long, FAKE_EVENTS: "40", FAKE_EVENT_GAP_MS: "250" }, limits: { maxTokens: 100 } }`);
+    expect(code(r)).toBe("budget_exceeded");
+    expect(outcome(r)).toEqual(["budget"]);
+    const attempt = (r.structuredContent?.attempts as { durationMs: number }[])[0];
+    // The whole run takes 40 × 250 ms = 10 s; the third message's usage crosses 100 tokens.
+    expect(attempt?.durationMs ?? Infinity).toBeLessThan(6000);
+    expect(box!.recordings("claude").length).toBeGreaterThan(0);
+  });
+
+  test("a copilot agent with maxTokens is refused at load: copilot reports no token usage", async () => {
+    const r = await route(`{ backend: copilot, model: gpt-5, limits: { maxTokens: 1000 } }`);
+    expect(r.isError).toBe(true);
+    const text = JSON.stringify(r.structuredContent);
+    expect(text).toContain("a.limits.maxTokens");
+    expect(text).toContain("copilot reports no token usage");
+    expect(box!.recordings("copilot")).toEqual([]);
+  });
+
+  test("a per-call maxCostUsd on codex (which reports no cost) is refused before spawning", async () => {
+    const r = await route(`{ backend: codex, model: gpt-5.5 }`, { limits: { maxCostUsd: 1 } });
+    expect(code(r)).toBe("limit_unenforceable");
+    expect(JSON.stringify(r.structuredContent)).toContain("codex reports no cost");
+    expect(box!.recordings("codex").filter((rec) => rec.argv[0] === "exec")).toEqual([]);
+  });
+});
+
 describe("stall guard", () => {
   test("a run with no events for stallSec ends as stalled with its group", async () => {
     const r = await route(`{ backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: silent }, limits: { stallSec: 1 } }`);

@@ -36,7 +36,7 @@ export const agyMachine: Machine = {
   // Usage rides on every DONE step; the model shows only as an echo of --model (§3.4);
   // summed step usage is per run even on a resumed conversation; shell and MCP calls are
   // soft-denied headless and file tools stay in the workspace (§5.4).
-  traits: { usage: "streamed", identity: "none", resumedUsage: "per-turn", containment: "permission-mode" },
+  traits: { usage: { tokens: "streamed", cost: "none", turns: "none" }, identity: "none", resumedUsage: "per-turn", containment: "permission-mode" },
   // The installer writes ~/.local/bin/agy (§1.1).
   installDirs: [".local/bin"],
   history: "~/.gemini/antigravity-cli (conversations/<id>.db, brain/<id>/ transcripts, cache/last_conversations.json)",

@@ -87,7 +87,21 @@ function assistantEvents(obj: Json): AgentEvent[] {
   const out: AgentEvent[] = [];
   if (typeof message.model === "string" && message.model !== "<synthetic>") out.push({ kind: "model", model: message.model });
   for (const block of content) out.push(...blockEvents(asObject(block)));
+  // Each API message restates its usage on every content block: scoped by id, it counts once, and
+  // a token limit can stop the run mid-stream instead of after the result (research §3).
+  const usage = messageUsage(asObject(message.usage));
+  if (usage && typeof message.id === "string") out.push({ kind: "usage", usage, scope: message.id });
   return out;
+}
+
+/** One message's tokens, and one turn: each API message is a model turn. */
+function messageUsage(usage: Json | undefined): Usage | undefined {
+  if (!usage) return undefined;
+  const input = num(usage.input_tokens);
+  const output = num(usage.output_tokens);
+  if (input === undefined && output === undefined) return undefined;
+  const cached = num(usage.cache_read_input_tokens);
+  return { inputTokens: input ?? 0, outputTokens: output ?? 0, ...(cached ? { cachedInputTokens: cached } : {}), turns: 1 };
 }
 
 function apiErrorEvents(obj: Json, content: unknown[]): AgentEvent[] {

@@ -14,7 +14,7 @@ export const claudeMachine: Machine = {
   },
   risks: (agent) => (agent.permissionMode === "bypassPermissions" ? [{ code: "bypass_permissions", message: `${agent.id}: claude bypassPermissions means no sandbox and full host access — an untrusted prompt can act as you` }] : []),
   // Usage per assistant message and in the result; the served models are the result's modelUsage keys.
-  traits: { usage: "streamed", identity: "stream", resumedUsage: "per-turn", containment: "permission-mode" },
+  traits: { usage: { tokens: "streamed", cost: "final", turns: "streamed" }, identity: "stream", resumedUsage: "per-turn", containment: "permission-mode" },
   installDirs: [".claude/local"],
   history: "~/.claude/projects ($CLAUDE_CONFIG_DIR)",
   client: { names: /^claude[- ]code$|^claude-ai$|^claude$/i, requestTimeoutSec: 60 },

@@ -11,7 +11,7 @@ export function copilotHome(env: Env, home: string): string {
 
 export const copilotMachine: Machine = {
   // Tokens only in the usage file written at the end (answer mode); nothing streamed.
-  traits: { usage: "final", identity: "side-channel", resumedUsage: "per-turn", containment: "permission-mode" },
+  traits: { usage: { tokens: "none", cost: "none", turns: "none" }, identity: "side-channel", resumedUsage: "per-turn", containment: "permission-mode" },
   // copilot loads every server of its mcp-config.json into a run; --disable-mcp-server takes names.
   mcpConfigFiles: ({ env, home }) => [{ path: join(copilotHome(env, home), "mcp-config.json"), format: "json", key: "mcpServers" }],
   installDirs: [],

@@ -6,7 +6,7 @@ type Machine = Pick<Adapter, "traits" | "installDirs" | "history" | "client" | "
 
 export const geminiMachine: Machine = {
   // stats arrive in the final result event; the served model is named in the stream.
-  traits: { usage: "final", identity: "stream", resumedUsage: "per-turn", containment: "permission-mode" },
+  traits: { usage: { tokens: "final", cost: "none", turns: "none" }, identity: "stream", resumedUsage: "per-turn", containment: "permission-mode" },
   installDirs: [],
   history: "~/.gemini/tmp/<project>/chats",
   client: { names: /^gemini/i },

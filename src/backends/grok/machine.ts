@@ -13,7 +13,7 @@ export function grokListedModels(stdout: string): string[] {
 
 export const grokMachine: Machine = {
   // The community CLI prints one JSON line per message at the end, no usage; Grok Build streams.
-  traits: { usage: "none", identity: "side-channel", resumedUsage: "per-turn", containment: "none" },
+  traits: { usage: { tokens: "none", cost: "none", turns: "none" }, identity: "side-channel", resumedUsage: "per-turn", containment: "none" },
   installDirs: [".grok/bin"],
   history: "~/.grok/sessions (Grok Build)",
   client: { names: /^grok/i },

@@ -18,7 +18,7 @@ export function opencodeListedModels(stdout: string): string[] {
 
 export const opencodeMachine: Machine = {
   // step_finish carries each step's own figures; the model shows in `opencode export` only.
-  traits: { usage: "streamed", identity: "side-channel", resumedUsage: "per-turn", containment: "permission-mode" },
+  traits: { usage: { tokens: "streamed", cost: "streamed", turns: "none" }, identity: "side-channel", resumedUsage: "per-turn", containment: "permission-mode" },
   // The global config and the repo's own: a route run loads both.
   mcpConfigFiles: ({ env, home, cwd }) => {
     const global = ["opencode.json", "opencode.jsonc", "config.json"].map((f) => join(configDir(env, home), f));

@@ -24,7 +24,7 @@ export const piMachine: Machine = {
   // Usage per model call in every assistant message_end, as the run goes; the served model only
   // when the server names another one (`responseModel`); pi has no sandbox and no permission
   // prompts (bash, edit and write run at once headless; research §6).
-  traits: { usage: "streamed", identity: "stream", resumedUsage: "per-turn", containment: "none" },
+  traits: { usage: { tokens: "streamed", cost: "streamed", turns: "streamed" }, identity: "stream", resumedUsage: "per-turn", containment: "none" },
   // npm installs only: the usual npm prefixes are searched for every backend.
   installDirs: [],
   history: "~/.pi/agent/sessions/--<cwd>--/ ($PI_CODING_AGENT_DIR; $PI_CODING_AGENT_SESSION_DIR)",
