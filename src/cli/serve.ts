@@ -1,6 +1,5 @@
 import { serveFront } from "../mcp/front.ts";
 import { installShutdownHandlers, killAllLive } from "../process/live.ts";
-import { registrationHelp } from "./registration.ts";
 
 /**
  * Ends every job (so each records `cancelled` with its partial output) and every live process
@@ -18,7 +17,8 @@ async function shutdown(): Promise<void> {
  * This is every client's start-up path: it imports nothing it does not need (no citty, no SDK).
  */
 export async function serve(): Promise<void> {
-  if (process.stdin.isTTY) process.stderr.write(registrationHelp());
+  // Only a person at a terminal reads this; clients never pay for loading every backend.
+  if (process.stdin.isTTY) process.stderr.write((await import("./registration.ts")).registrationHelp());
   installShutdownHandlers({ onShutdown: () => shutdown().finally(() => process.exit(0)) });
   await serveFront({ env: process.env });
   await shutdown();

@@ -25,6 +25,29 @@ export function describeUsage(usage: Usage): string | undefined {
   return `${tokens} tokens so far${cost}`;
 }
 
+/**
+ * The progress line of one run: what the delegate is doing, with the running usage after it. A
+ * usage report never replaces the doing (claude reports usage on every message), it amends it.
+ */
+export class ActivityLine {
+  private doing: string | undefined;
+  private usage: string | undefined;
+
+  /** The new line after this event, or undefined when the event changes nothing shown. */
+  see(event: AgentEvent, total: () => Usage): string | undefined {
+    if (event.kind === "usage") {
+      const usage = describeUsage(total());
+      if (!usage || usage === this.usage) return undefined;
+      this.usage = usage;
+    } else {
+      const doing = describeEvent(event);
+      if (!doing) return undefined;
+      this.doing = doing;
+    }
+    return [this.doing, this.usage].filter(Boolean).join(" · ");
+  }
+}
+
 function clip(text: string, max = 80): string {
   const line = text.replace(/\s+/g, " ").trim();
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;

@@ -5,7 +5,7 @@
  */
 import type { Adapter, AgentEvent } from "../backends/contract.ts";
 import { EventFolder, type FoldedRun } from "../backends/fold.ts";
-import { describeEvent, describeUsage } from "./activity.ts";
+import { ActivityLine } from "./activity.ts";
 import { EventLog } from "./event-log.ts";
 import { GuardSet, type Guard, type GuardTrip } from "./guards.ts";
 import type { Channel, TransportEnd } from "./transports/types.ts";
@@ -36,11 +36,12 @@ export async function streamAttempt(spec: StreamSpec): Promise<Streamed> {
   const guards = new GuardSet(spec.guards);
   const abort = new AbortController();
   const folded = (): FoldedRun => folder.result();
+  const activity = new ActivityLine();
   const onEvent = (event: AgentEvent): void => {
     log.push(event);
     folder.push(event);
     spec.onEvent?.(event);
-    const text = event.kind === "usage" ? describeUsage(event.usage) : describeEvent(event);
+    const text = activity.see(event, () => folded().usage);
     if (text) spec.onActivity?.(text);
     const stop = guards.see(event, folded);
     if (stop) abort.abort(stop);

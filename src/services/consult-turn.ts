@@ -13,6 +13,7 @@ import { compareModel, type IdentityVerdict } from "../config/model-id.ts";
 import { redact } from "../safety/redact.ts";
 import type { Failure } from "../result.ts";
 import { runAttempt, type AttemptResult } from "../runner/attempt.ts";
+import { withExplanation } from "./route-outcome.ts";
 import { ENVELOPE_SCHEMA_TEXT, readEnvelope, repairPrompt, type EnvelopeContent } from "./envelope.ts";
 import { sideChannelReport } from "../runner/side-channel.ts";
 import type { AnswerTraits } from "./cli-variant.ts";
@@ -181,8 +182,13 @@ const CODES: Partial<Record<FailureClass, string>> = {
   bad_output: "bad_output",
 };
 
-/** No fallback: the failure is the answer, with what the person should do about it. */
+/** No fallback: the failure is the answer, with what the person should do about it (the backend's own words first). */
 function failureError(agent: AgentConfig, rt: Runtime, attempt: AttemptResult): Failure {
+  const error = classError(agent, rt, attempt);
+  return error.hint ? { ...error, hint: withExplanation(error.hint, attempt.explanation) } : error;
+}
+
+function classError(agent: AgentConfig, rt: Runtime, attempt: AttemptResult): Failure {
   const failure = attempt.failure as FailureClass;
   const code = CODES[failure] ?? "agent_failed";
   const who = `${agent.id} (${agent.backend})`;

@@ -87,8 +87,13 @@ export function failed(result: AttemptResult, trace: AttemptTrace, attempts: Att
     usage: result.run.usage,
     ...(result.run.sessionId ? { sessionId: result.run.sessionId } : {}),
     ...(partial ? { text: partial } : {}),
-    error: { code, message: `Attempt ${trace.n} (${trace.tier}:${trace.agent}) ended ${trace.outcome}: ${trace.reason}. No fallback: ${why}.`, hint: hintFor(failure, trace) },
+    error: { code, message: `Attempt ${trace.n} (${trace.tier}:${trace.agent}) ended ${trace.outcome}: ${trace.reason}. No fallback: ${why}.`, hint: withExplanation(hintFor(failure, trace), result.explanation) },
   };
+}
+
+/** The backend's own words (gemini: "this account tier moved to agy") come first: they say what the class cannot. */
+export function withExplanation(hint: string, explanation: string | undefined): string {
+  return explanation ? `${redact(explanation)} ${hint}` : hint;
 }
 
 function hintFor(failure: FailureClass, trace: AttemptTrace): string {

@@ -182,7 +182,7 @@ describe("consult through agy", () => {
     expect(reply).toMatchObject({ ok: false, error: { code: "action_attempted" } });
   });
 
-  test.todo("a failed consult carries the backend's explanation (needs services/consult-turn.ts to use the attempt's explanation)", async () => {
+  test("a failed consult carries the backend's explanation", async () => {
     world = await startWorld({ a: { backend: "agy", model: MODEL } }, { ORCHESTRATE_HOST_RUNTIME: "claude", FAKE_AGY_SCENARIO: "wrong-model", ...FAST });
     signIn(world.box.home);
     const reply = envOf(await ask(world.session));
