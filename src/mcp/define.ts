@@ -89,6 +89,6 @@ export function defineTool<I>(spec: ToolSpec<I>): ToolDef {
 
 /** The schemas, the handler and arktype's validator, loaded together on the first call. */
 async function load<I>(spec: ToolSpec<I>) {
-  const [schemas, handler, { validate }] = await Promise.all([spec.schemas(), spec.handler(), import("./tools/validate.ts")]);
+  const [schemas, handler, { validate }] = await Promise.all([spec.schemas(), spec.handler(), import("./validate.ts")]);
   return { schemas, handler, validate };
 }

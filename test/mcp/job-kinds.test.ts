@@ -1,6 +1,6 @@
 /** A job kind shapes its result once: a live result and the same result read back from the store answer alike. */
 import { describe, expect, test } from "bun:test";
-import { JOB_KINDS } from "../../src/mcp/jobs/kinds.ts";
+import { JOB_KINDS } from "../../src/mcp/tools/jobs/kinds.ts";
 import { viewOutcome } from "../../src/mcp/tools/jobs/view.ts";
 import type { JobView } from "../../src/services/jobs.ts";
 import type { RouteOutcome } from "../../src/services/route.ts";

@@ -11,7 +11,7 @@ import type { JobKind } from "../../store/jobs.ts";
 import type { Runtime } from "../../services/runtime.ts";
 import { cancelJob, followJob } from "../../services/jobs.ts";
 import { startKindJob, type JobKinds } from "../../services/job-kinds.ts";
-import { JOB_KINDS, type ShapedKind } from "./kinds.ts";
+import type { ShapedKind } from "./kinds.ts";
 import { syncBudgetSec } from "./sync-budget.ts";
 
 export interface JobCall<K extends JobKind> {
@@ -20,8 +20,8 @@ export interface JobCall<K extends JobKind> {
   background: boolean;
 }
 
-export async function runAsJob<K extends JobKind>(rt: Runtime, ctx: ToolContext, call: JobCall<K>): Promise<ToolOutcome> {
-  const kind: ShapedKind<JobKinds[K]["result"]> = JOB_KINDS[call.kind];
+/** `shaping` is the calling tool's own job kind: the bridge knows no tool group. */
+export async function runAsJob<K extends JobKind>(rt: Runtime, ctx: ToolContext, call: JobCall<K>, shaping: ShapedKind<JobKinds[K]["result"]>): Promise<ToolOutcome> {
   const { id, done } = startKindJob(rt, call.kind, call.request, ctx.clientName ? { clientName: ctx.clientName } : {});
   if (call.background) return accepted(id, "Started in the background.");
   followJob(id, ctx.wantsProgress ? (m) => ctx.progress(m) : undefined);
@@ -35,7 +35,7 @@ export async function runAsJob<K extends JobKind>(rt: Runtime, ctx: ToolContext,
     followJob(id, undefined);
     return accepted(id, `Still running after ${Math.round((budgetMs ?? 0) / 1000)} s, so it continues as a job.`);
   }
-  return first.ok ? kind.shape(first.value) : { ok: false, error: first.error };
+  return first.ok ? shaping.shape(first.value) : { ok: false, error: first.error };
 }
 
 async function beforeDeadline<T>(work: Promise<T>, ms: number): Promise<T | "overtime"> {

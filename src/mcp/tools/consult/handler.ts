@@ -4,13 +4,14 @@ import type { ToolOutcome } from "../../outcome.ts";
 import { getConsultation as consultationView, listAgents as agentListing } from "../../../services/consult-views.ts";
 import { runAsJob } from "../../jobs/bridge.ts";
 import { withRuntime } from "../runtime.ts";
+import { consultKind } from "./kind.ts";
 import { formatAgents, formatConsultation } from "./format.ts";
 import type { consultInput, getConsultationInput, listAgentsInput } from "./schema.ts";
 
-/** Runs as a consult job, shaped by its job kind (mcp/jobs/kinds.ts) like job_wait and tasks/result. */
+/** Runs as a consult job, shaped by its job kind (./kind.ts) like job_wait and tasks/result. */
 export function consult(input: typeof consultInput.infer, ctx: ToolContext): Promise<ToolOutcome> {
   const { background, ...request } = input;
-  return withRuntime((rt) => runAsJob(rt, ctx, { kind: "consult", request, background: background === true }));
+  return withRuntime((rt) => runAsJob(rt, ctx, { kind: "consult", request, background: background === true }, consultKind));
 }
 
 export function listAgents(_input: typeof listAgentsInput.infer, ctx: ToolContext): Promise<ToolOutcome> {

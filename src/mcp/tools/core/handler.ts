@@ -4,13 +4,14 @@ import type { ToolOutcome } from "../../outcome.ts";
 import { dryRun as planDryRun, listTiers as tierListing } from "../../../services/tiers.ts";
 import { runAsJob } from "../../jobs/bridge.ts";
 import { withRuntime } from "../runtime.ts";
+import { routeKind } from "./kind.ts";
 import { formatDryRun, formatTiers } from "./format.ts";
 import type { dryRunInput, listTiersInput, routeInput } from "./schema.ts";
 
-/** Runs as a route job, shaped by its job kind (mcp/jobs/kinds.ts) like job_wait and tasks/result. */
+/** Runs as a route job, shaped by its job kind (./kind.ts) like job_wait and tasks/result. */
 export function route(input: typeof routeInput.infer, ctx: ToolContext): Promise<ToolOutcome> {
   const { background, ...request } = input;
-  return withRuntime((rt) => runAsJob(rt, ctx, { kind: "route", request, background: background === true }));
+  return withRuntime((rt) => runAsJob(rt, ctx, { kind: "route", request, background: background === true }, routeKind));
 }
 
 export function listTiers(_input: typeof listTiersInput.infer): Promise<ToolOutcome> {

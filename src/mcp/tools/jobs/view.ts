@@ -1,5 +1,5 @@
 /**
- * A job as a tool answer. A finished job's result is shaped by its kind (mcp/jobs/kinds.ts), the same
+ * A job as a tool answer. A finished job's result is shaped by its kind (./kinds.ts), the same
  * way the call that started it would have answered: a failed route is `isError` with the route's
  * code. A job with nothing readable to shape (a dead server's, or one stored without content) still
  * fails with the code and message on its record.
@@ -7,7 +7,7 @@
 import type { Failure } from "../../../result.ts";
 import type { JobView } from "../../../services/jobs.ts";
 import type { ToolOutcome } from "../../outcome.ts";
-import { JOB_KINDS } from "../../jobs/kinds.ts";
+import { JOB_KINDS } from "./kinds.ts";
 
 export function notFound(id: string): ToolOutcome {
   return { ok: false, error: { code: "job_not_found", message: `No job ${id}.`, hint: "Job ids come from route/consult replies with a job field." } };

@@ -1,0 +1,11 @@
+/** The consult job kind: how a consult envelope reads as a tool answer, live or read back from the store. */
+import { outcomeOf, shapedKind } from "../../jobs/kinds.ts";
+import { formatConsult, type ConsultOutput } from "./format.ts";
+
+export const consultKind = shapedKind(
+  (envelope: ConsultOutput) => {
+    const { ok, error, ...data } = envelope;
+    return outcomeOf(ok, error, data, formatConsult(envelope), "consult");
+  },
+  async () => (await import("./schema.ts")).consultOutput,
+);

@@ -1,0 +1,12 @@
+/** Every job kind's shaping, for job_wait and job_status to read a finished job of any kind. */
+import type { JobKind } from "../../../store/jobs.ts";
+import type { JobKinds } from "../../../services/job-kinds.ts";
+import type { ShapedKind } from "../../jobs/kinds.ts";
+import { routeKind } from "../core/kind.ts";
+import { consultKind } from "../consult/kind.ts";
+
+/** Every job kind has its shaping, and each shapes what its service returns (else this fails to compile). */
+export const JOB_KINDS: { [K in JobKind]: ShapedKind<JobKinds[K]["result"]> } = {
+  route: routeKind,
+  consult: consultKind,
+};
