@@ -3,6 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { join } from "node:path";
 import { BUN_DIR, REPO_ROOT } from "./sandbox.ts";
+import { isErrorCode } from "../../src/errors.ts";
 
 export interface McpSession {
   client: Client;
@@ -21,12 +22,27 @@ export async function connect(env: Record<string, string>, opts: { command?: str
   });
   const client = new Client({ name: opts.clientName ?? "orchestrate-tests", version: "1.0.0" });
   await client.connect(transport);
+  enforceClosedCodes(client);
   return {
     client,
     transport,
     pid: transport.pid,
     stderr: () => err,
     close: () => client.close(),
+  };
+}
+
+/**
+ * Every reply any end-to-end test sees is checked against the closed set of error codes: a code
+ * outside src/errors.ts fails the test that produced it, whatever that test asserts.
+ */
+function enforceClosedCodes(client: Client): void {
+  const call = client.callTool.bind(client);
+  client.callTool = async (...args: Parameters<Client["callTool"]>) => {
+    const reply = await call(...args);
+    const error = (reply.structuredContent as { error?: { code?: unknown } } | undefined)?.error;
+    if (error && (typeof error.code !== "string" || !isErrorCode(error.code))) throw new Error(`reply carries an error code outside the closed set: ${JSON.stringify(error.code)}`);
+    return reply;
   };
 }
 

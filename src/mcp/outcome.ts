@@ -4,6 +4,7 @@
  * code and what to do next. No SDK imports: the tool defs that use this sit on the startup path.
  */
 import type { Failure } from "../result.ts";
+import { hintFor, isErrorCode } from "../errors.ts";
 
 /** Handlers return this; they never throw on purpose. */
 export type ToolOutcome = { ok: true; data: Record<string, unknown>; text: string } | { ok: false; error: Failure; data?: Record<string, unknown>; text?: string };
@@ -27,9 +28,21 @@ export function toolReply(outcome: ToolOutcome): ToolReply {
   return failureReply(outcome.error, outcome.data, outcome.text);
 }
 
-export function failureReply(error: Failure, data: Record<string, unknown> = {}, detail?: string): ToolReply {
+export function failureReply(failure: Failure, data: Record<string, unknown> = {}, detail?: string): ToolReply {
+  const error = closed(failure);
   const text = `Error [${error.code}]: ${error.message}${error.hint ? `\nNext: ${error.hint}` : ""}${detail ? `\n\n${detail}` : ""}`;
   return { isError: true, content: [{ type: "text", text: capText(text) }], structuredContent: { ...data, ok: false, error } };
+}
+
+/**
+ * Every reply's code is one of the closed set, with a "what to do next": a code outside the set
+ * (a stored record from an older build, a cast somewhere) goes out as internal_error naming it,
+ * never as a value callers cannot branch on.
+ */
+function closed(error: Failure): Failure {
+  const code: string = error.code;
+  if (!isErrorCode(code)) return { code: "internal_error", message: `${error.message} (unlisted code ${JSON.stringify(code)})`, hint: hintFor("internal_error") };
+  return error.hint ? error : { ...error, hint: hintFor(error.code) };
 }
 
 /**

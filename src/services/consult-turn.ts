@@ -12,6 +12,7 @@ import type { AgentConfig } from "../config/types.ts";
 import { compareModel, type IdentityVerdict } from "../config/model-id.ts";
 import { redact } from "../safety/redact.ts";
 import type { Failure } from "../result.ts";
+import type { ErrorCode } from "../errors.ts";
 import { runAttempt, type AttemptResult } from "../runner/attempt.ts";
 import { withExplanation } from "./route-outcome.ts";
 import { ENVELOPE_SCHEMA_TEXT, readEnvelope, repairPrompt, type EnvelopeContent } from "./envelope.ts";
@@ -170,7 +171,7 @@ function badOutput(agent: AgentConfig, afterRepair: boolean): Failure {
   return { code: "bad_output", message: `${agent.id} (${agent.backend}) did not reply with the required JSON answer ${why}.`, hint: "Ask again, perhaps more narrowly, or consult a different agent." };
 }
 
-const CODES: Partial<Record<FailureClass, string>> = {
+const CODES: Partial<Record<FailureClass, ErrorCode>> = {
   not_installed: "not_installed",
   auth: "auth_required",
   capacity: "rate_limited",

@@ -7,6 +7,7 @@ import type { Tier } from "../config/types.ts";
 import type { Candidate } from "../routing/plan.ts";
 import { redact } from "../safety/redact.ts";
 import type { Failure } from "../result.ts";
+import type { ErrorCode } from "../errors.ts";
 import type { AttemptResult } from "../runner/attempt.ts";
 
 export interface AttemptTrace {
@@ -76,9 +77,25 @@ export function success(candidate: Candidate, result: AttemptResult, attempts: A
   };
 }
 
+/** A terminal attempt's class as the route's error code: auth vs capacity is never told (they read "unavailable"). */
+const ROUTE_CODES: Record<FailureClass, ErrorCode> = {
+  not_installed: "unavailable",
+  auth: "unavailable",
+  capacity: "unavailable",
+  transport: "unavailable",
+  timeout: "timeout",
+  budget: "budget_exceeded",
+  stalled: "stalled",
+  cancelled: "cancelled",
+  task_failed: "task_failed",
+  empty_answer: "empty_answer",
+  tree_changed: "tree_changed",
+  bad_output: "bad_output",
+};
+
 export function failed(result: AttemptResult, trace: AttemptTrace, attempts: AttemptTrace[], crossing: string | undefined, why: string): RouteOutcome {
   const failure = result.failure ?? "task_failed";
-  const code = failure === "budget" ? "budget_exceeded" : UNAVAILABLE_CLASSES.includes(failure) ? "unavailable" : failure;
+  const code = ROUTE_CODES[failure];
   const partial = result.run.text ? redact(result.run.text) : undefined;
   return {
     ok: false,

@@ -46,13 +46,13 @@ export async function initStatus(env: Env): Promise<InitStatus> {
 }
 
 /** Validated through the same parse + validate the server runs on the file; writes nothing. */
-export async function initPreview(spec: Record<string, unknown>, env: Env): Promise<Result<Proposal, string>> {
+export async function initPreview(spec: Record<string, unknown>, env: Env): Promise<Result<Proposal>> {
   if (JSON.stringify(spec).length > MAX_SPEC_CHARS) return fail("spec_too_large", `the spec is larger than ${MAX_SPEC_CHARS} characters`, "send only the config keys");
   return prepareProposal(spec, targetConfigPath(env), env);
 }
 
 /** Stages `<config>.pending` (0600, atomic). The live file is never opened for writing. */
-export async function initApply(spec: Record<string, unknown>, env: Env): Promise<Result<{ proposal: Proposal; staged: string }, string>> {
+export async function initApply(spec: Record<string, unknown>, env: Env): Promise<Result<{ proposal: Proposal; staged: string }>> {
   const proposal = await initPreview(spec, env);
   if (!proposal.ok) return proposal;
   const staged = stagePending(proposal.value.path, proposal.value.text);

@@ -28,7 +28,7 @@ function readSource(file: string): Result<string, "config_absent" | "config_inva
   }
 }
 
-export async function convertFile(file: string, target: string, env: Env): Promise<Result<Imported, string>> {
+export async function convertFile(file: string, target: string, env: Env): Promise<Result<Imported>> {
   const text = readSource(file);
   if (!text.ok) return text;
   const format = formatOf(file, text.value);

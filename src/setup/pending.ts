@@ -20,7 +20,7 @@ export function stagePending(configPath: string, text: string): Result<string, "
 }
 
 /** Reads the staged file through the hardened read and prepares it against the live file. */
-export async function loadPending(configPath: string, env: Env): Promise<Result<Proposal, string>> {
+export async function loadPending(configPath: string, env: Env): Promise<Result<Proposal>> {
   const staged = pendingPath(configPath);
   const read = readSecureFile(staged);
   if (!read.ok) {
@@ -34,7 +34,7 @@ export async function loadPending(configPath: string, env: Env): Promise<Result<
  * Promotes exactly the text that was shown (not whatever the .pending file holds now), then
  * removes the staged file.
  */
-export function promote(proposal: Proposal): Result<string, string> {
+export function promote(proposal: Proposal): Result<string> {
   const written = writeConfigAtomic(proposal.path, proposal.text);
   if (!written.ok) return written;
   rmSync(pendingPath(proposal.path), { force: true });

@@ -60,7 +60,7 @@ function jsonPlan(client: Backend, file: string, path: string[], entry: Record<s
   return { client, kind: "file", file, text, describe: `edit ${file}:\n${lineDiff(before, text, { before: `${file} (current)`, after: `${file} (new)` })}` };
 }
 
-export async function applyRegistration(plan: RegistrationPlan, env: Env): Promise<Result<string, string>> {
+export async function applyRegistration(plan: RegistrationPlan, env: Env): Promise<Result<string>> {
   if (plan.kind === "file") {
     if (lstatSync(plan.file, { throwIfNoEntry: false })?.isSymbolicLink()) return fail("symlink", `${plan.file} is a symlink; edit it yourself`);
     const written = writeConfigAtomic(plan.file, plan.text);

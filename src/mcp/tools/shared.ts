@@ -4,11 +4,13 @@
  * the first tool call to validate arguments — never on the startup path.
  */
 import { type } from "arktype";
+import { ERROR_CODE_LIST } from "../../errors.ts";
 
 export const tier = type("'light' | 'standard' | 'heavy'");
 
+/** Every reply's error.code is one of the closed set, advertised as an enum. */
 export const errorInfo = type({
-  code: "string",
+  code: type.enumerated(...ERROR_CODE_LIST),
   message: "string",
   "hint?": "string",
 });

@@ -5,6 +5,7 @@
  * fails with the code and message on its record.
  */
 import type { Failure } from "../../../result.ts";
+import { isErrorCode } from "../../../errors.ts";
 import type { JobView } from "../../../services/jobs.ts";
 import type { ToolOutcome } from "../../outcome.ts";
 import { JOB_KINDS } from "./kinds.ts";
@@ -25,5 +26,6 @@ export async function viewOutcome(view: JobView | undefined, id: string): Promis
 }
 
 function recordedFailure(view: JobView): Failure {
-  return { code: view.errorCode ?? (view.status === "cancelled" ? "cancelled" : "internal_error"), message: view.errorMessage ?? `Job ${view.id} ${view.status}.` };
+  const recorded = view.errorCode && isErrorCode(view.errorCode) ? view.errorCode : undefined;
+  return { code: recorded ?? (view.status === "cancelled" ? "cancelled" : "internal_error"), message: view.errorMessage ?? `Job ${view.id} ${view.status}.` };
 }

@@ -1,0 +1,98 @@
+/**
+ * The one closed set of error codes orchestrate emits — in tool replies, job records, the CLI —
+ * each with the "what to do next" a caller gets when the code's own failure gives no better hint.
+ * Callers branch on these values (seed 002: "a closed set, so callers branch on a value instead of
+ * matching substrings"); every output schema advertises them as an enum, `Failure.code` is typed by
+ * them, and the MCP front refuses to emit anything else.
+ */
+
+export const ERROR_CODES = {
+  // ---- calls and arguments ----
+  invalid_arguments: "Fix the arguments named in the message and call again.",
+  unknown_tool: "Call tools/list to see the available tools.",
+  internal_error: "See the server's stderr log; the call had no effect you should rely on.",
+  invalid_timeout: "Pass timeoutSec between 30 and 3600, or leave it out for the default.",
+  invalid_token: "Ask for a new token (it is single-use and expires); nothing was changed.",
+  limit_unenforceable: "Drop that limit from the call (maxWallSec and stallSec work on every backend), or route to a tier whose agents report the figure.",
+
+  // ---- config and setup ----
+  config_absent: "Run `orchestrate init` at a terminal, or point ORCHESTRATE_CONFIG at your config file.",
+  config_invalid: "Fix each key named in the message; `orchestrate check` validates the file the way the server loads it.",
+  config_insecure: "Apply the fix in the message (the config must be a 0600 regular file you own, in a directory others cannot write).",
+  spec_too_large: "Send a smaller config proposal.",
+  no_pending: "Stage a proposal first (init_apply), then run `orchestrate accept-pending` at a terminal.",
+  write_failed: "Check the directory's permissions and free space, then try again.",
+  symlink: "Edit the file yourself; orchestrate does not write through a symlink.",
+  register_failed: "Run the client's own `mcp add` command shown in the message by hand.",
+
+  // ---- the store ----
+  store_unavailable: "Check the store path's permissions and free space, or set ORCHESTRATE_DB to another file; `orchestrate check` shows the store.",
+  store_too_new: "Upgrade orchestrate (brew upgrade orchestrate, or re-run install.sh), or point ORCHESTRATE_DB at another file.",
+  store_foreign: "Remove store.path / database_path from the config to use orchestrate's own store, or point it at a new file.",
+
+  // ---- where a call may run ----
+  cwd_invalid: "Pass an absolute path to an existing directory.",
+  cwd_outside_roots: "Use a directory inside ORCHESTRATE_ROOTS (or the config's roots), or add its parent there.",
+  recursion_limit: "Do the work here instead of delegating again, or raise ORCHESTRATE_DEPTH / maxDepth deliberately.",
+
+  // ---- routing ----
+  tier_unconfigured: "Add the tier under tiers: in the config (orchestrate init), then restart the client.",
+  no_candidates: "Run router_dry_run to see why each entry was skipped; wait for a cooldown, enable an agent, or allow the crossing.",
+
+  // ---- how a delegate's run ended (route and consult) ----
+  unavailable: "Run `orchestrate check` to see which CLIs are installed and signed in.",
+  not_installed: "Install the CLI (or set command: to its absolute path); `orchestrate check` shows what was found.",
+  auth_required: "Sign in with the CLI's own login command in a terminal, then ask again.",
+  rate_limited: "Retry later, or ask another agent (consult never falls back on its own).",
+  transport_error: "Check the network; if it persists, confirm the CLI's sign-in.",
+  timeout: "Retry with a larger timeoutSec, or use background: true and job_wait for long tasks.",
+  stalled: "The delegate went silent; retry, or raise the agent's limits.stallSec if its steps are long.",
+  cancelled: "Nothing to do: the call was cancelled as asked; start it again if you still need it.",
+  budget_exceeded: "Raise the agent's token/cost/turn limit, or narrow the task.",
+  task_failed: "Read the attempt trace; the delegate's partial output, if any, is in text.",
+  empty_answer: "The delegate ended without an answer; ask again, perhaps more specifically.",
+  bad_output: "Ask again, perhaps more narrowly, or use another agent.",
+  tree_changed: "The working tree was changed by the attempt; review it (git status / git diff) before retrying.",
+  agent_failed: "Read the message; `orchestrate check` validates the CLI and its flags.",
+  prompt_too_large: "Shorten the prompt, or route to a backend that reads its prompt from stdin.",
+
+  // ---- consult ----
+  host_unknown: "Register orchestrate with ORCHESTRATE_HOST_RUNTIME set to the runtime of the client that calls it.",
+  host_mismatch: "Make host.runtime in the config agree with ORCHESTRATE_HOST_RUNTIME, or remove it.",
+  no_eligible_agent: "Give an agent on another runtime a score for this capability (list_agents shows why each is excluded).",
+  agent_not_eligible: "Pick an eligible agent (list_agents), or leave agent: out.",
+  unknown_agent: "Use an agent id that list_agents shows.",
+  unknown_consultation: "Start a new consultation without consultation_id.",
+  session_target_mismatch: "Start a new consultation: a stored one stays pinned to its agent, runtime and model.",
+  resume_unsupported: "Start a new consultation; this CLI cannot continue a session.",
+  configured_model_unavailable: "Check that the CLI's account can use the configured model, or change the agent's model.",
+  action_attempted: "Nothing it produced is returned. Ask again, or consult a different agent with agent:.",
+
+  // ---- jobs and history ----
+  job_not_found: "Job ids come from route/consult replies with a job field.",
+  job_not_owned: "Cancel it from the client that started it (one orchestrate process per MCP client).",
+  server_died: "The server that ran it exited; start the call again (its partial output is kept).",
+  not_found: "It may already be deleted or pruned; `orchestrate history list` shows what is stored.",
+  still_running: "Cancel it first (job_cancel), or wait for it to finish.",
+
+  // ---- release tooling (build/): never seen by a server's caller ----
+  command_failed: "Run the command in the message by hand to see its full output.",
+  runtime_unavailable: "Install the toolchain named in the message (npm install brings Bun).",
+  compile_failed: "Read the compiler's output above; fix the source and build again.",
+  bad_target: "Use one of the targets the message lists.",
+  bad_version: "Tag the release with a semantic version (vX.Y.Z).",
+  missing_checksum: "Build every target first (npm run build:all) so SHA256SUMS lists them all.",
+} as const satisfies Record<string, string>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as ErrorCode[];
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_CODES, code);
+}
+
+/** The code's own "what to do next", for a failure that brought none. */
+export function hintFor(code: ErrorCode): string {
+  return ERROR_CODES[code];
+}
