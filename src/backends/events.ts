@@ -70,9 +70,12 @@ export type AgentEvent =
   | { kind: "usage"; usage: Usage; delta?: boolean; scope?: string }
   /**
    * A transient problem the CLI is retrying by itself (not final). `hopeless` marks a retry that
-   * will never end on its own (codex offline loops on "waiting for network" forever).
+   * will never end on its own (codex offline loops on "waiting for network" forever). `failure`
+   * names what the retry is about when the backend can tell (a 429/503 is `capacity`), and
+   * `retryAfterSec` the provider's own wait when it gave one: the runner ends a capacity retry
+   * loop early instead of waiting out the CLI's schedule, and cools the agent down that long.
    */
-  | { kind: "retry"; message: string; hopeless?: boolean }
+  | { kind: "retry"; message: string; hopeless?: boolean; failure?: "capacity" | "transport"; retryAfterSec?: number }
   /** A final error reported in the stream. */
   | { kind: "error"; message: string; failure?: FailureClass }
   /** The CLI's own terminal record (claude `result`, codex `turn.completed`, copilot `result`, …). */
