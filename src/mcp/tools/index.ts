@@ -1,5 +1,6 @@
 /** Every tool, from the groups' defs. Importing this loads no schema, handler or service. */
 import type { ToolDef } from "../define.ts";
+import { readRawConfig, type RawConfig } from "../../config/presence.ts";
 import { coreTools } from "./core/def.ts";
 import { consultTools } from "./consult/def.ts";
 import { jobTools } from "./jobs/def.ts";
@@ -11,11 +12,24 @@ export function allTools(): ToolDef[] {
   return [...coreTools, ...consultTools, ...jobTools, ...initTools, ...historyTools];
 }
 
-/** The tools this process advertises: core always; opt-in groups by environment. */
+/**
+ * Groups a config block switches on (review, ask): each reads the raw, unvalidated file (see
+ * config/presence.ts) — the file is read at most once per process, and only if such a group exists.
+ */
+const CONFIG_GATED: Partial<Record<ToolDef["group"], (raw: RawConfig | undefined) => boolean>> = {};
+
+/** The tools this process advertises: core always; opt-in groups by environment or by config block. */
 export function activeTools(env: Record<string, string | undefined>): ToolDef[] {
   const optedIn: Partial<Record<ToolDef["group"], boolean>> = {
     init: env.ORCHESTRATE_ALLOW_INIT === "1" || env.MCP_ROUTER_ALLOW_INIT === "1",
     history: env.ORCHESTRATE_HISTORY_TOOLS === "1",
   };
-  return allTools().filter((tool) => optedIn[tool.group] ?? true);
+  let raw: { value: RawConfig | undefined } | undefined;
+  const gated = (group: ToolDef["group"]): boolean | undefined => {
+    const gate = CONFIG_GATED[group];
+    if (!gate) return undefined;
+    raw ??= { value: readRawConfig(env) };
+    return gate(raw.value);
+  };
+  return allTools().filter((tool) => optedIn[tool.group] ?? gated(tool.group) ?? true);
 }

@@ -1,0 +1,37 @@
+/**
+ * Which optional blocks the config file holds, read without validating it: tools/list advertises
+ * a tool group only when its block exists (review, ask), and it is answered before arktype or the
+ * SDK load. A file that is missing, unreadable or not YAML/JSON holds no blocks here; the server
+ * reports what is wrong with it on the first call, through the hardened loader.
+ */
+import { readFileSync } from "node:fs";
+import { resolveConfigPath, type Env } from "./paths.ts";
+
+/** The parsed file as plain data, before any validation: only for presence checks. */
+export type RawConfig = Record<string, unknown>;
+
+/** Bounded: a presence check never reads more than a config could sensibly be. */
+const MAX_BYTES = 1 << 20;
+
+export function readRawConfig(env: Env): RawConfig | undefined {
+  const location = resolveConfigPath(env);
+  if (!location.exists) return undefined;
+  try {
+    const text = readFileSync(location.path, "utf8");
+    if (text.length > MAX_BYTES) return undefined;
+    const parsed: unknown = /\.json$/i.test(location.path) ? JSON.parse(text) : Bun.YAML.parse(text);
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as RawConfig) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `raw[a][b]…` when every step is an object; undefined otherwise. */
+export function blockAt(raw: RawConfig | undefined, ...path: string[]): unknown {
+  let at: unknown = raw;
+  for (const key of path) {
+    if (typeof at !== "object" || at === null || Array.isArray(at)) return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
+}
