@@ -281,6 +281,11 @@ export interface Adapter {
   /** Files (relative to the cwd) the CLI writes on every run as its own bookkeeping, not task work. */
   stateFiles?(req: RunRequest): string[];
   traits: BackendTraits;
+  /**
+   * A model the CLI calls for its own chores (routing, titles) and reports beside the one that
+   * answered; identity checks leave it out, unless it is the configured model itself.
+   */
+  helperModel?: RegExp;
   /** Probed once per binary when two programs (or release lines) share the name. */
   variant?: VariantProbe;
   /** Where the served model (and usage) can be read after a run. */

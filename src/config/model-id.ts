@@ -35,12 +35,22 @@ function withoutSnapshot(tokens: string[]): string[] {
  * "unverified", never "verified". A configured id without a version cannot be contradicted by a
  * versioned report of the same family, so it is "unverified" too.
  */
-export function compareModel(configured: string | undefined, reported: readonly string[]): IdentityVerdict {
-  const seen = reported.filter((m) => m && m !== "<synthetic>");
+export function compareModel(configured: string | undefined, reported: readonly string[], helper?: RegExp): IdentityVerdict {
+  const seen = served(reported, configured, helper);
   if (!configured || seen.length === 0) return "unverified";
   const want = withoutSnapshot(tokenRuns(configured));
   if (!hasVersion(configured)) return seen.every((m) => sameFamily(want, tokenRuns(m))) ? "unverified" : "mismatch";
-  return seen.some((m) => sameRuns(want, withoutSnapshot(tokenRuns(m)))) ? "verified" : "mismatch";
+  // Every model that served must be the configured one: one match among others proves nothing.
+  return seen.every((m) => sameRuns(want, withoutSnapshot(tokenRuns(m)))) ? "verified" : "mismatch";
+}
+
+/**
+ * The models that count as having served: not the placeholder claude writes for local messages, and
+ * not a chore model the backend names by rule (`helper`, e.g. a small title model) — unless that is
+ * the configured model itself.
+ */
+export function served(reported: readonly string[], configured: string | undefined, helper?: RegExp): string[] {
+  return reported.filter((m) => m && m !== "<synthetic>" && !(helper?.test(m) && !(configured && sameModel(m, configured))));
 }
 
 /**

@@ -118,7 +118,7 @@ function judge(agent: AgentConfig, rt: Runtime, view: RunView): Judgement {
   if (attempt.run.acted) return { error: actionAttempted(agent) };
   if (attempt.failure === "empty_answer") return { repair: true };
   if (attempt.failure) return { error: failureError(agent, rt, attempt) };
-  if (compareModel(agent.model, view.models) === "mismatch") return { error: modelMismatch(agent, view.models) };
+  if (compareModel(agent.model, view.models, rt.adapters[agent.backend].helperModel) === "mismatch") return { error: modelMismatch(agent, view.models) };
   const content = readEnvelope(attempt.run.structured ?? attempt.run.final?.structured, attempt.run.text);
   return content ? { content } : { repair: true };
 }
@@ -129,7 +129,7 @@ function outcome(rt: Runtime, agent: AgentConfig, views: RunView[], judged: Excl
     ...("content" in judged ? { content: judged.content } : { error: judged.error }),
     ...(sessionId ? { sessionId } : {}),
     models,
-    verification: compareModel(agent.model, models),
+    verification: compareModel(agent.model, models, rt.adapters[agent.backend].helperModel),
     usage: combineUsage(rt.adapters[agent.backend].traits.resumedUsage, views.map((v) => v.usage)),
     repaired,
   };

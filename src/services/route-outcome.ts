@@ -8,6 +8,7 @@ import type { Candidate } from "../routing/plan.ts";
 import { redact } from "../safety/redact.ts";
 import type { Failure } from "../result.ts";
 import type { ErrorCode } from "../errors.ts";
+import type { IdentityVerdict } from "../config/model-id.ts";
 import type { AttemptResult } from "../runner/attempt.ts";
 
 export interface AttemptTrace {
@@ -24,12 +25,18 @@ export interface AttemptTrace {
   exitCode?: number | null;
   fellBack: boolean;
   treeChanged?: boolean | null;
+  /** For the attempt that served: the configured model checked against what the CLI reported. */
+  modelVerification?: IdentityVerdict;
+  /** The models the CLI reported serving (its chore models left out). */
+  modelsReported?: string[];
 }
 
 export interface RouteOutcome {
   ok: boolean;
   runId?: string;
-  servedBy?: { agent: string; backend: string; model?: string; tier: Tier; provider: string };
+  servedBy?: { agent: string; backend: string; model?: string; tier: Tier; provider: string; modelVerification?: IdentityVerdict; configuredModel?: string };
+  /** Set when the model that served is not the configured one. */
+  modelNotice?: string;
   text?: string;
   attempts: AttemptTrace[];
   crossProviderNotice?: string;
@@ -66,9 +73,14 @@ export function publicOutcome(failure: FailureClass | undefined): string {
 
 export function success(candidate: Candidate, result: AttemptResult, attempts: AttemptTrace[], crossing: string | undefined): RouteOutcome {
   const a = candidate.agent;
+  const trace = attempts.at(-1);
+  // A mismatch is never shown as the configured model: servedBy names what the CLI said served.
+  const mismatch = trace?.modelVerification === "mismatch";
+  const model = mismatch ? trace?.modelsReported?.join(", ") : a.model;
   return {
     ok: true,
-    servedBy: { agent: a.id, backend: a.backend, ...(a.model ? { model: a.model } : {}), tier: candidate.tier, provider: a.provider },
+    servedBy: { agent: a.id, backend: a.backend, ...(model ? { model } : {}), tier: candidate.tier, provider: a.provider, ...(trace?.modelVerification ? { modelVerification: trace.modelVerification } : {}), ...(mismatch && a.model ? { configuredModel: a.model } : {}) },
+    ...(mismatch ? { modelNotice: `${a.id} is configured for ${a.model ?? "?"} but ${a.backend} reported ${trace?.modelsReported?.join(", ") ?? "?"}: the work was done by that model.` } : {}),
     text: redact(result.run.text),
     attempts,
     ...(crossing ? { crossProviderNotice: crossing } : {}),

@@ -16,6 +16,8 @@ import { runAttempt, type AttemptResult } from "../runner/attempt.ts";
 import { failed, success, terminal, traceOf, type AttemptTrace, type RouteOutcome } from "./route-outcome.ts";
 import { advisoryHint } from "./advisory.ts";
 import { armCooldown, coolingByAgent } from "./cooling.ts";
+import { sideChannelReport } from "../runner/side-channel.ts";
+import { compareModel, served } from "../config/model-id.ts";
 import type { Runtime } from "./runtime.ts";
 
 export interface RouteRequest {
@@ -74,6 +76,7 @@ async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string
     const capSec = attemptCapSec(remainingSec, plan.budget.reserveSec, total - n, candidate.agent.limits.maxWallSec);
     const result = await runWithProgress(rt, req, candidate, { n, total, capSec, deadline }, hooks);
     const trace = traceOf(n, candidate, result);
+    if (!result.failure) Object.assign(trace, await servedIdentity(rt, candidate.agent, result));
     attempts.push(trace);
     armCooldown(rt, candidate.agent, result.failure);
     const verdict = result.failure ? fallbackVerdict({ failure: result.failure, durationMs: result.durationMs, treeBefore: result.treeBefore, treeAfter: result.treeAfter, acted: result.run.acted, spawned: result.spawned }) : undefined;
@@ -83,6 +86,18 @@ async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string
     if (!trace.fellBack) return failed(result, trace, attempts, crossing, verdict?.fallback ? "no more candidates" : (verdict?.reason ?? "terminal"));
   }
   return terminal(attempts, { code: "no_candidates", message: "No candidate could be tried." }, crossing);
+}
+
+/**
+ * Which model served, as in consult: what the stream showed plus the backend's side channel (codex
+ * rollout, opencode export, …), checked against the configured model. Only for a served attempt:
+ * a failed one's model decides nothing.
+ */
+async function servedIdentity(rt: Runtime, agent: AgentConfig, result: AttemptResult): Promise<Pick<AttemptTrace, "modelVerification" | "modelsReported">> {
+  const adapter = rt.adapters[agent.backend];
+  const side = await sideChannelReport({ adapter, command: agent.command ?? agent.backend, env: { ...rt.env, ...agent.env }, request: result.request, sessionId: result.run.sessionId });
+  const reported = [...new Set([...result.run.models, ...side.models])];
+  return { modelVerification: compareModel(agent.model, reported, adapter.helperModel), modelsReported: served(reported, agent.model, adapter.helperModel) };
 }
 
 /** Which rule let the prompt go to another provider: the person's own first entry, or their consent. */

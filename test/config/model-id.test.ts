@@ -18,10 +18,17 @@ describe("model identity", () => {
     ["opus", ["claude-sonnet-5-5"], "mismatch"],
     ["gemini-2.5-pro", [], "unverified"],
     ["gemini-2.5-pro", ["<synthetic>"], "unverified"],
-    ["gemini-2.5-pro", ["gemini-2.5-flash-lite", "gemini-2.5-pro"], "verified"],
+    ["gemini-2.5-pro", ["gemini-2.5-flash-lite", "gemini-2.5-pro"], "mismatch"],
+    ["gpt-5.5", ["gpt-4o-mini", "gpt-5.5"], "mismatch"],
     ["deepseek/deepseek-v4", ["deepseek-v4"], "verified"],
   ] as const)("%s vs %p → %s", (configured, reported, verdict) => {
     expect(compareModel(configured, reported)).toBe(verdict);
+  });
+
+  test("verified only when every model that served matches; a helper named by rule is left out", () => {
+    expect(compareModel("gemini-2.5-pro", ["gemini-2.5-flash-lite", "gemini-2.5-pro"], /flash-lite/)).toBe("verified");
+    expect(compareModel("gemini-2.5-flash-lite", ["gemini-2.5-flash-lite"], /flash-lite/)).toBe("verified");
+    expect(compareModel("gemini-2.5-pro", ["gemini-2.5-flash-lite"], /flash-lite/)).toBe("unverified");
   });
 
   test("a bare alias has no version; a dated snapshot alone is not a version", () => {

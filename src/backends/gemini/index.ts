@@ -102,10 +102,16 @@ function toolResult(obj: Record<string, unknown>): AgentEvent {
  * The models actually called are the keys of `stats.models` (router + main under `auto`); the
  * init line's model only echoes the request, so it is not reported as evidence.
  */
+/** A model that only served gemini's own chores (`roles: { utility_router }`, no `main`) did not answer. */
+function choreOnly(entry: Record<string, unknown> | undefined): boolean {
+  const roles = asRecord(entry?.roles);
+  return roles !== undefined && Object.keys(roles).length > 0 && !("main" in roles);
+}
+
 function resultEvents(obj: Record<string, unknown>): AgentEvent[] {
   const stats = asRecord(obj.stats);
-  const models = Object.keys(asRecord(stats?.models) ?? {});
-  const events: AgentEvent[] = models.map((model) => ({ kind: "model", model }));
+  const models = Object.entries(asRecord(stats?.models) ?? {}).filter(([, entry]) => !choreOnly(asRecord(entry)));
+  const events: AgentEvent[] = models.map(([model]) => ({ kind: "model", model }));
   if (stats) events.push({ kind: "usage", usage: usageOf(stats) });
   if (obj.status === "success") return [...events, { kind: "final", ok: true }];
   const message = firstString(asRecord(obj.error)?.message) ?? "gemini reported an error";

@@ -11,10 +11,11 @@ export function formatRoute(outcome: RouteOutput): string {
   const lines: string[] = [];
   if (outcome.servedBy) {
     const s = outcome.servedBy;
-    lines.push(`Served by ${s.tier}:${s.agent} (${s.backend}${s.model ? ` · ${s.model}` : ""})`);
+    lines.push(`Served by ${s.tier}:${s.agent} (${s.backend}${s.model ? ` · ${s.model}` : ""})${s.modelVerification ? ` · model ${s.modelVerification}` : ""}`);
   }
   if (outcome.attempts.length > 0) lines.push("Trace:", ...outcome.attempts.map(traceLine));
   if (outcome.crossProviderNotice) lines.push(`Notice: ${outcome.crossProviderNotice}`);
+  if (outcome.modelNotice) lines.push(`Notice: ${outcome.modelNotice}`);
   if (outcome.usage && Object.keys(outcome.usage).length > 0) lines.push(`Usage: ${usageLine(outcome.usage)}`);
   if (outcome.sessionId) lines.push(`Session: ${outcome.sessionId}`);
   if (outcome.text) lines.push("", outcome.ok ? outcome.text : `Partial output:\n${outcome.text}`);

@@ -27,6 +27,8 @@ export const routeInput = type({
   "background?": "boolean",
 });
 
+const identityVerdict = type("'verified' | 'unverified' | 'mismatch'");
+
 const attempt = type({
   n: "number",
   agent: "string",
@@ -40,12 +42,15 @@ const attempt = type({
   "exitCode?": "number | null",
   fellBack: "boolean",
   "treeChanged?": "boolean | null",
+  "modelVerification?": identityVerdict,
+  "modelsReported?": "string[]",
 });
 
 export const routeOutput = type({
   ok: "boolean",
   "runId?": "string",
-  "servedBy?": { agent: "string", backend: "string", "model?": "string", tier, provider: "string" },
+  "servedBy?": { agent: "string", backend: "string", "model?": "string", tier, provider: "string", "modelVerification?": identityVerdict, "configuredModel?": "string" },
+  "modelNotice?": "string",
   "text?": "string",
   attempts: attempt.array(),
   "crossProviderNotice?": "string",
