@@ -29,7 +29,7 @@ export function detectLegacy(raw: Record<string, unknown>, format: "yaml" | "jso
 }
 
 /** Keys of an Orchestrator file that orchestrate reads but does not act on (yet). */
-const IGNORED_CONSULT_KEYS = ["managed_agents_path", "web_turn_limit", "protocol_version", "review", "workflow", "dashboard"] as const;
+const IGNORED_CONSULT_KEYS = ["managed_agents_path", "web_turn_limit", "protocol_version", "workflow", "dashboard"] as const;
 const IGNORED_AGENT_KEYS = ["reasoning_effort", "execution_modes"] as const;
 
 export interface Converted {
@@ -84,7 +84,8 @@ export function convertOrchestrator(file: OrchestratorFile, env: Env): Converted
   out.file = {
     agents,
     ...(host ? { host } : {}),
-    ...(c.timeout_s !== undefined ? { consult: { timeoutSec: c.timeout_s } } : {}),
+    // consult.review is the same block in both formats: carried over as written.
+    ...(c.timeout_s !== undefined || c.review !== undefined ? { consult: { ...(c.timeout_s !== undefined ? { timeoutSec: c.timeout_s } : {}), ...(c.review !== undefined ? { review: c.review } : {}) } } : {}),
     ...(c.database_path !== undefined || c.store_full_content !== undefined
       ? { store: { ...(c.database_path !== undefined ? { path: c.database_path } : {}), ...(c.store_full_content !== undefined ? { fullContent: c.store_full_content } : {}) } }
       : {}),
@@ -100,5 +101,6 @@ export function orchestratorPath(parts: readonly PropertyKey[]): string {
   if (head === "store" && id === "path") return "consult.database_path";
   if (head === "store" && id === "fullContent") return "consult.store_full_content";
   if (head === "consult" && id === "timeoutSec") return "consult.timeout_s";
+  if (head === "consult" && id === "review") return joinPath(parts);
   return joinPath(["consult", ...parts]);
 }

@@ -9,7 +9,7 @@ import { hasVersion } from "./model-id.ts";
 import { expandHome, type Env } from "./paths.ts";
 import { NAME, resolveAgent, type PathFn } from "./resolve-agent.ts";
 import { checkAgentEntry, type Checked, type UnifiedFile } from "./schema.ts";
-import { TIERS, type AgentConfig, type Config, type Tier } from "./types.ts";
+import { TIERS, type AgentConfig, type Config, type ReviewConfig, type Tier } from "./types.ts";
 
 export interface ResolveOptions {
   source: Config["source"];
@@ -199,6 +199,39 @@ function checkHost(file: UnifiedFile, ctx: Ctx): Config["host"] {
   return { runtime: file.host.runtime, ...(model !== undefined ? { model } : {}) };
 }
 
+/** The most reviewers deep mode asks at once (seed 001: one to five). */
+export const MAX_DEEP_REVIEWERS = 5;
+
+/** `consult.review`: ids must name agents; `reviewers` holds exactly one, `deep_reviewers` one to five. */
+function resolveReview(file: UnifiedFile, ctx: Ctx): ReviewConfig | undefined {
+  const block = file.consult?.review;
+  if (!block) return undefined;
+  const at = ["consult", "review"];
+  if (block.reviewers === undefined && block.deep_reviewers === undefined) {
+    ctx.errors.push(errorLine(ctx.path(at), "names no reviewers", "add reviewers: [one agent id] for standard reviews and/or deep_reviewers: [one to five ids]"));
+    return undefined;
+  }
+  const reviewers = reviewerIds(block.reviewers ?? [], [...at, "reviewers"], ctx);
+  const deepReviewers = reviewerIds(block.deep_reviewers ?? [], [...at, "deep_reviewers"], ctx);
+  if (block.reviewers !== undefined && block.reviewers.length !== 1) {
+    ctx.errors.push(errorLine(ctx.path([...at, "reviewers"]), `standard reviews take exactly one reviewer (${block.reviewers.length} listed)`, "list one agent id; put more under deep_reviewers"));
+  }
+  if (block.deep_reviewers !== undefined && (block.deep_reviewers.length < 1 || block.deep_reviewers.length > MAX_DEEP_REVIEWERS)) {
+    ctx.errors.push(errorLine(ctx.path([...at, "deep_reviewers"]), `deep reviews take one to ${MAX_DEEP_REVIEWERS} reviewers (${block.deep_reviewers.length} listed)`, `list between 1 and ${MAX_DEEP_REVIEWERS} agent ids`));
+  }
+  return { reviewers, deepReviewers };
+}
+
+function reviewerIds(ids: readonly string[], at: readonly PropertyKey[], ctx: Ctx): string[] {
+  const out: string[] = [];
+  ids.forEach((id, i) => {
+    if (!ctx.declared.has(id)) ctx.errors.push(errorLine(ctx.path([...at, i]), `refers to an unknown agent ${JSON.stringify(id)}`, `define it under agents:, or use one of: ${[...ctx.declared].join(", ") || "(none defined)"}`));
+    else if (out.includes(id)) ctx.errors.push(errorLine(ctx.path([...at, i]), `${JSON.stringify(id)} is listed twice`, "remove the repeat"));
+    else out.push(id);
+  });
+  return out;
+}
+
 export function resolveUnified(file: UnifiedFile, opts: ResolveOptions): Checked<Config> {
   const ctx: Ctx = { agents: {}, origins: {}, declared: new Set(), errors: [], path: opts.path ?? joinPath };
   resolveNamedAgents(file, ctx);
@@ -208,6 +241,7 @@ export function resolveUnified(file: UnifiedFile, opts: ResolveOptions): Checked
   const roots = resolveRoots(file, ctx, opts.env);
   const store = resolveStore(file, ctx, opts.env);
   const host = checkHost(file, ctx);
+  const review = resolveReview(file, ctx);
   if (ctx.errors.length > 0) return { ok: false, errors: ctx.errors };
   return {
     ok: true,
@@ -221,7 +255,7 @@ export function resolveUnified(file: UnifiedFile, opts: ResolveOptions): Checked
       roots,
       maxDepth: file.maxDepth ?? DEFAULTS.maxDepth,
       host,
-      consult: { timeoutSec: file.consult?.timeoutSec ?? DEFAULTS.consultTimeoutSec },
+      consult: { timeoutSec: file.consult?.timeoutSec ?? DEFAULTS.consultTimeoutSec, ...(review ? { review } : {}) },
       store,
       cooldowns: { ...DEFAULT_COOLDOWNS, ...(file.cooldowns ?? {}) },
       ...(file.syncBudgetSec !== undefined ? { syncBudgetSec: file.syncBudgetSec } : {}),

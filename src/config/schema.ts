@@ -42,7 +42,9 @@ const AgentDef = {
 const TiersDef = { "+": "reject", "light?": "unknown", "standard?": "unknown", "heavy?": "unknown" } as const;
 const FallbacksDef = { "+": "reject", "light?": TIER, "standard?": TIER, "heavy?": TIER } as const;
 const HostDef = { "+": "reject", runtime: BACKEND, "model?": "string > 0" } as const;
-const ConsultDef = { "+": "reject", "timeoutSec?": "10 <= number.integer <= 3600" } as const;
+/** Seed 001's `consult.review`, the same keys in both formats: who reviews in each mode (ids checked in resolve.ts). */
+const ReviewDef = { "+": "reject", "reviewers?": "(string > 0)[]", "deep_reviewers?": "(string > 0)[]" } as const;
+const ConsultDef = { "+": "reject", "timeoutSec?": "10 <= number.integer <= 3600", "review?": "Review" } as const;
 const StoreDef = { "+": "reject", "path?": "string > 0", "fullContent?": "boolean" } as const;
 const CooldownsDef = {
   "+": "reject",
@@ -97,7 +99,7 @@ const OrchConsultDef = {
   "protocol_version?": "string",
   "agents?": "Record<string, OrchAgent>",
   "host?": "OrchHost",
-  "review?": "object",
+  "review?": "Review",
   "workflow?": "object",
   "dashboard?": "object",
 } as const;
@@ -110,6 +112,7 @@ const $ = scope({
   Tiers: TiersDef,
   Fallbacks: FallbacksDef,
   Host: HostDef,
+  Review: ReviewDef,
   Consult: ConsultDef,
   Store: StoreDef,
   Cooldowns: CooldownsDef,
@@ -141,6 +144,7 @@ export const KNOWN_KEYS = {
   fallbacks: keysOf(FallbacksDef),
   host: keysOf(HostDef),
   consult: keysOf(ConsultDef),
+  review: keysOf(ReviewDef),
   store: keysOf(StoreDef),
   cooldowns: keysOf(CooldownsDef),
   defaults: keysOf(DefaultsDef),
@@ -169,6 +173,7 @@ function agentShape(rel: readonly PropertyKey[]): Shape {
 function unifiedShape(rel: readonly PropertyKey[]): Shape {
   if (rel.length === 0) return "unified";
   if (rel[0] === "agents") return agentShape(rel.slice(2));
+  if (rel[0] === "consult" && rel[1] === "review") return "review";
   return UNIFIED_CHILDREN[String(rel[0])] ?? "unified";
 }
 
@@ -176,6 +181,7 @@ function orchestratorShape(rel: readonly PropertyKey[]): Shape {
   if (rel.length === 0) return "orchFile";
   if (rel.length === 1) return "orchConsult";
   if (rel[1] === "agents") return "orchAgent";
+  if (rel[1] === "review") return "review";
   return rel[1] === "host" ? "orchHost" : "orchConsult";
 }
 

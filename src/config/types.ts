@@ -55,6 +55,16 @@ export interface CooldownTtls {
   notInstalledSec: number;
 }
 
+/**
+ * Who reviews (seed 001's `consult.review`): agent ids, checked to exist. Standard mode takes exactly
+ * one reviewer, deep mode one to five; a mode whose list is absent is not offered. Execution identity
+ * (two ids on one model are one reviewer) and the host's exclusion are decided per plan (routing/).
+ */
+export interface ReviewConfig {
+  reviewers: string[];
+  deepReviewers: string[];
+}
+
 export interface Config {
   source: {
     path?: string;
@@ -74,7 +84,7 @@ export interface Config {
   /** How deep nested orchestrate calls may go (ORCHESTRATE_DEPTH). */
   maxDepth: number;
   host: { runtime?: Backend; model?: string };
-  consult: { timeoutSec: number };
+  consult: { timeoutSec: number; review?: ReviewConfig };
   store: { path?: string; fullContent: boolean };
   cooldowns: CooldownTtls;
   /** Seconds a synchronous call may run before it turns itself into a job; undefined = by client. */

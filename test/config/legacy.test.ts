@@ -136,13 +136,12 @@ describe("Orchestrator config.yaml (seed 001)", () => {
     expect(again.ok && again.value.unified.agents?.antigravity?.backend).toBe("agy");
   });
 
-  test("review/workflow/dashboard and per-agent extras are accepted and reported as ignored", async () => {
+  test("workflow/dashboard and per-agent extras are accepted and reported as ignored; review is read", async () => {
     const yaml = `${SEED_001_CONFIG_YAML}  review:\n    reviewers: [codex]\n  dashboard: { enabled: false }\n`.replace("      priority: 10\n", "      priority: 10\n      reasoning_effort: high\n");
     const path = writeConfig(privateDir(), "config.yaml", yaml);
     const { value, lines } = await captureLog(() => loadConfig({ path, env: {} }));
-    expect(value.ok).toBe(true);
+    expect(value.ok && value.value.consult.review).toEqual({ reviewers: ["codex"], deepReviewers: [] });
     expect(lines).toEqual([
-      `warn: ${path}: consult.review is accepted but has no effect in orchestrate`,
       `warn: ${path}: consult.dashboard is accepted but has no effect in orchestrate`,
       `warn: ${path}: consult.agents.codex.reasoning_effort is accepted but has no effect in orchestrate`,
     ]);
