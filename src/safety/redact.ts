@@ -167,3 +167,82 @@ function walk(value: unknown, seen: WeakMap<object, unknown>): unknown {
   }
   return out;
 }
+
+// ---- locating, for a plan that must say where credential-shaped text is ----
+
+/** Where the scrubber would mask, in the original text: [start, end) and the kind it would name. */
+export interface SecretSpan {
+  start: number;
+  end: number;
+  kind: string;
+}
+
+/**
+ * The same rules as redact(), reporting where they match instead of replacing — a review plan shows
+ * the person where credential-shaped text sits before anything is sent. Each pass runs on the
+ * original text; where two rules cover the same text the one redact() applies first names it.
+ */
+export function findSecrets(text: string): SecretSpan[] {
+  if (!text) return [];
+  const found = [...pemSpans(text)];
+  for (const rule of [...BLOCK_RULES, ...TOKEN_RULES, ...CONTEXT_RULES]) found.push(...ruleSpans(text, rule));
+  found.push(...assignmentSpans(text, ASSIGNMENT), ...assignmentSpans(text, FLAG));
+  const kept: SecretSpan[] = [];
+  for (const span of found) if (!kept.some((k) => span.start < k.end && k.start < span.end)) kept.push(span);
+  return kept.sort((a, b) => a.start - b.start);
+}
+
+/** `d` adds match indices: the spans of the named groups. */
+function withIndices(re: RegExp): RegExp {
+  return new RegExp(re.source, re.flags.includes("d") ? re.flags : `${re.flags}d`);
+}
+
+function ruleSpans(text: string, rule: Rule): SecretSpan[] {
+  const out: SecretSpan[] = [];
+  for (const m of text.matchAll(withIndices(rule.re))) {
+    const value = m.groups?.value;
+    const at = m.indices?.groups?.value;
+    if (!value || !at || (rule.accept && !rule.accept(value))) continue;
+    out.push({ start: at[0], end: at[1], kind: rule.kind });
+  }
+  return out;
+}
+
+function assignmentSpans(text: string, re: RegExp): SecretSpan[] {
+  const out: SecretSpan[] = [];
+  for (const m of text.matchAll(withIndices(re))) {
+    const { key = "", value = "" } = m.groups ?? {};
+    const at = m.indices?.groups?.value;
+    const kind = secretKeyKind(key);
+    if (!kind || !at) continue;
+    const { inner, open, close } = unquote(value);
+    if (isNotASecret(inner, open !== "", key)) continue;
+    out.push({ start: at[0] + open.length, end: at[1] - close.length, kind });
+  }
+  return out;
+}
+
+/** The BEGIN…END span of each private key; a BEGIN without its END runs over the base64 after it (as redactPem). */
+function pemSpans(text: string): SecretSpan[] {
+  const out: SecretSpan[] = [];
+  let open: number | undefined;
+  const truncated = (limit: number) => {
+    if (open === undefined) return;
+    const header = text.indexOf("-----", open + 5) + 5;
+    const body = PEM_TRUNCATED_BODY.exec(text.slice(header, limit))?.[0].length ?? 0;
+    out.push({ start: open, end: header + body, kind: "private_key" });
+    open = undefined;
+  };
+  const marker = new RegExp(PEM_MARKER.source, PEM_MARKER.flags);
+  for (let m = marker.exec(text); m; m = marker.exec(text)) {
+    if (m[1] === "BEGIN") {
+      truncated(m.index);
+      open = m.index;
+    } else if (open !== undefined) {
+      out.push({ start: open, end: m.index + m[0].length, kind: "private_key" });
+      open = undefined;
+    }
+  }
+  truncated(text.length);
+  return out;
+}
