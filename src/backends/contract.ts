@@ -255,6 +255,11 @@ export interface Adapter {
   invocation(req: RunRequest): Invocation;
   /** One stdout line → zero or more events. Pure; must not throw on garbage. */
   parse(line: string): AgentEvent[];
+  /**
+   * One stderr line → events, for CLIs that announce what they are doing only there (opencode's
+   * `--print-logs` "stream error" line is its only retry signal). Pure; absent: stderr is only a tail.
+   */
+  parseStderr?(line: string): AgentEvent[];
   /** undefined = success. Reads exit code, final events and stderr text. */
   classify(outcome: ExitOutcome): FailureClass | undefined;
   /**

@@ -57,6 +57,11 @@ export type AgentEvent =
   /** `requested` marks an echo of the model asked for (claude's init line): no evidence of what served. */
   | { kind: "model"; model: string; requested?: boolean }
   | { kind: "thinking"; text?: string }
+  /**
+   * The model began a response (opencode's `step_start`): progress, for CLIs that print a reply only
+   * once it is whole, so a run recovering from a retry is seen working before its text arrives.
+   */
+  | { kind: "step" }
   /** `delta` marks a streamed chunk (gemini, Grok Build): consecutive chunks form one message. */
   | { kind: "text"; text: string; delta?: boolean }
   /** A tool the delegate ran. `acts` is true for anything that can change state (shell, edit, MCP). */

@@ -38,6 +38,11 @@ export interface ProcessOptions {
    * empty. The chunk's memory may be reused after the call returns: copy what you keep.
    */
   onStdout?: (chunk: Uint8Array) => void;
+  /**
+   * Each stderr line as it arrives (opencode and gemini announce their retries only there). The
+   * tail is kept either way; lines longer than 64 KiB are cut.
+   */
+  onStderrLine?: (line: string) => void;
   /** Default 8192. */
   stderrTailBytes?: number;
   /** Longer stdout lines are truncated. Default 4 MiB. */
@@ -61,6 +66,7 @@ export interface ProcessResult {
 
 export const DEFAULT_GRACE_MS = 2000;
 const DEFAULT_STDERR_TAIL = 8192;
+const MAX_STDERR_LINE_BYTES = 64 * 1024;
 /** After the group is gone, how long the pipes get to reach EOF before reading stops anyway. */
 const DRAIN_MS = 250;
 /** setTimeout fires at once beyond a signed 32-bit delay. */
@@ -97,6 +103,7 @@ async function supervise(proc: Subprocess<"ignore" | Uint8Array, "pipe", "pipe">
   const graceMs = opts.graceMs ?? DEFAULT_GRACE_MS;
   const out: Sink = opts.onStdout ? new ByteSink(opts.onStdout) : new LineSink(opts.onLine, opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
   const errTail = new ByteTail(opts.stderrTailBytes ?? DEFAULT_STDERR_TAIL);
+  const errLines = opts.onStderrLine ? new LineSink(opts.onStderrLine, MAX_STDERR_LINE_BYTES) : undefined;
   const stop = deferred();
   let lastActivity = Date.now();
   const touch = (): void => {
@@ -104,7 +111,7 @@ async function supervise(proc: Subprocess<"ignore" | Uint8Array, "pipe", "pipe">
   };
   const reading = Promise.all([
     pump(proc.stdout, stop.promise, (chunk) => (touch(), out.push(chunk))),
-    pump(proc.stderr, stop.promise, (chunk) => (touch(), errTail.push(chunk))),
+    pump(proc.stderr, stop.promise, (chunk) => (touch(), errTail.push(chunk), errLines?.push(chunk))),
   ]);
 
   let leaderExited = false;
@@ -141,6 +148,7 @@ async function supervise(proc: Subprocess<"ignore" | Uint8Array, "pipe", "pipe">
   stop.resolve();
   await reading;
   out.flush();
+  errLines?.flush();
   opts.signal?.removeEventListener("abort", onAbort);
   unregister();
   finished.resolve();

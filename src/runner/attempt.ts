@@ -47,6 +47,8 @@ export interface AttemptResult {
   request: RunRequest;
   /** The backend's words for what a failure's class alone does not say; services add it to their message or hint. */
   explanation?: string;
+  /** A capacity failure's provider-announced wait, in seconds: the agent cools down at least that long. */
+  retryAfterSec?: number;
 }
 
 export async function runAttempt(spec: AttemptSpec): Promise<AttemptResult> {
@@ -57,6 +59,7 @@ export async function runAttempt(spec: AttemptSpec): Promise<AttemptResult> {
   const streamed = await streamAttempt({
     channel,
     parse: (line) => spec.adapter.parse(line),
+    ...(spec.adapter.parseStderr ? { parseStderr: (line: string) => spec.adapter.parseStderr?.(line) ?? [] } : {}),
     guards: attemptGuards(spec.agent.limits),
     timeoutMs: spec.timeoutMs,
     ...(spec.stallMs ? { stallMs: spec.stallMs } : {}),
@@ -77,10 +80,12 @@ export async function runAttempt(spec: AttemptSpec): Promise<AttemptResult> {
     classify: (outcome) => adapter.classify(outcome),
     ...(adapter.explain ? { explain: (outcome: ExitOutcome) => adapter.explain?.(outcome) } : {}),
   });
+  const retryAfterSec = failure === "capacity" ? retryAfterOf(events) : undefined;
   return {
     ...(failure ? { failure } : {}),
     reason,
     ...(explanation ? { explanation } : {}),
+    ...(retryAfterSec !== undefined ? { retryAfterSec } : {}),
     run,
     events,
     exitCode: end.exitCode,
@@ -92,6 +97,15 @@ export async function runAttempt(spec: AttemptSpec): Promise<AttemptResult> {
     stderrTail: end.stderrTail,
     request,
   };
+}
+
+/** The wait the last capacity retry announced, if it named one. */
+function retryAfterOf(events: readonly AgentEvent[]): number | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const event = events[i];
+    if (event?.kind === "retry" && event.failure === "capacity") return event.retryAfterSec;
+  }
+  return undefined;
 }
 
 /** Refused before anything started (not installed, a build that cannot be driven, signed out). */

@@ -78,7 +78,7 @@ async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string
     const trace = traceOf(n, candidate, result);
     if (!result.failure) Object.assign(trace, await servedIdentity(rt, candidate.agent, result));
     attempts.push(trace);
-    armCooldown(rt, candidate.agent, result.failure);
+    armCooldown(rt, candidate.agent, result.failure, result.retryAfterSec);
     const verdict = result.failure ? fallbackVerdict({ failure: result.failure, durationMs: result.durationMs, treeBefore: result.treeBefore, treeAfter: result.treeAfter, acted: result.run.acted, spawned: result.spawned }) : undefined;
     trace.fellBack = verdict?.fallback === true && n < total;
     recordAttempt(rt, runId, trace, result);

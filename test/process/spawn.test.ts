@@ -55,6 +55,16 @@ describe("runProcess: normal runs", () => {
     expect(result.rawStdoutTail).toBe("plain error on stdout");
   });
 
+  test("stderr lines reach onStderrLine as they arrive (a retry announced there), and the tail is still kept", async () => {
+    const seen: { line: string; at: number }[] = [];
+    const started = Date.now();
+    const result = await sh("echo 'stream error 1' >&2; sleep 0.3; printf 'stream error 2' >&2", { onStderrLine: (line) => seen.push({ line, at: Date.now() - started }) });
+    expect(seen.map((s) => s.line)).toEqual(["stream error 1", "stream error 2"]);
+    // The first line is seen before the child goes on, not only at exit.
+    expect(seen[0]?.at ?? 9999).toBeLessThan(seen[1]?.at ?? 0);
+    expect(result.stderrTail).toBe("stream error 1\nstream error 2");
+  });
+
   test("a 50 MB line is truncated at maxLineBytes, never buffered whole", async () => {
     const lengths: number[] = [];
     const result = await sh("head -c 52428800 /dev/zero | tr '\\0' a; echo; echo after", { maxLineBytes: 1 << 20, onLine: (line) => lengths.push(line.length), timeoutMs: 30_000 });

@@ -96,6 +96,66 @@ describe("stream: lines → events → fold, guards abort the channel", () => {
   });
 });
 
+/** Plays its lines, then holds the run open until it is aborted (a CLI sitting in its retry backoff). */
+function holding(lines: string[], stderr: string[] = []): Channel {
+  return {
+    target: "/fake/cli",
+    run: async (io) => {
+      for (const l of lines) io.onLine(l);
+      for (const l of stderr) io.onStderrLine?.(l);
+      if (!io.signal.aborted) await new Promise((resolve) => io.signal.addEventListener("abort", resolve, { once: true }));
+      return { endReason: io.signal.reason as TransportEnd["endReason"], exitCode: null, signal: "SIGTERM", stderrTail: "", rawStdoutTail: "" };
+    },
+  };
+}
+
+describe("stream: capacity retries end the run fast", () => {
+  const capacity = line({ kind: "retry", message: "Reconnecting... 1/5 (429)", failure: "capacity" });
+
+  test("one capacity retry and then silence: the silence timer trips after the window", async () => {
+    const started = Date.now();
+    const streamed = await streamAttempt({ channel: holding([capacity]), parse: adapter.parse, guards: attemptGuards({}, 150), timeoutMs: 10_000 });
+    expect(streamed.trip?.guard).toBe("capacity_retry");
+    expect(streamed.end.endReason).toBe("cancelled");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  test("a retry line on stderr counts, read by the backend's stderr parser", async () => {
+    const parseStderr = (l: string): AgentEvent[] => (l.includes("stream error") ? [{ kind: "retry", message: l, failure: "capacity" }] : []);
+    const streamed = await streamAttempt({ channel: holding([], ["level=INFO message=init", 'level=ERROR message="stream error"', 'level=ERROR message="stream error"']), parse: adapter.parse, parseStderr, guards: attemptGuards({}), timeoutMs: 10_000 });
+    expect(streamed.trip?.guard).toBe("capacity_retry");
+    expect(streamed.events.map((e) => e.kind)).toEqual(["retry", "retry"]);
+  });
+
+  test("without a stderr parser, stderr lines are not even asked for", async () => {
+    const seen: { io?: StreamIO } = {};
+    await streamAttempt({ channel: channel({ lines: [] }, seen), parse: adapter.parse, guards: [], timeoutMs: 1000 });
+    expect(seen.io?.onStderrLine).toBeUndefined();
+  });
+
+  test("progress after the first retry calls the timer off: the run ends by itself, answered", async () => {
+    const streamed = await streamAttempt({
+      channel: {
+        target: "/fake/cli",
+        run: async (io) => {
+          io.onLine(capacity);
+          await Bun.sleep(50);
+          io.onLine(line({ kind: "text", text: "PONG" }));
+          await Bun.sleep(300);
+          return { endReason: io.signal.aborted ? "cancelled" : "exit", exitCode: 0, signal: null, stderrTail: "", rawStdoutTail: "" };
+        },
+      },
+      parse: adapter.parse,
+      guards: attemptGuards({}, 150),
+      timeoutMs: 10_000,
+    });
+    expect(streamed.trip).toBeUndefined();
+    expect(streamed.end.endReason).toBe("exit");
+    expect(streamed.run.text).toBe("PONG");
+  });
+});
+
 describe("runAttempt through a transport", () => {
   test("a refusal before anything started: not_installed carries no commandPath", async () => {
     const t = transport(() => ({ ok: false, failure: "not_installed", reason: "x was not found" }));
@@ -135,6 +195,21 @@ describe("runAttempt through a transport", () => {
     const caller = new AbortController();
     const cancelling: Transport = { kind: "fake", prepare: async (i) => ({ ok: true, request: i.request, channel: { target: "/fake/cli", run: async (io) => (caller.abort("cancelled"), channel({ lines: [hopeless] }).run(io)) } }) };
     expect(await runAttempt(spec(cancelling, { signal: caller.signal }))).toMatchObject({ failure: "cancelled", reason: "cancelled by the client" });
+  });
+
+  test("a capacity loop is unavailable, and carries the wait the provider announced", async () => {
+    const loop = [line({ kind: "retry", message: "429", failure: "capacity" }), line({ kind: "retry", message: "429", failure: "capacity", retryAfterSec: 3 })];
+    const t = transport((r) => ({ ok: true, request: r, channel: holding(loop) }));
+    expect(await runAttempt(spec(t))).toMatchObject({ failure: "capacity", reason: "unavailable", retryAfterSec: 3 });
+    const long = transport((r) => ({ ok: true, request: r, channel: holding([line({ kind: "retry", message: "429", failure: "capacity", retryAfterSec: 90 })]) }));
+    expect(await runAttempt(spec(long))).toMatchObject({ failure: "capacity", retryAfterSec: 90 });
+  });
+
+  test("a retry-after on a run that did not fail for capacity is not carried", async () => {
+    const t = transport((r) => ({ ok: true, request: r, channel: channel({ lines: [line({ kind: "retry", message: "429", failure: "capacity", retryAfterSec: 2 }), line({ kind: "text", text: "ok" })] }) }));
+    const result = await runAttempt(spec(t));
+    expect(result.failure).toBeUndefined();
+    expect(result.retryAfterSec).toBeUndefined();
   });
 
   test("the transport is given the attempt's budget in whole seconds, rounded up", async () => {

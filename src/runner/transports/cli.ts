@@ -55,6 +55,7 @@ function cliChannel(command: string, invocation: Invocation, cwd: string, env: E
           ...(io.stallMs ? { stallMs: io.stallMs } : {}),
           signal: io.signal,
           onLine: io.onLine,
+          ...(io.onStderrLine ? { onStderrLine: io.onStderrLine } : {}),
         }),
       ),
   };

@@ -34,6 +34,8 @@ export interface StreamIO {
   /** Aborting ends the run; a StopReason as the abort reason is recorded as the end. */
   signal: AbortSignal;
   onLine(line: string): void;
+  /** Each diagnostics line (cli: stderr) as it arrives, for backends that read it mid-run. */
+  onStderrLine?(line: string): void;
 }
 
 /** A prepared delegate, run once. */
