@@ -68,6 +68,25 @@ export const ERROR_CODES = {
   configured_model_unavailable: "Check that the CLI's account can use the configured model, or change the agent's model.",
   action_attempted: "Nothing it produced is returned. Ask again, or consult a different agent with agent:.",
 
+  // ---- reviews ----
+  review_unconfigured: "Add a consult.review block (reviewers and/or deep_reviewers) to the config, then restart the client.",
+  review_mode_unconfigured: "Use the mode consult.review configures, or add that mode's list (reviewers: one id; deep_reviewers: one to five).",
+  reviewer_count: "Standard reviews take exactly one reviewer and deep reviews one to five: name that many distinct models.",
+  no_eligible_reviewer: "Name reviewers on a runtime other than the host's (or set host.model and give them versioned models); the plan says why each was left out.",
+  unknown_review: "Review ids come from the review tool's plan; review_list shows the stored ones.",
+  review_wrong_state: "Call review_get to see where the review stands; this step does not apply to it now.",
+  material_invalid: "Pass text, or absolute paths of readable files inside the roots with line ranges that exist.",
+  material_too_large: "Send less material: excerpts of the files that matter rather than whole trees.",
+  plan_changed: "The material changed after the plan (a file excerpt was edited): call review again and approve the new plan.",
+  plan_unavailable: "The plan's material lives in the server process that made it, which no longer holds it: call review again.",
+  host_findings_required: "In deep mode record your own findings first: call review_run again with host_findings (at least one).",
+  review_declined: "Nothing was sent. Plan the review again if the person wants a different scope.",
+  approval_failed: "The client could not put the plan to the person; nothing was sent. Plan the review again.",
+  review_incomplete: "Call review_retry for the reviewers named (failed or unparseable), then finalize.",
+  critical_finding_dropped: "Carry each critical finding named into combined_findings (severity critical, its id in sources); disagree through its disposition and reason, not by leaving it out.",
+  disposition_reason_required: "Give a reason when rejecting or accepting the risk of a critical or important finding.",
+  unknown_finding: "Cite finding ids review_get lists (F… from reviewers, H… from your host_findings).",
+
   // ---- jobs and history ----
   job_not_found: "Job ids come from route/consult replies with a job field.",
   job_not_owned: "Cancel it from the client that started it (one orchestrate process per MCP client).",

@@ -44,6 +44,11 @@ export function ineligible(agent: AgentConfig, host: Host, capability: string): 
   if (!agent.enabled) return "disabled in config";
   if (agent.advisory) return "advisory entries never answer";
   if ((agent.scores[capability] ?? 0) <= 0) return `no score for "${capability}"`;
+  return hostExclusion(agent, host);
+}
+
+/** Why the host's own identity rules the agent out (its runtime, unless a provably different model), or undefined. */
+export function hostExclusion(agent: AgentConfig, host: Host): string | undefined {
   if (agent.backend !== host.runtime) return undefined;
   if (!host.model) return `it runs on the host's own runtime (${host.runtime}); set host.model to allow a different versioned model there`;
   if (!agent.model || !hasVersion(agent.model)) return "a model on the host's runtime must be versioned to prove it differs from the host";
