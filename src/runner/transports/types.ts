@@ -2,8 +2,8 @@
  * The seam between one attempt and the thing that does the work. A transport prepares a channel
  * to a delegate (finds it, checks it can answer, completes the request), and the channel runs it
  * once: lines in as they arrive, exactly one recorded reason for the end out. The runner sees only
- * this; a subprocess exists only inside transports/cli.ts (an HTTP endpoint, later, only inside
- * transports/http.ts).
+ * this; a subprocess exists only inside transports/cli.ts, an HTTP endpoint only inside
+ * transports/http.ts (whose channel also reports the response's status and headers: HttpEnd).
  */
 import type { Adapter, Env, FailureClass, RunRequest } from "../../backends/contract.ts";
 import type { AgentConfig } from "../../config/types.ts";
@@ -25,6 +25,23 @@ export interface TransportEnd {
   stderrTail: string;
   /** The last lines of its output that were not JSON records. */
   rawStdoutTail: string;
+}
+
+/**
+ * An HTTP exchange's end. endReason "exit" = the response arrived and its body ended (any status);
+ * "spawn_failed" = no response ever arrived (startError says why: refused, DNS, TLS).
+ */
+export interface HttpEnd extends TransportEnd {
+  /** null when no response arrived. */
+  status: number | null;
+  /** The response headers, lower-cased (retry-after, cost headers). */
+  headers: Record<string, string>;
+  /** The body broke off with an error after the response began. */
+  readError?: string;
+}
+
+export interface HttpChannel extends Channel {
+  run(io: StreamIO): Promise<HttpEnd>;
 }
 
 export interface StreamIO {
