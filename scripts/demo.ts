@@ -1,7 +1,9 @@
 /**
  * `npm run demo`: a real MCP session over stdio against the orchestrate server, configured with the
  * bundled fake CLIs, so it works with no vendor CLI installed. Shows list_tiers, a dry run, a routed
- * call, and a fallback with its trace and cross-provider notice.
+ * call with its model check, a fallback with its trace and cross-provider notice, a background job
+ * awaited with job_wait, a limit refused because the CLI could never enforce it, and a second
+ * opinion from pi (one of eight backends, each in its own src/backends/ folder).
  */
 import { makeSandbox } from "../fakes/lib/sandbox.ts";
 import { connect, textOf, type ToolReply } from "../fakes/lib/mcp-client.ts";
@@ -19,6 +21,11 @@ agents:
   claude-opus:
     backend: claude
     model: opus
+  pi-reviewer:
+    backend: pi
+    provider: anthropic           # pi serves many providers: its agents say which
+    model: claude-sonnet-4-5
+    scores: { review: 95 }
 tiers:
   light: [cheap]
   standard: [codex-main]
@@ -35,7 +42,7 @@ const heading = (s: string) => out(`\n${bold(`== ${s}`)}`);
 async function main(): Promise<void> {
   // claude answers like a rate-limited account, so the heavy call must fall back. The demo's client
   // plays Claude Code, so consult never asks claude (the host's own runtime is excluded).
-  const box = makeSandbox({ FAKE_CLAUDE_SCENARIO: "rate-limit", ORCHESTRATE_HOST_RUNTIME: "claude", OPENAI_API_KEY: "sk-demo-not-a-real-key-000000000000" });
+  const box = makeSandbox({ FAKE_CLAUDE_SCENARIO: "rate-limit", ORCHESTRATE_HOST_RUNTIME: "claude", OPENAI_API_KEY: "sk-demo-not-a-real-key-000000000000", ANTHROPIC_API_KEY: "demo-not-a-real-key" });
   box.writeConfig(CONFIG);
   out(`sandbox: ${box.root} (fake HOME, config, SQLite store and a git repo at ${box.repo})`);
   const session = await connect(box.env, { clientName: "orchestrate-demo" });
@@ -47,21 +54,26 @@ async function main(): Promise<void> {
     await show(session, "router_dry_run", { cwd: box.repo, tier: "heavy" });
     await show(session, "route", { prompt: "Add a CONTRIBUTING.md stub", cwd: box.repo, tier: "light" });
     await show(session, "route", { prompt: "Refactor the parser for speed", cwd: box.repo, tier: "heavy" });
+    const started = await show(session, "route", { prompt: "Write the changelog entry", cwd: box.repo, tier: "standard", background: true });
+    const job = (started.structuredContent?.job as { id?: string } | undefined)?.id;
+    if (job) await show(session, "job_wait", { id: job, waitSec: 30 });
+    await show(session, "route", { prompt: "Tidy the imports", cwd: box.repo, tier: "standard", limits: { maxCostUsd: 0.5 } });
     await show(session, "consult", { prompt: "Is a trie or a hash map better for prefix lookups here?", capability: "review" });
   } finally {
     await session.close();
     box.cleanup();
   }
-  out("\nDone: a routed call, a fallback after a fast clean failure (tree unchanged) with its trace, and a second opinion from another vendor's agent.");
+  out("\nDone: a routed call (its model checked), a fallback after a fast clean failure (tree unchanged) with its trace, a background job, a typed refusal, and a second opinion from another vendor's agent.");
 }
 
-async function show(session: Awaited<ReturnType<typeof connect>>, name: string, args: Record<string, unknown>): Promise<void> {
+async function show(session: Awaited<ReturnType<typeof connect>>, name: string, args: Record<string, unknown>): Promise<ToolReply> {
   heading(`${name}(${JSON.stringify(args)})`);
   const reply = (await session.client.callTool({ name, arguments: args }, undefined, {
     onprogress: (p) => out(`  … ${p.message ?? p.progress}`),
   })) as ToolReply;
   out(textOf(reply).replace(/^/gm, "  "));
   if (reply.isError) out("  (isError: true)");
+  return reply;
 }
 
 await main();
