@@ -61,6 +61,12 @@ export interface RunRequest {
    */
   disableMcpServers?: string[];
   /**
+   * The model provider the CLI's own config selects (codex's `model_provider` in config.toml),
+   * read by the runner where the backend says where: retry caps exist only as keys of a custom
+   * provider (codex `model_providers.<id>.stream_max_retries`). Absent: the config names none.
+   */
+  configuredProvider?: string;
+  /**
    * The attempt's wall-clock budget in seconds, for CLIs that end a run on a clock of their own
    * and must have it raised to match (agy's --print-timeout defaults to 5 minutes on some builds).
    * The runner's own timer still decides; absent means the backend must not cut the run short.
@@ -140,6 +146,13 @@ export interface McpConfigFile {
   key: string;
   /** Server names the CLI's switch-off flag can carry (codex's `-c` takes bare keys only). */
   names?: RegExp;
+}
+
+/** A config file of the CLI's whose top-level `key` names the model provider it uses. */
+export interface ProviderConfigFile {
+  path: string;
+  format: "json" | "toml";
+  key: string;
 }
 
 /** What a side channel revealed about a finished run. Nothing found means "unverified". */
@@ -300,6 +313,11 @@ export interface Adapter {
    * by name (the names reach `invocation` as `disableMcpServers`). Absent: isolated by flags alone.
    */
   mcpConfigFiles?(ctx: { env: Env; home: string; cwd?: string; mode: RunMode }): McpConfigFile[];
+  /**
+   * Where the CLI's config names its model provider, in order (the first file that sets the key
+   * wins); the runner reads it into `configuredProvider`. Absent: the invocation needs no provider.
+   */
+  providerConfigFiles?(ctx: { env: Env; home: string; cwd?: string; mode: RunMode }): ProviderConfigFile[];
   /** Directories under $HOME the CLI's own installer uses (`.local/bin`, `.opencode/bin`). */
   installDirs: string[];
   /** Where the CLI keeps its own session history, quoted when orchestrate deletes its rows. */

@@ -40,10 +40,29 @@ describe("claude invocation", () => {
       expect(containsSeq(inv.args, isolation)).toBe(true);
       expect(inv.args.join(" ")).not.toContain("fix the bug");
       expect(inv.stdin).toBe("fix the bug");
-      expect(inv.env).toEqual({ CLAUDE_CODE_MAX_RETRIES: "1" });
-      expect(inv.env).not.toHaveProperty("IS_SANDBOX");
+      expect(inv.env?.CLAUDE_CODE_MAX_RETRIES).toBe("1");
+      // Present as undefined: removed from the inherited environment, never passed on.
+      expect(Object.hasOwn(inv.env ?? {}, "CLAUDE_CODE_RETRY_WATCHDOG") && inv.env?.CLAUDE_CODE_RETRY_WATCHDOG === undefined).toBe(true);
+      expect(inv.env?.IS_SANDBOX).toBeUndefined();
     });
   }
+
+  test("an inherited IS_SANDBOX is stripped (it turns off claude's own stop after three 529s), except where bypassPermissions needs it", () => {
+    expect(Object.hasOwn(claudeAdapter.invocation(base).env ?? {}, "IS_SANDBOX")).toBe(true);
+    expect(Object.hasOwn(claudeAdapter.invocation({ ...base, mode: "answer" }).env ?? {}, "IS_SANDBOX")).toBe(true);
+    expect(Object.hasOwn(claudeAdapter.invocation({ ...base, permissionMode: "bypassPermissions" }).env ?? {}, "IS_SANDBOX")).toBe(false);
+  });
+
+  test("--fallback-model is never passed (it switches models silently on 529)", () => {
+    for (const [, req] of table) expect(claudeAdapter.invocation(req).args).not.toContain("--fallback-model");
+  });
+
+  test("a 300 KiB prompt: stdin only, argv stays small", () => {
+    const prompt = "y".repeat(300 * 1024);
+    const inv = claudeAdapter.invocation({ ...base, prompt });
+    expect(inv.stdin).toBe(prompt);
+    expect(inv.args.join(" ").length).toBeLessThan(500);
+  });
 
   test("route: acceptEdits by default, the entry's mode and allowed tools otherwise", () => {
     expect(containsSeq(claudeAdapter.invocation(base).args, ["--permission-mode", "acceptEdits"])).toBe(true);
@@ -111,7 +130,25 @@ describe("claude parse over real 2.1.332 captures", () => {
   test("api_retry lines are retries", () => {
     const retries = capture("claude-fake-fail-429").events.filter((e) => e.kind === "retry");
     expect(retries.length).toBe(8);
-    expect(retries[0]).toEqual({ kind: "retry", message: "API retry 1/10 (429, rate_limit)" });
+    expect(retries[0]).toEqual({ kind: "retry", message: "API retry 1/10 (429, rate_limit)", failure: "capacity" });
+  });
+
+  test("api_retry: capacity by status or kind, transport without a status, the provider's wait only above claude's own backoff", () => {
+    const retry = (fields: Record<string, unknown>) => claudeAdapter.parse(JSON.stringify({ type: "system", subtype: "api_retry", attempt: 1, max_retries: 1, retry_delay_ms: 546.8, session_id: "s", ...fields }))[0];
+    expect(retry({ error_status: 529, error: "overloaded" })).toEqual({ kind: "retry", message: "API retry 1/1 (529, overloaded)", failure: "capacity" });
+    expect(retry({ error_status: 503, error: "server_error" })).toMatchObject({ failure: "capacity" });
+    expect(retry({ error_status: null, error: "unknown" })).toMatchObject({ failure: "transport" });
+    expect(retry({ error_status: 401, error: "authentication_failed" })).not.toHaveProperty("failure");
+    // retry-after: 1 on attempt 1 gives 1000 ms > 625 ms (500 ms + 25 % jitter): the provider's wait.
+    expect(retry({ error_status: 429, error: "rate_limit", retry_delay_ms: 1000 })).toMatchObject({ failure: "capacity", retryAfterSec: 1 });
+    expect(retry({ error_status: 429, error: "rate_limit", retry_delay_ms: 20_000 })).toMatchObject({ retryAfterSec: 20 });
+    expect(retry({ error_status: 429, error: "rate_limit", retry_delay_ms: 600 })).not.toHaveProperty("retryAfterSec");
+    expect(retry({ attempt: 3, error_status: 529, error: "overloaded", retry_delay_ms: 2400 })).not.toHaveProperty("retryAfterSec");
+  });
+
+  test("a model_fallback line names the model that answers from then on", () => {
+    const line = JSON.stringify({ type: "system", subtype: "model_fallback", trigger: "overloaded", original_model: "overload-model", fallback_model: "fake-model", content: "Switched to fake-model due to high demand for overload-model" });
+    expect(claudeAdapter.parse(line)).toEqual([{ kind: "model", model: "fake-model" }]);
   });
 
   test("structured output becomes final.structured", () => {

@@ -28,10 +28,36 @@ function capture(name: string): ExitOutcome & { kinds: string[] } {
 const base: RunRequest = { mode: "route", prompt: "fix the bug", cwd: "/work/repo" };
 
 describe("codex invocation", () => {
-  test("route mode: exec --json in the cwd with the entry's sandbox, prompt after --, no stdin", () => {
+  test("route mode: exec --json in the cwd with the entry's sandbox, the prompt on stdin (`-`), never in argv", () => {
     const inv = codexAdapter.invocation({ ...base, sandbox: "danger-full-access", model: "gpt-5.5" });
-    expect(inv.args).toEqual(["exec", "--json", "-C", "/work/repo", "-s", "danger-full-access", "-m", "gpt-5.5", "--", "fix the bug"]);
-    expect(inv.stdin).toBeUndefined();
+    expect(inv.args).toEqual(["exec", "--json", "-C", "/work/repo", "-s", "danger-full-access", "-m", "gpt-5.5", "-"]);
+    expect(inv.stdin).toBe("fix the bug");
+  });
+
+  test("a 300 KiB prompt: argv stays small (E2BIG is at 128 KiB per argument), the prompt is stdin", () => {
+    const prompt = "x".repeat(300 * 1024);
+    const inv = codexAdapter.invocation({ ...base, prompt });
+    expect(inv.stdin).toBe(prompt);
+    expect(inv.args.join(" ").length).toBeLessThan(200);
+  });
+
+  test("a custom provider from the config gets codex's own retry caps; built-in ones and answer mode never", () => {
+    const caps = ["-c", "model_providers.fake.request_max_retries=0", "-c", "model_providers.fake.stream_max_retries=1"];
+    const route = codexAdapter.invocation({ ...base, configuredProvider: "fake" }).args;
+    expect(route.slice(route.indexOf("-s") + 2, route.indexOf("-s") + 6)).toEqual(caps);
+    for (const builtIn of ["openai", "ollama", "lmstudio"]) expect(codexAdapter.invocation({ ...base, configuredProvider: builtIn }).args.join(" ")).not.toContain("max_retries");
+    expect(codexAdapter.invocation({ ...base, configuredProvider: "bad name]" }).args.join(" ")).not.toContain("max_retries");
+    expect(codexAdapter.invocation({ ...base, mode: "answer", configuredProvider: "fake" }).args.join(" ")).not.toContain("max_retries");
+    expect(codexAdapter.invocation({ ...base, configuredProvider: "fake", resumeSessionId: "t1" }).args.slice(-3)).toEqual(["resume", "t1", "-"]);
+  });
+
+  test("the provider is read from the repo's .codex/config.toml before the home one, and only in route mode", () => {
+    const files = codexAdapter.providerConfigFiles?.({ env: { CODEX_HOME: "/h/.codex" }, home: "/h", cwd: "/work/repo", mode: "route" }) ?? [];
+    expect(files).toEqual([
+      { path: "/work/repo/.codex/config.toml", format: "toml", key: "model_provider" },
+      { path: "/h/.codex/config.toml", format: "toml", key: "model_provider" },
+    ]);
+    expect(codexAdapter.providerConfigFiles?.({ env: {}, home: "/h", mode: "answer" })).toEqual([]);
   });
 
   test("route mode defaults to workspace-write and keeps codex's git guard", () => {
@@ -45,7 +71,7 @@ describe("codex invocation", () => {
     const inv = codexAdapter.invocation({ ...base, mode: "answer", sandbox: "danger-full-access", outputSchemaPath: "/tmp/s.json" });
     expect(inv.args).toEqual([
       "exec", "--json", "--skip-git-repo-check", "--ignore-user-config", "--ignore-rules",
-      "-C", "/work/repo", "-s", "read-only", "--output-schema", "/tmp/s.json", "--", "fix the bug",
+      "-C", "/work/repo", "-s", "read-only", "--output-schema", "/tmp/s.json", "-",
     ]);
     expect(inv.args).not.toContain("--ephemeral");
   });
@@ -54,16 +80,18 @@ describe("codex invocation", () => {
     const inv = codexAdapter.invocation({ ...base, mode: "answer", resumeSessionId: "01a2-id", model: "gpt-5.5", outputSchemaPath: "/s.json" });
     expect(inv.args).toEqual([
       "exec", "--json", "--skip-git-repo-check", "--ignore-user-config", "--ignore-rules",
-      "-c", 'sandbox_mode="read-only"', "-m", "gpt-5.5", "--output-schema", "/s.json", "resume", "01a2-id", "--", "fix the bug",
+      "-c", 'sandbox_mode="read-only"', "-m", "gpt-5.5", "--output-schema", "/s.json", "resume", "01a2-id", "-",
     ]);
     expect(inv.args).not.toContain("-s");
     expect(inv.args).not.toContain("-C");
   });
 
-  test("a prompt that looks like a flag or a subcommand stays a prompt", () => {
-    const inv = codexAdapter.invocation({ ...base, prompt: "resume" });
-    expect(inv.args.slice(-2)).toEqual(["--", "resume"]);
-    expect(codexAdapter.invocation({ ...base, prompt: "--help me" }).args.at(-1)).toBe("--help me");
+  test("a prompt that looks like a flag or a subcommand stays a prompt: it is never parsed as argv", () => {
+    for (const prompt of ["resume", "--help me", "-"]) {
+      const inv = codexAdapter.invocation({ ...base, prompt });
+      expect(inv.args.at(-1)).toBe("-");
+      expect(inv.stdin).toBe(prompt);
+    }
   });
 
   test("no secrets or env additions", () => {
@@ -109,6 +137,18 @@ describe("codex parse over real 0.171.0 captures", () => {
     const run = capture("codex-fake-fail-429");
     expect(run.kinds).toEqual(["session", "retry", "retry", "retry", "retry", "retry", "error", "final"]);
     expect(run.events.at(-1)).toMatchObject({ kind: "final", ok: false });
+    expect(run.events.filter((e) => e.kind === "retry").every((e) => e.kind === "retry" && e.failure === "capacity")).toBe(true);
+  });
+
+  test("a retry notice says what it retries, from its parenthesis", () => {
+    const notice = (message: string) => codexAdapter.parse(JSON.stringify({ type: "error", message }))[0];
+    expect(notice("Reconnecting... 1/5 (exceeded retry limit, last status: 429 Too Many Requests)")).toMatchObject({ kind: "retry", failure: "capacity" });
+    expect(notice("Reconnecting... 1/5 (unexpected status 503 Service Unavailable: The server is overloaded. Please try again later., url: http://127.0.0.1:1/v1/responses)")).toMatchObject({ failure: "capacity" });
+    expect(notice("Reconnecting... 2/5 (Selected model is at capacity. Please try a different model.)")).toMatchObject({ failure: "capacity" });
+    expect(notice("Reconnecting... 2/5 (stream disconnected before completion: failed to lookup address information: Name does not resolve)")).toMatchObject({ failure: "transport" });
+    expect(notice("Reconnecting... waiting for network (Connection failed: error sending request)")).toMatchObject({ hopeless: true, failure: "transport" });
+    // A 401 is retried too, but it is no capacity loop: auth is read from the final error.
+    expect(notice("Reconnecting... 1/5 (unexpected status 401 Unauthorized: Missing bearer or basic authentication in header)")).toEqual({ kind: "retry", message: "Reconnecting... 1/5 (unexpected status 401 Unauthorized: Missing bearer or basic authentication in header)" });
   });
 
   test("non-fatal error items are notices, and a reroute reveals the model", () => {

@@ -96,7 +96,7 @@ describe("opencode export", () => {
 describe("opencode parse (real transcripts)", () => {
   test("plain run → session, text, usage, final", () => {
     const o = outcome("fake-run-json");
-    expect(kinds(o.events)).toEqual(["session", "text", "usage", "final"]);
+    expect(kinds(o.events)).toEqual(["session", "step", "text", "usage", "final"]);
     expect(o.events).toContainEqual({ kind: "session", sessionId: "ses_dd8959011ffeq7GdCyXk638UEP" });
     expect(o.events).toContainEqual({ kind: "text", text: "PONG-FROM-FAKE" });
     expect(o.events).toContainEqual({ kind: "usage", delta: true, usage: { inputTokens: 2448, outputTokens: 4, cachedInputTokens: 0, costUsd: 0 } });
@@ -109,8 +109,20 @@ describe("opencode parse (real transcripts)", () => {
 
   test("bash tool → acting tool event with exit code", () => {
     const o = outcome("fake-toolcall-touch-run-json");
-    expect(kinds(o.events)).toEqual(["session", "tool", "usage", "session", "text", "usage", "final"]);
+    expect(kinds(o.events)).toEqual(["session", "step", "tool", "usage", "session", "step", "text", "usage", "final"]);
     expect(o.events).toContainEqual({ kind: "tool", name: "bash", phase: "end", acts: true, detail: "touch created-by-tool.txt", exitCode: 0 });
+  });
+
+  test("--print-logs stream error lines on stderr are its only retry signal; other log lines are nothing", () => {
+    const line = (text: string) => `timestamp=2026-12-01T19:59:57.368Z level=ERROR run=96fff476 message="stream error" providerID=fake modelID=m session.id=ses_x small=false agent=build mode=primary error.error="${text}"`;
+    expect(opencodeAdapter.parseStderr?.(line("AI_APICallError: Rate limit reached for requests. Please try again in 20s."))).toEqual([{ kind: "retry", message: "stream error: Rate limit reached for requests. Please try again in 20s.", failure: "capacity" }]);
+    expect(opencodeAdapter.parseStderr?.(line("AI_APICallError: The server is overloaded. Please try again later."))?.[0]).toMatchObject({ failure: "capacity" });
+    expect(opencodeAdapter.parseStderr?.(line("AI_APICallError: Cannot connect to API: Unable to connect."))?.[0]).toMatchObject({ failure: "transport" });
+    expect(opencodeAdapter.parseStderr?.(line("AI_APICallError: Incorrect API key provided: dummy."))).toEqual([{ kind: "retry", message: "stream error: Incorrect API key provided: dummy." }]);
+    expect(opencodeAdapter.parseStderr?.('timestamp=x level=ERROR run=1 message="Failed to fetch models.dev" cause="Unable to connect"')).toEqual([]);
+    expect(opencodeAdapter.parseStderr?.("level=INFO message=init")).toEqual([]);
+    // The route invocation keeps the logs that carry it.
+    expect(opencodeAdapter.invocation({ mode: "route", prompt: "p", cwd: "/r" }).args).toContain("--print-logs");
   });
 
   test("read-only and edit tools, reasoning, garbage", () => {

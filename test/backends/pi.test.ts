@@ -114,7 +114,7 @@ describe("pi parse over real captures (both lines)", () => {
     const run = capture("v0.73.1/pi-fake-json-429");
     expect(run.kinds.filter((k) => k === "retry")).toHaveLength(3);
     expect(run.kinds.filter((k) => k === "final")).toHaveLength(4);
-    expect(run.events.find((e) => e.kind === "retry")).toEqual({ kind: "retry", message: "retry 1/3 in 2 s: 429 Rate limit reached for requests. Please try again in 20s." });
+    expect(run.events.find((e) => e.kind === "retry")).toEqual({ kind: "retry", message: "retry 1/3 in 2 s: 429 Rate limit reached for requests. Please try again in 20s.", failure: "capacity" });
     expect(run.events.find((e) => e.kind === "error")).toMatchObject({ failure: "capacity" });
   });
 
@@ -122,6 +122,16 @@ describe("pi parse over real captures (both lines)", () => {
     const run = capture("v1.6.0/pi-fake-json-429");
     expect(run.kinds.filter((k) => k === "final")).toHaveLength(1);
     expect(run.kinds.filter((k) => k === "retry")).toHaveLength(3);
+    expect(run.events.filter((e) => e.kind === "retry").every((e) => e.kind === "retry" && e.failure === "capacity")).toBe(true);
+  });
+
+  test("a 529 retry is capacity, a connection error transport, a 401 is no retry signal at all", () => {
+    const retry = (errorMessage: string) => piAdapter.parse(JSON.stringify({ type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage }))[0];
+    expect(retry('529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}')).toMatchObject({ failure: "capacity" });
+    expect(retry("Connection error.")).toMatchObject({ failure: "transport" });
+    expect(retry("401 Incorrect API key provided")).not.toHaveProperty("failure");
+    // pi's own delay is not the provider's retry-after.
+    expect(retry("429 Rate limit")).not.toHaveProperty("retryAfterSec");
   });
 
   test("resume keeps the session id and reports only the new turn's usage", () => {

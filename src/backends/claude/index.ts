@@ -35,7 +35,20 @@ export function claudeInvocation(req: RunRequest): Invocation {
   if (req.resumeSessionId) args.push("--resume", req.resumeSessionId);
   // The prompt goes on stdin (closed after writing): several options are variadic and would
   // swallow a trailing positional prompt, and argv is visible to every local user.
-  return { args, stdin: req.prompt, env: { CLAUDE_CODE_MAX_RETRIES: CLAUDE_MAX_RETRIES } };
+  return { args, stdin: req.prompt, env: claudeEnv(req) };
+}
+
+/**
+ * The retry cap, and two inherited variables a router must not pass on (research/
+ * retries-and-trust.md §1.2, §5.6): any non-empty `IS_SANDBOX` (common in containers) turns off
+ * claude's own stop after 3 consecutive 529s (2.45 s becomes 175 s), and
+ * `CLAUDE_CODE_RETRY_WATCHDOG` retries 429/529 for up to 6 hours. `IS_SANDBOX` stays only where a
+ * person's bypassPermissions needs it: claude refuses that mode as root without `IS_SANDBOX=1`,
+ * and the cap of one retry keeps a 529 short anyway.
+ */
+function claudeEnv(req: RunRequest): Record<string, string | undefined> {
+  const bypass = req.mode === "route" && req.permissionMode === "bypassPermissions";
+  return { CLAUDE_CODE_MAX_RETRIES: CLAUDE_MAX_RETRIES, CLAUDE_CODE_RETRY_WATCHDOG: undefined, ...(bypass ? {} : { IS_SANDBOX: undefined }) };
 }
 
 export function parseClaudeLine(line: string): AgentEvent[] {
@@ -65,12 +78,43 @@ function systemEvents(obj: Json): AgentEvent[] {
       return out;
     }
     case "api_retry":
-      return [{ kind: "retry", message: retryMessage(obj) }];
+      return [apiRetry(obj)];
+    case "model_fallback":
+      // --fallback-model is never passed, but a person's settings might switch models on 529:
+      // what answers is then the fallback model (research/retries-and-trust.md §1.2).
+      return typeof obj.fallback_model === "string" ? [{ kind: "model", model: obj.fallback_model }] : [];
     case "thinking_tokens":
       return [{ kind: "thinking" }];
     default:
       return [];
   }
+}
+
+/**
+ * `system/api_retry`, about 10 ms after each failed request (research/retries-and-trust.md §1.2):
+ * a 429/5xx/529 or `rate_limit`/`overloaded` is capacity, a request that never got a status is
+ * transport. `retry_delay_ms` is max(retry-after, the CLI's own backoff of min(500·2^(n-1), 32000)
+ * ms plus up to 25 % jitter), so a delay above that backoff is the provider's `retry-after`.
+ */
+function apiRetry(obj: Json): AgentEvent {
+  const message = retryMessage(obj);
+  const status = num(obj.error_status);
+  const kind = str(obj.error);
+  const capacity = kind === "rate_limit" || kind === "overloaded" || (status !== undefined && (status === 429 || status >= 500));
+  const transport = !capacity && status === undefined && (kind === undefined || kind === "unknown" || kind === "server_error");
+  const retryAfterSec = providerWait(num(obj.attempt), num(obj.retry_delay_ms));
+  return {
+    kind: "retry",
+    message,
+    ...(capacity ? { failure: "capacity" } : transport ? { failure: "transport" } : {}),
+    ...(capacity && retryAfterSec !== undefined ? { retryAfterSec } : {}),
+  };
+}
+
+function providerWait(attempt: number | undefined, delayMs: number | undefined): number | undefined {
+  if (attempt === undefined || delayMs === undefined) return undefined;
+  const backoffMs = Math.min(500 * 2 ** Math.max(0, attempt - 1), 32_000) * 1.25;
+  return delayMs > backoffMs ? Math.round(delayMs / 100) / 10 : undefined;
 }
 
 function retryMessage(obj: Json): string {

@@ -31,12 +31,30 @@ export function codexInvocation(req: RunRequest): Invocation {
   // Route mode keeps the person's config (providers, auth); their MCP servers are switched off one
   // by one — `-c mcp_servers={}` does not (it merges); `.enabled=false` does (checked on 0.171.0).
   if (!answer) for (const name of req.disableMcpServers ?? []) args.push("-c", `mcp_servers.${name}.enabled=false`);
+  if (!answer) args.push(...retryCaps(req.configuredProvider));
   if (answer && req.outputSchemaPath) args.push("--output-schema", req.outputSchemaPath);
   if (req.resumeSessionId) args.push("resume", req.resumeSessionId);
-  // `--` so a prompt starting with "-" or equal to "resume"/"review" is never taken as syntax.
-  // No stdin: codex reads an open stdin pipe to EOF before starting.
-  args.push("--", req.prompt);
-  return { args };
+  // The prompt goes on stdin, which is then closed: `-` reads it from there, for exec and for
+  // `exec resume` alike (their help). In argv a prompt over the kernel's 128 KiB per-argument
+  // limit fails the spawn (E2BIG), and argv is visible to every local user in `ps`.
+  args.push("-");
+  return { args, stdin: req.prompt };
+}
+
+/** Provider ids codex reserves: `-c model_providers.openai.…` is a fatal config error (research §1.1). */
+const BUILT_IN_PROVIDERS = new Set(["openai", "ollama", "lmstudio", "oss"]);
+
+/**
+ * codex's own retry caps, which exist only as keys of a custom provider (the built-in `openai`
+ * refuses them). By default a 503 is retried 4× silently by the HTTP layer and then 5× per stream
+ * attempt (30 requests, 25 s) and a 429 5× (research/retries-and-trust.md §1.1). With
+ * `request_max_retries=0` the first failure is announced at once (`Reconnecting... 1/1`, 0.42 s
+ * instead of 3.45 s); `stream_max_retries=1` keeps one retry, so a single transient 429/503 still
+ * recovers, and a persistent one ends with codex's own `turn.failed` after two requests.
+ */
+export function retryCaps(provider: string | undefined): string[] {
+  if (!provider || BUILT_IN_PROVIDERS.has(provider) || !/^[A-Za-z0-9_-]{1,64}$/.test(provider)) return [];
+  return ["-c", `model_providers.${provider}.request_max_retries=0`, "-c", `model_providers.${provider}.stream_max_retries=1`];
 }
 
 export function parseCodexLine(line: string): AgentEvent[] {
@@ -62,10 +80,21 @@ export function parseCodexLine(line: string): AgentEvent[] {
 
 /** Top-level `error` lines are retry notices ("Reconnecting... 2/5 (…)") unless they lack that prefix. */
 function topLevelError(message: string): AgentEvent[] {
-  // Offline, codex never exits: after its 5 retries it loops on "waiting for network" (research §2.4).
-  if (message.startsWith("Reconnecting...")) return [{ kind: "retry", message, ...(/waiting for network/i.test(message) ? { hopeless: true } : {}) }];
+  if (message.startsWith("Reconnecting...")) return [retryNotice(message)];
   const failure = codexFailureFromText(message);
   return [{ kind: "error", message, ...(failure ? { failure } : {}) }];
+}
+
+/**
+ * A retry notice says what failed in its parenthesis: `(exceeded retry limit, last status: 429 Too
+ * Many Requests)`, `(unexpected status 503 Service Unavailable: …)`, `(Selected model is at
+ * capacity…)` are capacity; `(stream disconnected …)` transport (research/retries-and-trust.md
+ * §1.1). Offline, codex never exits: after its 5 retries it loops on "waiting for network" (§2.4).
+ */
+function retryNotice(message: string): AgentEvent {
+  if (/waiting for network/i.test(message)) return { kind: "retry", message, hopeless: true, failure: "transport" };
+  const failure = codexFailureFromText(message);
+  return { kind: "retry", message, ...(failure === "capacity" || failure === "transport" ? { failure } : {}) };
 }
 
 function itemEvents(item: Json | undefined, phase: string): AgentEvent[] {

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { Adapter, AgentFacts, Env } from "../contract.ts";
 import { asObject, parseObject } from "../events.ts";
 
-type Machine = Pick<Adapter, "options" | "advisoryHint" | "risks" | "traits" | "sideChannel" | "mcpConfigFiles" | "installDirs" | "history" | "client" | "registration" | "registrationHelp" | "models" | "wizard">;
+type Machine = Pick<Adapter, "options" | "advisoryHint" | "risks" | "traits" | "sideChannel" | "mcpConfigFiles" | "providerConfigFiles" | "installDirs" | "history" | "client" | "registration" | "registrationHelp" | "models" | "wizard">;
 
 /** Where codex keeps its state: $CODEX_HOME, else ~/.codex. */
 export function codexHomeFor(env: Env, homeDir: string): string {
@@ -70,6 +70,10 @@ export const codexMachine: Machine = {
   },
   // [mcp_servers.NAME] of the home config and the repo's .codex/; `-c` takes bare keys only.
   mcpConfigFiles: ({ env, home, cwd }) => [codexHomeFor(env, home), ...(cwd ? [join(cwd, ".codex")] : [])].map((dir) => ({ path: join(dir, "config.toml"), format: "toml", key: "mcp_servers", names: /^[A-Za-z0-9_-]{1,128}$/ })),
+  // `model_provider` names the provider whose retry caps a route run sets; the repo's own
+  // .codex/config.toml overrides the home one. Answer mode ignores the user config altogether.
+  providerConfigFiles: ({ env, home, cwd, mode }) =>
+    mode === "answer" ? [] : [...(cwd ? [join(cwd, ".codex")] : []), codexHomeFor(env, home)].map((dir) => ({ path: join(dir, "config.toml"), format: "toml", key: "model_provider" })),
   installDirs: [".codex/bin"],
   history: "~/.codex/sessions ($CODEX_HOME)",
   client: { names: /^codex/i, requestTimeoutSec: 60 },

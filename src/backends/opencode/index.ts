@@ -113,7 +113,8 @@ function parse(line: string): AgentEvent[] {
   const part = asRecord(obj.part);
   switch (obj.type) {
     case "step_start":
-      return sessionOf(obj);
+      // The model began a step: the first sign of life after a retry, well before its text.
+      return [...sessionOf(obj), { kind: "step" }];
     case "text":
       return typeof part?.text === "string" && part.text ? [{ kind: "text", text: part.text }] : [];
     case "reasoning":
@@ -127,6 +128,21 @@ function parse(line: string): AgentEvent[] {
     default:
       return [];
   }
+}
+
+/**
+ * opencode's only retry signal: with `--print-logs` each failed model call logs one line at once,
+ * `… level=ERROR … message="stream error" … error.error="AI_APICallError: Rate limit reached …"`,
+ * while stdout stays silent for the whole retry schedule (research/retries-and-trust.md §1.3). The
+ * line has no status, only the provider's text. Other log lines (e.g. "Failed to fetch models.dev")
+ * are not retries.
+ */
+export function parseOpencodeStderr(line: string): AgentEvent[] {
+  if (!line.includes('message="stream error"')) return [];
+  const text = /error\.error="((?:[^"\\]|\\.)*)"/.exec(line)?.[1]?.replace(/\\(.)/g, "$1") ?? "";
+  const failure = textFailure(text);
+  const message = `stream error${text ? `: ${text.replace(/^AI_APICallError: /, "")}` : ""}`;
+  return [{ kind: "retry", message, ...(failure === "capacity" || failure === "transport" ? { failure } : {}) }];
 }
 
 function sessionOf(obj: Record<string, unknown>): AgentEvent[] {
@@ -248,6 +264,7 @@ export const opencodeAdapter: Adapter = {
   },
   invocation,
   parse,
+  parseStderr: parseOpencodeStderr,
   classify,
   probes: {
     version: ["--version"],

@@ -35,7 +35,7 @@ export function parsePiLine(line: string): AgentEvent[] {
     case "tool_execution_end":
       return [toolEvent(obj, "end")];
     case "auto_retry_start":
-      return [{ kind: "retry", message: retryMessage(obj) }];
+      return [autoRetry(obj)];
     case "agent_end":
       return obj.willRetry === true ? [] : [verdict(obj)];
     default:
@@ -138,6 +138,16 @@ function toolEvent(obj: Json, phase: "start" | "end"): AgentEvent {
     ...(detail ? { detail } : {}),
     ...(phase === "end" && typeof exitCode === "number" ? { exitCode } : {}),
   };
+}
+
+/**
+ * pi's own retry of a failed model call (2 s, 4 s, 8 s; research/cli-pi.md §7): what failed is in
+ * `errorMessage` (`429 Rate limit …`, `529 {…overloaded_error…}`). `delayMs` is pi's own backoff,
+ * not the provider's wait, so it is not reported as a retry-after.
+ */
+function autoRetry(obj: Json): AgentEvent {
+  const failure = piFailureFromText(str(obj.errorMessage) ?? "");
+  return { kind: "retry", message: retryMessage(obj), ...(failure === "capacity" || failure === "transport" ? { failure } : {}) };
 }
 
 function retryMessage(obj: Json): string {

@@ -1,10 +1,11 @@
 /**
  * The CLI transport: a delegate is an executable. Preparing finds it (PATH, then the usual install
  * dirs), reads which build it is (refusing builds orchestrate cannot drive), asks its readiness
- * probe first where the backend says an unauthenticated run would not fail fast, and switches the
- * user's own MCP servers off by name. Running it is process/: its own process group, registered
- * among the live groups (shutdown ends it), stdout parsed line by line as it arrives, stderr kept
- * as a bounded ring.
+ * probe first where the backend says an unauthenticated run would not fail fast, switches the
+ * user's own MCP servers off by name, and reads which model provider the CLI's config selects.
+ * Running it is process/: its own process group, registered among the live groups (shutdown ends
+ * it), stdout parsed line by line as it arrives, stderr kept as a bounded ring (and read line by
+ * line by backends that announce retries there).
  */
 import type { Adapter, Env, Invocation, RunRequest } from "../../backends/contract.ts";
 import { childEnv } from "../../process/env.ts";
@@ -12,6 +13,7 @@ import type { StopReason as ProcessStopReason } from "../../process/live.ts";
 import { resolveCommand } from "../../process/resolve.ts";
 import { runProcess, type ProcessResult } from "../../process/spawn.ts";
 import { mcpIsolation } from "../mcp-isolation.ts";
+import { providerConfig } from "../provider-config.ts";
 import { readinessOf } from "../readiness.ts";
 import { variantOf, variantTraits } from "../variant.ts";
 import type { Channel, PrepareInput, Prepared, StopReason, Transport, TransportEnd } from "./types.ts";
@@ -37,7 +39,7 @@ async function prepare({ agent, adapter, request, env }: PrepareInput): Promise<
 function completeRequest(adapter: Adapter, request: RunRequest, variant: string | undefined, env: Env): RunRequest {
   // An answer-only run's cwd is an emptied scratch dir: only a route's cwd can hold a repo config.
   const cwd = request.mode === "route" ? request.cwd : undefined;
-  return { ...request, ...(variant !== undefined ? { variant } : {}), ...mcpIsolation(adapter, env, cwd, request.mode) };
+  return { ...request, ...(variant !== undefined ? { variant } : {}), ...mcpIsolation(adapter, env, cwd, request.mode), ...providerConfig(adapter, env, cwd, request.mode) };
 }
 
 function cliChannel(command: string, invocation: Invocation, cwd: string, env: Env): Channel {
