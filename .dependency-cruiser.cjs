@@ -4,6 +4,7 @@
  * Layers, top to bottom (each imports only what is below it):
  *
  *   main.ts → cli/ → mcp/ → setup/ → doctor/ → services/ → runner/ (→ runner/transports/)
+ *             cli/ → dashboard/ → doctor/, services/, store/, config/ (a second front end, beside mcp/)
  *                                                  ↘ store/   ↘ routing/
  *   runner/ → process/, git/, safety/, config/, backends/
  *   store/  → safety/, config/ (types), backends/ (types)
@@ -23,6 +24,7 @@ const up = {
   cli: "^src/(cli/|main\\.ts$)",
   mcp: "^src/mcp/",
   setup: "^src/setup/",
+  dashboard: "^src/dashboard/",
   doctor: "^src/doctor/",
   services: "^src/services/",
   runner: "^src/runner/",
@@ -82,6 +84,24 @@ module.exports = {
         "is one front end, the commands another, both over services/), and nothing below reaches up into a command.",
       from: { path: "^src/", pathNot: up.cli },
       to: { path: up.cli },
+    },
+    {
+      name: "dashboard-only-from-cli",
+      severity: "error",
+      comment:
+        "dashboard/ is loaded only by `orchestrate dashboard` (cli/dashboard.ts, lazily): the MCP server never " +
+        "imports it, so serving MCP pays nothing for it, and nothing below a front end reaches up into it.",
+      from: { path: "^src/", pathNot: [up.cli, up.dashboard].join("|") },
+      to: { path: up.dashboard },
+    },
+    {
+      name: "dashboard-is-a-front-end",
+      severity: "error",
+      comment:
+        "dashboard/ is a front end over services/, store/ (read-only), doctor/ and config/: it never imports mcp/, " +
+        "cli/ or setup/, and never runs an attempt (no runner/, process/, git/) — it shows, it does not send.",
+      from: { path: up.dashboard },
+      to: { path: any("mcp", "setup", "runner", "process", "git") },
     },
     {
       name: "setup-below-mcp",

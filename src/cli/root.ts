@@ -17,5 +17,6 @@ export const rootCommand = defineCommand({
     "accept-pending": () => import("./accept-pending.ts").then((m) => m.acceptPendingCommand),
     import: () => import("./import.ts").then((m) => m.importCommand),
     history: () => import("./history.ts").then((m) => m.historyCommand),
+    dashboard: () => import("./dashboard.ts").then((m) => m.dashboardCommand),
   },
 });

@@ -16,6 +16,8 @@ import { MIGRATIONS, SCHEMA_VERSION } from "./migrations/index.ts";
 import { createRunStore, type RunStore } from "./runs.ts";
 import { APPLICATION_ID, ownershipOf } from "./ownership.ts";
 import { createUsageStore, type UsageStore } from "./usage.ts";
+import { createBrowseStore, type BrowseStore } from "./browse.ts";
+import { createSeriesStore, type SeriesStore } from "./series.ts";
 
 export type StoreErrorCode = "store_unavailable" | "store_too_new" | "store_foreign";
 
@@ -35,6 +37,9 @@ export interface Store {
   consultations: ConsultationStore;
   jobs: JobStore;
   usage: UsageStore;
+  /** The dashboard's read-only listings and aggregates. */
+  browse: BrowseStore;
+  series: SeriesStore;
   close(): void;
 }
 
@@ -74,6 +79,8 @@ function assemble(db: Database, path: string, policy: ContentPolicy): Store {
     consultations: createConsultationStore(db, policy),
     jobs,
     usage: createUsageStore(db),
+    browse: createBrowseStore(db),
+    series: createSeriesStore(db),
     close() {
       if (closed) return;
       closed = true;

@@ -2,6 +2,7 @@
 import type { Database } from "bun:sqlite";
 import type { FailureClass, Usage } from "../backends/contract.ts";
 import type { Tier } from "../config/types.ts";
+import type { IdentityVerdict } from "../config/model-id.ts";
 import { content, metaText, parseJson, redactedJson, type ContentPolicy } from "./content.ts";
 import { eraseRows } from "./erase.ts";
 import { newId } from "./ids.ts";
@@ -67,6 +68,9 @@ export interface AttemptRecord {
   usage: Usage | undefined;
   fellBack: boolean;
   createdAt: number;
+  /** For an attempt that ran: the configured model checked against what the CLI reported. */
+  modelVerification?: IdentityVerdict;
+  modelsReported?: string[];
 }
 
 export interface RunSummary {

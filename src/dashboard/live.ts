@@ -1,0 +1,46 @@
+/**
+ * `/events`: a Server-Sent Events stream that says "change" whenever another connection committed
+ * to the store. `PRAGMA data_version` answers that without reading a table, so watching costs
+ * nothing over a big history; a comment line every few seconds keeps the connection open.
+ */
+import type { BrowseStore } from "../store/index.ts";
+
+const POLL_MS = 500;
+const HEARTBEAT_MS = 5000;
+
+export function eventStream(browse: Pick<BrowseStore, "dataVersion">, signal: AbortSignal, headers: Record<string, string>): Response {
+  const encoder = new TextEncoder();
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      let seen = browse.dataVersion();
+      let quiet = 0;
+      const send = (text: string) => controller.enqueue(encoder.encode(text));
+      send(`retry: 2000\nevent: hello\ndata: ${seen}\n\n`);
+      timer = setInterval(() => {
+        const now = browse.dataVersion();
+        quiet += POLL_MS;
+        if (now !== seen) {
+          seen = now;
+          quiet = 0;
+          send(`event: change\ndata: ${now}\n\n`);
+        } else if (quiet >= HEARTBEAT_MS) {
+          quiet = 0;
+          send(": still here\n\n");
+        }
+      }, POLL_MS);
+      signal.addEventListener("abort", () => {
+        clearInterval(timer);
+        try {
+          controller.close();
+        } catch {
+          // already closed by the client going away
+        }
+      });
+    },
+    cancel() {
+      clearInterval(timer);
+    },
+  });
+  return new Response(body, { headers: { ...headers, "content-type": "text/event-stream; charset=utf-8", "x-accel-buffering": "no" } });
+}

@@ -1,0 +1,51 @@
+/** `/jobs` and `/jobs/:id`: background work, its progress line and the tail of its output. */
+import type { JobKind, JobStatus } from "../../store/index.ts";
+import type { DashboardContext } from "../context.ts";
+import { duration, when } from "../format.ts";
+import { html, query, type Html } from "../html.ts";
+import { badge, empty, page, table } from "../layout.ts";
+import { select } from "./runs.ts";
+
+const STATUSES: readonly JobStatus[] = ["running", "ok", "failed", "cancelled"];
+const KINDS: readonly JobKind[] = ["route", "consult"];
+
+function refLink(ref: string | null, kind: JobKind): Html | string {
+  if (!ref) return "—";
+  return kind === "consult" ? html`<a href="/consultations/${ref}">${ref}</a>` : html`<a href="/runs/${ref}">${ref}</a>`;
+}
+
+export function jobsPage(ctx: DashboardContext, params: URLSearchParams): Html {
+  const status = STATUSES.find((s) => s === params.get("status"));
+  const kind = KINDS.find((k) => k === params.get("kind"));
+  const before = params.get("before") || undefined;
+  const result = ctx.rt.store.browse.jobs({ ...(status ? { status } : {}), ...(kind ? { kind } : {}), ...(before ? { before } : {}), limit: 50 });
+  const form = html`<form class="filters" method="get" action="/jobs">${select("status", status, STATUSES)} ${select("kind", kind, KINDS)} <button type="submit">Filter</button> <a href="/jobs">clear</a></form>`;
+  const rows = result.rows.map((j) => [
+    html`<a href="/jobs/${j.id}">${j.id}</a>`,
+    j.kind,
+    html`${badge(j.status)}${j.errorCode ? html` <span class="why">${j.errorCode}</span>` : ""}`,
+    html`<span class="head">${j.progress ?? ""}</span>`,
+    refLink(j.ref, j.kind),
+    when(j.createdAt),
+    j.status === "running" ? badge("running") : duration(j.updatedAt - j.createdAt),
+  ]);
+  const next = result.next ? html`<p class="pager"><a id="older" href="/jobs${query({ status, kind, before: result.next })}">Older →</a></p>` : "";
+  const body = html`${form}${rows.length ? table(["job", "kind", "status", "progress", "delivered", "created", "took"], rows, "jobs") : empty("No job matches.")}${next}`;
+  return page({ title: "Jobs", section: "/jobs", body, editable: ctx.managedPath !== undefined });
+}
+
+export function jobPage(ctx: DashboardContext, id: string): Html | undefined {
+  const job = ctx.rt.store.jobs.get(id);
+  if (!job) return undefined;
+  const facts: [string, string | Html][] = [
+    ["kind", job.kind],
+    ["status", html`${badge(job.status)}${job.errorCode ? html` <code>${job.errorCode}</code> ${job.errorMessage ?? ""}` : ""}`],
+    ["progress", job.progress ?? "—"],
+    ["owner pid", String(job.ownerPid)],
+    ["created · updated", `${when(job.createdAt)} · ${when(job.updatedAt)}`],
+  ];
+  const body = html`<dl class="facts">${facts.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>
+<h2>Output so far</h2>${job.partialOutput ? html`<pre class="content" id="partial">${job.partialOutput}</pre>` : empty("No output stored.")}
+<h2>Result</h2>${job.result === undefined || job.result === null ? empty(job.status === "running" ? "Still running." : "No result stored.") : html`<pre class="content" id="result">${JSON.stringify(job.result, null, 2)}</pre>`}`;
+  return page({ title: `Job ${job.id}`, section: "/jobs", body, editable: ctx.managedPath !== undefined });
+}

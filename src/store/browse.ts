@@ -1,0 +1,272 @@
+/**
+ * Read-only listings for the dashboard: runs, consultations and jobs with filters, newest first,
+ * paged by keyset (the last row's sort key), so page 1 and page 1000 cost the same over a big
+ * history. Every query walks an index in its ORDER BY and stops at LIMIT; filters only thin it.
+ */
+import type { Database } from "bun:sqlite";
+import type { RunStatus, RunTool } from "./runs.ts";
+import type { ConsultationStatus, ModelVerification } from "./consultations.ts";
+import type { JobKind, JobStatus } from "./jobs.ts";
+
+/** How much of a prompt a listing shows; the detail page shows all of it. */
+export const HEAD_CHARS = 140;
+
+export interface Page<T> {
+  rows: T[];
+  /** The id to pass as `before` for the next page; absent on the last page. */
+  next?: string;
+}
+
+export interface RunListFilter {
+  status?: RunStatus;
+  tool?: RunTool;
+  tier?: string;
+  /** Runs in which this agent made an attempt (served or not). */
+  agent?: string;
+  before?: string;
+  limit?: number;
+}
+
+export interface RunListRow {
+  id: string;
+  tool: RunTool;
+  tier: string | null;
+  status: RunStatus;
+  servedBy: string | null;
+  errorCode: string | null;
+  promptHead: string | null;
+  promptLength: number;
+  startedAt: number;
+  endedAt: number | null;
+  attempts: number;
+  fellBack: boolean;
+}
+
+export interface ConsultationListFilter {
+  agent?: string;
+  status?: ConsultationStatus;
+  before?: string;
+  limit?: number;
+}
+
+export interface ConsultationListRow {
+  id: string;
+  agentId: string;
+  backend: string;
+  model: string | null;
+  status: ConsultationStatus;
+  createdAt: number;
+  updatedAt: number;
+  turns: number;
+  /** The last turn's, when there is one. */
+  lastVerification: ModelVerification | null;
+  lastError: string | null;
+  lastLatencyMs: number | null;
+  promptHead: string | null;
+}
+
+export interface JobListFilter {
+  status?: JobStatus;
+  kind?: JobKind;
+  before?: string;
+  limit?: number;
+}
+
+export interface JobListRow {
+  id: string;
+  kind: JobKind;
+  status: JobStatus;
+  progress: string | null;
+  errorCode: string | null;
+  createdAt: number;
+  updatedAt: number;
+  /** The run or consultation the job delivered, when it names one. */
+  ref: string | null;
+}
+
+export interface BrowseStore {
+  runs(filter?: RunListFilter): Page<RunListRow>;
+  consultations(filter?: ConsultationListFilter): Page<ConsultationListRow>;
+  jobs(filter?: JobListFilter): Page<JobListRow>;
+  /** Distinct agent ids seen in attempts and consultations, for filter menus. */
+  agentIds(): string[];
+  /** Changes whenever another connection commits: the live view's cheap "anything new?" probe. */
+  dataVersion(): number;
+}
+
+const MAX_LIMIT = 200;
+const clampLimit = (limit: number | undefined): number => Math.min(MAX_LIMIT, Math.max(1, limit ?? 50));
+
+interface RunListSql {
+  id: string;
+  tool: RunTool;
+  tier: string | null;
+  status: RunStatus;
+  served_by: string | null;
+  error_code: string | null;
+  prompt_head: string | null;
+  prompt_len: number;
+  started_at: number;
+  ended_at: number | null;
+  attempts: number;
+  fell_back: number | null;
+}
+
+interface ConsultationListSql {
+  id: string;
+  agent_id: string;
+  backend: string;
+  model: string | null;
+  status: ConsultationStatus;
+  created_at: number;
+  updated_at: number;
+  turns: number;
+  last_verification: ModelVerification | null;
+  last_error: string | null;
+  last_latency: number | null;
+  prompt_head: string | null;
+}
+
+interface JobListSql {
+  id: string;
+  kind: JobKind;
+  status: JobStatus;
+  progress: string | null;
+  error_code: string | null;
+  created_at: number;
+  updated_at: number;
+  ref: string | null;
+}
+
+type Params = Record<string, string | number | null>;
+
+/** Fetches one row more than asked: its presence says there is a next page. */
+function paged<S, T>(rows: S[], limit: number, map: (row: S) => T, idOf: (row: T) => string): Page<T> {
+  const mapped = rows.slice(0, limit).map(map);
+  const last = mapped.at(-1);
+  return rows.length > limit && last ? { rows: mapped, next: idOf(last) } : { rows: mapped };
+}
+
+export function createBrowseStore(db: Database): BrowseStore {
+  return {
+    runs(filter = {}) {
+      const limit = clampLimit(filter.limit);
+      const params: Params = {
+        status: filter.status ?? null,
+        tool: filter.tool ?? null,
+        tier: filter.tier ?? null,
+        agent: filter.agent ?? null,
+        before: filter.before ?? null,
+        limit: limit + 1,
+        head: HEAD_CHARS,
+      };
+      const rows = db
+        .query<RunListSql, Params>(
+          `SELECT r.id, r.tool, r.tier, r.status, r.served_by, r.error_code, substr(r.prompt, 1, $head) AS prompt_head,
+             r.prompt_len, r.started_at, r.ended_at,
+             (SELECT count(*) FROM attempts a WHERE a.run_id = r.id) AS attempts,
+             (SELECT max(a.fell_back) FROM attempts a WHERE a.run_id = r.id) AS fell_back
+           FROM runs r
+           LEFT JOIN runs b ON b.id = $before
+           WHERE ($status IS NULL OR r.status = $status)
+             AND ($tool IS NULL OR r.tool = $tool)
+             AND ($tier IS NULL OR r.tier = $tier)
+             AND ($agent IS NULL OR EXISTS (SELECT 1 FROM attempts a WHERE a.run_id = r.id AND a.agent_id = $agent))
+             AND ($before IS NULL OR r.started_at < b.started_at OR (r.started_at = b.started_at AND r.id < b.id))
+           ORDER BY r.started_at DESC, r.id DESC LIMIT $limit`,
+        )
+        .all(params);
+      return paged(rows, limit, toRunRow, (r) => r.id);
+    },
+
+    consultations(filter = {}) {
+      const limit = clampLimit(filter.limit);
+      const params: Params = { agent: filter.agent ?? null, status: filter.status ?? null, before: filter.before ?? null, limit: limit + 1, head: HEAD_CHARS };
+      const rows = db
+        .query<ConsultationListSql, Params>(
+          `SELECT c.id, c.agent_id, c.backend, c.model, c.status, c.created_at, c.updated_at,
+             (SELECT count(*) FROM turns t WHERE t.consultation_id = c.id) AS turns,
+             l.model_verified AS last_verification, l.error_code AS last_error, l.latency_ms AS last_latency,
+             substr(f.prompt, 1, $head) AS prompt_head
+           FROM consultations c
+           LEFT JOIN consultations b ON b.id = $before
+           LEFT JOIN turns l ON l.consultation_id = c.id AND l.n = (SELECT max(n) FROM turns t WHERE t.consultation_id = c.id)
+           LEFT JOIN turns f ON f.consultation_id = c.id AND f.n = 1
+           WHERE ($agent IS NULL OR c.agent_id = $agent)
+             AND ($status IS NULL OR c.status = $status)
+             AND ($before IS NULL OR c.updated_at < b.updated_at OR (c.updated_at = b.updated_at AND c.id < b.id))
+           ORDER BY c.updated_at DESC, c.id DESC LIMIT $limit`,
+        )
+        .all(params);
+      return paged(rows, limit, toConsultationRow, (r) => r.id);
+    },
+
+    jobs(filter = {}) {
+      const limit = clampLimit(filter.limit);
+      const params: Params = { status: filter.status ?? null, kind: filter.kind ?? null, before: filter.before ?? null, limit: limit + 1 };
+      const rows = db
+        .query<JobListSql, Params>(
+          `SELECT j.id, j.kind, j.status, j.progress, j.error_code, j.created_at, j.updated_at,
+             CASE WHEN json_valid(j.result_json) THEN coalesce(json_extract(j.result_json, '$.runId'), json_extract(j.result_json, '$.consultation_id')) END AS ref
+           FROM jobs j
+           LEFT JOIN jobs b ON b.id = $before
+           WHERE ($status IS NULL OR j.status = $status)
+             AND ($kind IS NULL OR j.kind = $kind)
+             AND ($before IS NULL OR j.created_at < b.created_at OR (j.created_at = b.created_at AND j.id < b.id))
+           ORDER BY j.created_at DESC, j.id DESC LIMIT $limit`,
+        )
+        .all(params);
+      return paged(rows, limit, toJobRow, (r) => r.id);
+    },
+
+    agentIds() {
+      // The usage table has one row per call with the agent in its (created_at, agent_id) index.
+      return db
+        .query<{ agent_id: string }, []>(`SELECT DISTINCT agent_id FROM usage ORDER BY agent_id`)
+        .all()
+        .map((r) => r.agent_id);
+    },
+
+    dataVersion() {
+      return db.query<{ data_version: number }, []>("PRAGMA data_version").get()?.data_version ?? 0;
+    },
+  };
+}
+
+function toRunRow(r: RunListSql): RunListRow {
+  return {
+    id: r.id,
+    tool: r.tool,
+    tier: r.tier,
+    status: r.status,
+    servedBy: r.served_by,
+    errorCode: r.error_code,
+    promptHead: r.prompt_head,
+    promptLength: r.prompt_len,
+    startedAt: r.started_at,
+    endedAt: r.ended_at,
+    attempts: r.attempts,
+    fellBack: r.fell_back === 1,
+  };
+}
+
+function toConsultationRow(r: ConsultationListSql): ConsultationListRow {
+  return {
+    id: r.id,
+    agentId: r.agent_id,
+    backend: r.backend,
+    model: r.model,
+    status: r.status,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    turns: r.turns,
+    lastVerification: r.last_verification,
+    lastError: r.last_error,
+    lastLatencyMs: r.last_latency,
+    promptHead: r.prompt_head,
+  };
+}
+
+function toJobRow(r: JobListSql): JobListRow {
+  return { id: r.id, kind: r.kind, status: r.status, progress: r.progress, errorCode: r.error_code, createdAt: r.created_at, updatedAt: r.updated_at, ref: r.ref };
+}

@@ -1,0 +1,162 @@
+/**
+ * Aggregates over time for the dashboard's plots and summary cards: usage (calls, tokens, cost,
+ * latency) per bucket per agent / tier / backend, and fallback and failure rates. Every query is
+ * bounded by a `since` on an indexed time column, so a window costs what it holds, not the history.
+ */
+import type { Database } from "bun:sqlite";
+
+export const SERIES_DIMENSIONS = ["agent", "tier", "backend"] as const;
+export type SeriesDimension = (typeof SERIES_DIMENSIONS)[number];
+
+export interface Window {
+  /** Inclusive lower bound, ms since the epoch. */
+  since: number;
+}
+
+export interface BucketedWindow extends Window {
+  bucketMs: number;
+}
+
+export interface UsagePoint {
+  /** Start of the bucket, ms. */
+  bucket: number;
+  key: string;
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** null when no call in the bucket reported a cost. */
+  costUsd: number | null;
+  latencyMsAvg: number;
+}
+
+export interface RatePoint {
+  bucket: number;
+  runs: number;
+  failed: number;
+  fellBack: number;
+}
+
+export interface AgentRate {
+  agentId: string;
+  /** Attempts that ran plus consultation turns. */
+  calls: number;
+  failures: number;
+}
+
+export interface WindowTotals {
+  runs: number;
+  failed: number;
+  fellBack: number;
+  consultations: number;
+  calls: number;
+  costUsd: number | null;
+  running: number;
+}
+
+export interface SeriesStore {
+  usage(opts: BucketedWindow & { by: SeriesDimension }): UsagePoint[];
+  rates(opts: BucketedWindow): RatePoint[];
+  agentRates(opts: Window): AgentRate[];
+  totals(opts: Window): WindowTotals;
+}
+
+/** Consult turns have no tier: they are their own series. */
+const KEY_SQL: Record<SeriesDimension, string> = {
+  agent: "u.agent_id",
+  backend: "u.backend",
+  tier: "CASE WHEN u.source = 'turn' THEN 'consult' ELSE coalesce(r.tier, 'none') END",
+};
+
+interface UsageSql {
+  bucket: number;
+  key: string;
+  calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number | null;
+  latency_avg: number;
+}
+
+type Params = Record<string, number>;
+
+export function createSeriesStore(db: Database): SeriesStore {
+  return {
+    usage({ since, bucketMs, by }) {
+      const join = by === "tier" ? "LEFT JOIN runs r ON u.source = 'attempt' AND r.id = u.ref_id" : "";
+      return db
+        .query<UsageSql, Params>(
+          `SELECT (u.created_at / $bucket) * $bucket AS bucket, ${KEY_SQL[by]} AS key, count(*) AS calls,
+             coalesce(sum(u.input_tokens), 0) AS input_tokens, coalesce(sum(u.output_tokens), 0) AS output_tokens,
+             sum(u.cost_usd) AS cost_usd, avg(u.latency_ms) AS latency_avg
+           FROM usage u ${join}
+           WHERE u.created_at >= $since
+           GROUP BY bucket, key ORDER BY bucket, key`,
+        )
+        .all({ since, bucket: bucketMs })
+        .map((r) => ({
+          bucket: r.bucket,
+          key: r.key,
+          calls: r.calls,
+          inputTokens: r.input_tokens,
+          outputTokens: r.output_tokens,
+          costUsd: r.cost_usd,
+          latencyMsAvg: Math.round(r.latency_avg),
+        }));
+    },
+
+    rates({ since, bucketMs }) {
+      return db
+        .query<{ bucket: number; runs: number; failed: number; fell_back: number }, Params>(
+          `SELECT (r.started_at / $bucket) * $bucket AS bucket, count(*) AS runs,
+             sum(r.status = 'failed') AS failed,
+             sum(EXISTS (SELECT 1 FROM attempts a WHERE a.run_id = r.id AND a.fell_back = 1)) AS fell_back
+           FROM runs r WHERE r.started_at >= $since
+           GROUP BY bucket ORDER BY bucket`,
+        )
+        .all({ since, bucket: bucketMs })
+        .map((r) => ({ bucket: r.bucket, runs: r.runs, failed: r.failed, fellBack: r.fell_back }));
+    },
+
+    agentRates({ since }) {
+      const rows = db
+        .query<{ agent_id: string; calls: number; failures: number }, Params>(
+          `SELECT agent_id, sum(calls) AS calls, sum(failures) AS failures FROM (
+             SELECT a.agent_id, count(*) AS calls, sum(a.outcome != 'ok') AS failures
+               FROM runs r JOIN attempts a ON a.run_id = r.id
+               WHERE r.started_at >= $since AND a.outcome != 'skipped' GROUP BY a.agent_id
+             UNION ALL
+             SELECT c.agent_id, count(*) AS calls, sum(t.error_code IS NOT NULL) AS failures
+               FROM consultations c JOIN turns t ON t.consultation_id = c.id
+               WHERE c.updated_at >= $since AND t.created_at >= $since GROUP BY c.agent_id
+           ) GROUP BY agent_id ORDER BY agent_id`,
+        )
+        .all({ since });
+      return rows.map((r) => ({ agentId: r.agent_id, calls: r.calls, failures: r.failures }));
+    },
+
+    totals({ since }) {
+      const runs = db
+        .query<{ runs: number; failed: number | null; fell_back: number | null }, Params>(
+          `SELECT count(*) AS runs, sum(r.status = 'failed') AS failed,
+             sum(EXISTS (SELECT 1 FROM attempts a WHERE a.run_id = r.id AND a.fell_back = 1)) AS fell_back
+           FROM runs r WHERE r.started_at >= $since`,
+        )
+        .get({ since });
+      const usage = db
+        .query<{ calls: number; cost: number | null }, Params>(`SELECT count(*) AS calls, sum(cost_usd) AS cost FROM usage WHERE created_at >= $since`)
+        .get({ since });
+      const consultations = db.query<{ n: number }, Params>(`SELECT count(*) AS n FROM consultations WHERE updated_at >= $since`).get({ since });
+      // The partial index runs_running holds only running rows.
+      const running = db.query<{ n: number }, []>(`SELECT count(*) AS n FROM runs WHERE status = 'running'`).get();
+      return {
+        runs: runs?.runs ?? 0,
+        failed: runs?.failed ?? 0,
+        fellBack: runs?.fell_back ?? 0,
+        consultations: consultations?.n ?? 0,
+        calls: usage?.calls ?? 0,
+        costUsd: usage?.cost ?? null,
+        running: running?.n ?? 0,
+      };
+    },
+  };
+}
