@@ -1,0 +1,40 @@
+/**
+ * What `orchestrate run`, `consult` and `smoke` exit with, so a script or an agent skill can branch
+ * without reading the text: the answer is on stdout only when the exit is 0.
+ */
+import type { ErrorCode } from "../errors.ts";
+
+export const EXIT = {
+  /** Answered: the answer is on stdout. */
+  ok: 0,
+  /** The delegate ran and failed (timeout, bad output, model mismatch, edited tree, …). */
+  failed: 1,
+  /** The call itself was wrong: flags, config, cwd, or the store. Fix and rerun. */
+  usage: 2,
+  /** Nothing could take it: no configured/eligible agent, or every one is unavailable. Retry later or configure another. */
+  unavailable: 3,
+  /** Interrupted (Ctrl-C, SIGTERM). */
+  cancelled: 130,
+} as const;
+
+const USAGE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  "invalid_arguments", "invalid_timeout", "limit_unenforceable", "config_absent", "config_invalid", "config_insecure",
+  "store_unavailable", "store_too_new", "store_foreign", "cwd_invalid", "cwd_outside_roots", "recursion_limit",
+  "host_unknown", "host_mismatch", "unknown_agent", "unknown_consultation", "session_target_mismatch", "prompt_too_large",
+]);
+
+const UNAVAILABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  "tier_unconfigured", "no_candidates", "unavailable", "not_installed", "auth_required", "rate_limited", "transport_error",
+  "no_eligible_agent", "agent_not_eligible", "resume_unsupported",
+]);
+
+export function exitCodeFor(code: ErrorCode | undefined): number {
+  if (code === undefined) return EXIT.failed;
+  if (code === "cancelled") return EXIT.cancelled;
+  if (USAGE.has(code)) return EXIT.usage;
+  if (UNAVAILABLE.has(code)) return EXIT.unavailable;
+  return EXIT.failed;
+}
+
+/** For the commands' --help: the same table in words. */
+export const EXIT_HELP = "Exit: 0 answered (stdout) · 1 the delegate failed · 2 bad flags/config/cwd · 3 no agent available · 130 interrupted.";
