@@ -3,7 +3,7 @@
  * leaves out from here, and a machine with no config file runs on `zeroConfig()`: every tier
  * unconfigured and no agents, because a model is never invented.
  */
-import type { Config, CooldownTtls } from "./types.ts";
+import type { AskConfig, Config, CooldownTtls } from "./types.ts";
 
 /** Cooldown TTLs after an unavailable failure (mcp-orchestrate's 30/10/5 minutes). */
 export const DEFAULT_COOLDOWNS: Readonly<CooldownTtls> = Object.freeze({
@@ -31,6 +31,29 @@ export const DEFAULTS = Object.freeze({
   maxAllowedTools: 32,
 });
 
+/**
+ * Seed 002's ask defaults. The budget is seed 002's 120 s (the MCP handler also keeps it under the
+ * client's own call timeout); one repair turn; the size bounds are generous for a prompt and tight
+ * for a schema, which is trusted input (its patterns run in this process).
+ */
+export const ASK_DEFAULTS: Readonly<Omit<AskConfig, "capabilities">> = Object.freeze({
+  retries: 2,
+  cooldownSec: 60,
+  limits: Object.freeze({
+    requestTimeoutSec: 120,
+    maxPromptChars: 200_000,
+    maxSystemChars: 50_000,
+    maxContextChars: 1_000_000,
+    maxSchemaChars: 50_000,
+    maxOutputTokens: 4096,
+    schemaRepairAttempts: 1,
+  }),
+});
+
+export function emptyAsk(): AskConfig {
+  return { capabilities: {}, retries: ASK_DEFAULTS.retries, cooldownSec: ASK_DEFAULTS.cooldownSec, limits: { ...ASK_DEFAULTS.limits } };
+}
+
 /** The configuration of a machine with no config file. */
 export function zeroConfig(): Config {
   return {
@@ -47,5 +70,6 @@ export function zeroConfig(): Config {
     store: { fullContent: DEFAULTS.storeFullContent },
     cooldowns: { ...DEFAULT_COOLDOWNS },
     defaults: { timeoutSec: DEFAULTS.timeoutSec, stallSec: DEFAULTS.stallSec },
+    ask: emptyAsk(),
   };
 }

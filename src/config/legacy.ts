@@ -10,7 +10,8 @@ import { errorLine, joinPath } from "./format-errors.ts";
 import type { Env } from "./paths.ts";
 import type { OrchestratorAgentFile, OrchestratorFile, UnifiedFile } from "./schema.ts";
 
-export type LegacyFormat = "mcp-router" | "orchestrator";
+/** orchestrator-mcp: seed 002's file (capabilities + LiteLLM's model_list), converted in legacy-ask.ts. */
+export type LegacyFormat = "mcp-router" | "orchestrator" | "orchestrator-mcp";
 
 const MCP_ROUTER_KEYS = ["tiers", "capabilities", "fallbacks", "allowCrossProviderFallback"];
 
@@ -22,6 +23,8 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export function detectLegacy(raw: Record<string, unknown>, format: "yaml" | "json"): LegacyFormat | undefined {
   const keys = Object.keys(raw);
   const consult = raw.consult;
+  // model_list is LiteLLM's key: no other format has it, so a seed 002 file is recognised by it alone.
+  if (Object.hasOwn(raw, "model_list")) return "orchestrator-mcp";
   // A unified file may hold `consult: {timeoutSec}` too; only a lone consult block with other keys is Orchestrator's.
   if (keys.length === 1 && isPlainObject(consult) && Object.keys(consult).some((k) => k !== "timeoutSec")) return "orchestrator";
   if (format === "json" && keys.length > 0 && keys.every((k) => MCP_ROUTER_KEYS.includes(k))) return "mcp-router";

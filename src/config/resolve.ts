@@ -4,6 +4,7 @@
  */
 import { isAbsolute, resolve as resolvePath } from "node:path";
 import { DEFAULT_COOLDOWNS, DEFAULTS } from "./defaults.ts";
+import { resolveAsk } from "./resolve-ask.ts";
 import { errorLine, joinPath } from "./format-errors.ts";
 import { hasVersion } from "./model-id.ts";
 import { expandHome, type Env } from "./paths.ts";
@@ -242,6 +243,7 @@ export function resolveUnified(file: UnifiedFile, opts: ResolveOptions): Checked
   const store = resolveStore(file, ctx, opts.env);
   const host = checkHost(file, ctx);
   const review = resolveReview(file, ctx);
+  const ask = resolveAsk(file.ask, ctx.path, ctx.errors);
   if (ctx.errors.length > 0) return { ok: false, errors: ctx.errors };
   return {
     ok: true,
@@ -260,6 +262,7 @@ export function resolveUnified(file: UnifiedFile, opts: ResolveOptions): Checked
       cooldowns: { ...DEFAULT_COOLDOWNS, ...(file.cooldowns ?? {}) },
       ...(file.syncBudgetSec !== undefined ? { syncBudgetSec: file.syncBudgetSec } : {}),
       defaults: { timeoutSec: file.defaults?.timeoutSec ?? DEFAULTS.timeoutSec, stallSec: file.defaults?.stallSec ?? DEFAULTS.stallSec },
+      ask,
     },
   };
 }

@@ -7,6 +7,7 @@
  */
 import { scope, type } from "arktype";
 import { BACKENDS } from "../backends/index.ts";
+import { AskCapabilityDef, AskDef, AskDeploymentDef, AskFileDef, AskLimitsDef, LiteDeploymentDef, LiteLimitsDef, LiteModelInfoDef, LiteParamsDef, LiteRouterDef } from "./ask-defs.ts";
 import { formatIssues, type SchemaIssue } from "./format-errors.ts";
 
 const BACKEND = "Backend" as const;
@@ -73,6 +74,8 @@ const UnifiedDef = {
   "cooldowns?": "Cooldowns",
   "syncBudgetSec?": "number.integer >= 1",
   "defaults?": "Defaults",
+  /** Seed 002's direct HTTP ask: capabilities over provider APIs (ask-defs.ts). */
+  "ask?": "Ask",
 } as const;
 
 /** Orchestrator MCP (seed 001) `config.yaml`: one top-level `consult:` block. */
@@ -122,6 +125,16 @@ const $ = scope({
   OrchHost: OrchHostDef,
   OrchConsult: OrchConsultDef,
   OrchFile: OrchFileDef,
+  AskDeployment: AskDeploymentDef,
+  AskCapability: AskCapabilityDef,
+  AskLimits: AskLimitsDef,
+  Ask: AskDef,
+  LiteParams: LiteParamsDef,
+  LiteModelInfo: LiteModelInfoDef,
+  LiteDeployment: LiteDeploymentDef,
+  LiteRouter: LiteRouterDef,
+  LiteLimits: LiteLimitsDef,
+  AskFile: AskFileDef,
 });
 const types = $.export();
 
@@ -129,6 +142,10 @@ export type AgentEntryFile = typeof types.Agent.infer;
 export type UnifiedFile = typeof types.Unified.infer;
 export type OrchestratorFile = typeof types.OrchFile.infer;
 export type OrchestratorAgentFile = typeof types.OrchAgent.infer;
+export type AskBlockFile = typeof types.Ask.infer;
+export type AskDeploymentFile = typeof types.AskDeployment.infer;
+/** Seed 002's `config.yaml` as written. */
+export type AskRouterFile = typeof types.AskFile.infer;
 
 function keysOf(def: Record<string, unknown>): string[] {
   return Object.keys(def)
@@ -152,6 +169,16 @@ export const KNOWN_KEYS = {
   orchConsult: keysOf(OrchConsultDef),
   orchAgent: keysOf(OrchAgentDef),
   orchHost: keysOf(OrchHostDef),
+  ask: keysOf(AskDef),
+  askCapability: keysOf(AskCapabilityDef),
+  askDeployment: keysOf(AskDeploymentDef),
+  askLimits: keysOf(AskLimitsDef),
+  askFile: keysOf(AskFileDef),
+  liteDeployment: keysOf(LiteDeploymentDef),
+  liteParams: keysOf(LiteParamsDef),
+  liteModelInfo: keysOf(LiteModelInfoDef),
+  liteRouter: keysOf(LiteRouterDef),
+  liteLimits: keysOf(LiteLimitsDef),
 } as const;
 
 type Shape = keyof typeof KNOWN_KEYS;
@@ -174,7 +201,27 @@ function unifiedShape(rel: readonly PropertyKey[]): Shape {
   if (rel.length === 0) return "unified";
   if (rel[0] === "agents") return agentShape(rel.slice(2));
   if (rel[0] === "consult" && rel[1] === "review") return "review";
+  if (rel[0] === "ask") return askShape(rel.slice(1));
   return UNIFIED_CHILDREN[String(rel[0])] ?? "unified";
+}
+
+/** Inside `ask:` — [capabilities, name, deployments, i] is a deployment. */
+function askShape(rel: readonly PropertyKey[]): Shape {
+  if (rel.length === 0) return "ask";
+  if (rel[0] === "limits") return "askLimits";
+  if (rel[0] !== "capabilities" || rel.length < 2) return "ask";
+  return rel[2] === "deployments" && rel.length >= 4 ? "askDeployment" : "askCapability";
+}
+
+/** Seed 002's file: [model_list, i, litellm_params] and friends; its consult: block is seed 001's. */
+function askFileShape(rel: readonly PropertyKey[]): Shape {
+  if (rel.length === 0) return "askFile";
+  if (rel[0] === "consult") return orchestratorShape(rel);
+  if (rel[0] === "router_settings") return "liteRouter";
+  if (rel[0] === "limits") return "liteLimits";
+  if (rel[0] !== "model_list" || rel.length < 2) return "askFile";
+  if (rel[2] === "litellm_params") return "liteParams";
+  return rel[2] === "model_info" ? "liteModelInfo" : "liteDeployment";
 }
 
 function orchestratorShape(rel: readonly PropertyKey[]): Shape {
@@ -215,6 +262,10 @@ export function checkAgentEntry(data: unknown, prefix: readonly PropertyKey[]): 
 
 export function checkOrchestrator(data: unknown): Checked<OrchestratorFile> {
   return check<OrchestratorFile>(types.OrchFile, data, orchestratorShape);
+}
+
+export function checkAskRouter(data: unknown): Checked<AskRouterFile> {
+  return check<AskRouterFile>(types.AskFile, data, askFileShape);
 }
 
 /** JSON Schema of the unified file, for editors (`$schema`). */

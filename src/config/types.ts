@@ -5,6 +5,9 @@
  */
 import type { ClaudePermissionMode, CodexSandbox } from "../backends/contract.ts";
 import type { Backend } from "../backends/index.ts";
+import type { AskConfig } from "./ask-types.ts";
+
+export type { AskCapability, AskConfig, AskDeployment, AskLimits } from "./ask-types.ts";
 
 export const TIERS = ["light", "standard", "heavy"] as const;
 export type Tier = (typeof TIERS)[number];
@@ -70,7 +73,7 @@ export interface Config {
     path?: string;
     format: "yaml" | "json" | "none";
     /** Set when the file is an older tool's format read unchanged. */
-    legacy?: "mcp-router" | "orchestrator";
+    legacy?: "mcp-router" | "orchestrator" | "orchestrator-mcp";
   };
   agents: Record<string, AgentConfig>;
   /** Agent ids per tier, in order; null = the tier is unconfigured. */
@@ -90,4 +93,6 @@ export interface Config {
   /** Seconds a synchronous call may run before it turns itself into a job; undefined = by client. */
   syncBudgetSec?: number;
   defaults: { timeoutSec: number; stallSec: number };
+  /** Seed 002's direct HTTP ask; no capabilities = the ask tools are not offered. */
+  ask: AskConfig;
 }

@@ -3,11 +3,12 @@
  * imports this module dynamically and the server's startup never pays for the schema library.
  */
 import { errorLine } from "./format-errors.ts";
+import { convertAskRouter } from "./legacy-ask.ts";
 import { convertOrchestrator, detectLegacy, isPlainObject, orchestratorPath, type LegacyFormat } from "./legacy.ts";
 import type { FileFormat } from "./parse.ts";
 import type { Env } from "./paths.ts";
 import { resolveUnified } from "./resolve.ts";
-import { checkOrchestrator, checkUnified, type Checked, type UnifiedFile } from "./schema.ts";
+import { checkAskRouter, checkOrchestrator, checkUnified, type Checked, type UnifiedFile } from "./schema.ts";
 import type { Config } from "./types.ts";
 
 export interface Validated {
@@ -33,6 +34,17 @@ function fromOrchestrator(raw: unknown, source: SourceInfo, env: Env): Checked<V
   return { ok: true, value: { config: resolved.value, unified: converted.file, ignored: converted.ignored } };
 }
 
+/** Seed 002's config.yaml, as written (legacy-ask.ts). */
+function fromAskRouter(raw: unknown, source: SourceInfo, env: Env): Checked<Validated> {
+  const checked = checkAskRouter(raw);
+  if (!checked.ok) return checked;
+  const converted = convertAskRouter(checked.value, env);
+  const resolved = resolveUnified(converted.file, { source: { ...source, legacy: "orchestrator-mcp" }, env, path: converted.path });
+  const errors = [...converted.errors, ...(resolved.ok ? [] : resolved.errors)];
+  if (errors.length > 0 || !resolved.ok) return { ok: false, errors };
+  return { ok: true, value: { config: resolved.value, unified: converted.file, ignored: converted.ignored } };
+}
+
 function fromUnified(raw: unknown, source: SourceInfo, env: Env, legacy: LegacyFormat | undefined): Checked<Validated> {
   const checked = checkUnified(raw);
   if (!checked.ok) return checked;
@@ -49,5 +61,6 @@ export function validateConfigObject(raw: unknown, source: SourceInfo, env: Env)
   }
   const legacy = detectLegacy(raw, source.format);
   if (legacy === "orchestrator") return fromOrchestrator(raw, source, env);
+  if (legacy === "orchestrator-mcp") return fromAskRouter(raw, source, env);
   return fromUnified(raw, source, env, legacy);
 }

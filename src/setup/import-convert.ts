@@ -10,7 +10,7 @@ import type { Env } from "../config/paths.ts";
 import { prepareProposal, type Proposal } from "./proposal.ts";
 
 export interface Imported {
-  from: "mcp-router" | "orchestrator" | "unified";
+  from: "mcp-router" | "orchestrator" | "orchestrator-mcp" | "unified";
   proposal: Proposal;
   /** Keys of the old file that orchestrate accepts but does not act on. */
   ignored: string[];

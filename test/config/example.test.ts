@@ -16,7 +16,7 @@ test("config.example.yaml is a valid config and shows every tier form", async ()
 
 test("config.example.yaml mentions every option of the unified format", async () => {
   const text = await Bun.file(EXAMPLE).text();
-  const keys = new Set<string>([...KNOWN_KEYS.unified, ...KNOWN_KEYS.agent, ...KNOWN_KEYS.limits, ...KNOWN_KEYS.store, ...KNOWN_KEYS.cooldowns, ...KNOWN_KEYS.defaults, ...KNOWN_KEYS.host, ...KNOWN_KEYS.consult]);
+  const keys = new Set<string>([...KNOWN_KEYS.unified, ...KNOWN_KEYS.agent, ...KNOWN_KEYS.limits, ...KNOWN_KEYS.store, ...KNOWN_KEYS.cooldowns, ...KNOWN_KEYS.defaults, ...KNOWN_KEYS.host, ...KNOWN_KEYS.consult, ...KNOWN_KEYS.ask, ...KNOWN_KEYS.askCapability, ...KNOWN_KEYS.askDeployment, ...KNOWN_KEYS.askLimits]);
   keys.delete("$schema");
   keys.delete("store_full_content");
   const missing = [...keys].filter((k) => !new RegExp(`\\b${k}\\b`).test(text));
