@@ -95,6 +95,11 @@ export interface ProbeSpec {
   auth?: string[];
   /** The command a person runs to sign in, quoted in errors. */
   loginHint: string;
+  /**
+   * Variables set for these probes only, never for a run (gemini: GEMINI_CLI_NO_RELAUNCH, so
+   * `--version` does not start a second node process to raise its own heap: half the CPU).
+   */
+  env?: Record<string, string>;
 }
 
 export type Readiness = "ready" | "not_ready" | "unknown";

@@ -2,7 +2,7 @@ import { defineCommand } from "citty";
 import { loadConfig } from "../config/load.ts";
 import { resolveConfigPath } from "../config/paths.ts";
 import { runDoctor } from "../doctor/checks.ts";
-import { formatDoctor } from "../doctor/format.ts";
+import { formatCliLine, formatDoctor } from "../doctor/format.ts";
 
 /**
  * `orchestrate check [path]` (also `--check [path]`): the exact hardened load path the server uses,
@@ -25,8 +25,10 @@ export const checkCommand = defineCommand({
       process.stdout.write(`✗ ${config.error.message}\n${config.error.hint ? `Fix: ${config.error.hint}\n` : ""}`);
       process.exit(1);
     }
-    const report = await runDoctor(config.value, env);
-    process.stdout.write(`✓ ${location.path} is valid\n${formatDoctor(report)}`);
+    // Each CLI's line as it answers (they are probed in parallel), then the rest of the report.
+    process.stdout.write(`✓ ${location.path} is valid\nCLIs:\n`);
+    const report = await runDoctor(config.value, env, { onCli: (cli) => process.stdout.write(`${formatCliLine(cli)}\n`) });
+    process.stdout.write(formatDoctor(report, { clis: false }));
     process.exit(0);
   },
 });

@@ -26,10 +26,16 @@ export interface DoctorReport {
   problems: DoctorProblem[];
 }
 
-export async function runDoctor(config: Config, env: Record<string, string | undefined>): Promise<DoctorReport> {
+export interface DoctorOptions {
+  /** Each CLI's finding as soon as it answers (the CLIs are probed in parallel). */
+  onCli?: (cli: CliReport) => void;
+}
+
+export async function runDoctor(config: Config, env: Record<string, string | undefined>, opts: DoctorOptions = {}): Promise<DoctorReport> {
   const commands: Partial<Record<Backend, string>> = {};
   for (const agent of Object.values(config.agents)) if (!agent.advisory && agent.enabled) commands[agent.backend] ??= agent.command ?? agent.backend;
-  const probes = await detectBackends({ env, commands });
+  const { onCli } = opts;
+  const probes = await detectBackends({ env, commands, ...(onCli ? { onProbe: (p: BackendProbe) => onCli({ ...p, usedByConfig: commands[p.backend] !== undefined }) } : {}) });
   const clis = probes.map((p) => ({ ...p, usedByConfig: commands[p.backend] !== undefined }));
   const store = storeHealth(config, env);
   return {

@@ -7,8 +7,8 @@
 import type { ProbeSpec } from "../backends/contract.ts";
 import { adapters, BACKENDS, type Backend } from "../backends/index.ts";
 import { resolveCommand, type ResolvedVia } from "../process/resolve.ts";
-import { variantOf, variantTraits } from "../runner/variant.ts";
-import { capture, plain } from "../process/capture.ts";
+import { variantOf, variantTraits, type Prober } from "../runner/variant.ts";
+import { capture, plain, type Captured } from "../process/capture.ts";
 import { interpretReadiness } from "../runner/readiness.ts";
 import type { Readiness } from "../backends/contract.ts";
 
@@ -42,11 +42,32 @@ export interface DetectOptions {
   /** Per backend, the `command:` the config names (name or absolute path). */
   commands?: Partial<Record<Backend, string>>;
   backends?: readonly Backend[];
+  /** Each backend's finding as soon as it is complete, in the order they answer (the wizard prints it). */
+  onProbe?: (probe: BackendProbe) => void;
 }
 
+/**
+ * Every backend at once, and every probe of one backend at once where none depends on another:
+ * the CLIs are mostly node programs that spend a second or two starting up, so one after another
+ * a machine with six of them waited ~10 s (issue 11); in parallel the wait is the slowest CLI's.
+ */
 export async function detectBackends(opts: DetectOptions): Promise<BackendProbe[]> {
   const backends = opts.backends ?? BACKENDS;
-  return Promise.all(backends.map((backend) => detectBackend(backend, opts.commands?.[backend] ?? backend, opts.env)));
+  return Promise.all(
+    backends.map(async (backend) => {
+      const probe = await detectBackend(backend, opts.commands?.[backend] ?? backend, opts.env);
+      opts.onProbe?.(probe);
+      return probe;
+    }),
+  );
+}
+
+/** Where each backend's CLI resolves, without running anything (instant): what the wizard lists first. */
+export function locateBackends(opts: Pick<DetectOptions, "env" | "commands" | "backends">): { backend: Backend; path?: string }[] {
+  return (opts.backends ?? BACKENDS).map((backend) => {
+    const found = resolveCommand(opts.commands?.[backend] ?? backend, { env: opts.env, homeDirs: adapters[backend].installDirs });
+    return found ? { backend, path: found.path } : { backend };
+  });
 }
 
 export async function detectBackend(backend: Backend, command: string, env: Record<string, string | undefined>): Promise<BackendProbe> {
@@ -55,23 +76,49 @@ export async function detectBackend(backend: Backend, command: string, env: Reco
   const base: BackendProbe = { backend, command, helpCommand: [backend, ...spec.help].join(" "), missingFlags: [], readiness: "unknown", problems: [] };
   const found = resolveCommand(command, { env, homeDirs: adapter.installDirs });
   if (!found) return { ...base, problems: [notFound(backend, command)] };
-  const probe: BackendProbe = { ...base, path: found.path, via: found.via };
-  const version = await capture(found.path, spec.version, env);
-  probe.version = versionFrom(`${version.stdout}\n${version.stderr}`);
-  if (version.problem) probe.problems.push({ problem: `${backend} at ${found.path}: \`${[backend, ...spec.version].join(" ")}\` ${version.problem}`, hint: "run it by hand to see what it waits for; reinstall the CLI if it hangs" });
-  const help = await capture(found.path, spec.help, env);
-  const helpText = `${help.stdout}\n${help.stderr}`;
-  const variant = await variantOf(adapter, found.path, env);
-  if (variant !== undefined) probe.variant = variant;
+  const run = probeOnce(found.path, { ...env, ...spec.env });
+  // Started together: the version, the adapter's own help (grok's variant probe is that same
+  // `--help`, so it runs once) and, where no variant can change the probes, the sign-in check.
+  const version = run(spec.version);
+  const defaultHelp = run(spec.help);
+  const defaultReadiness = adapter.variant ? undefined : readiness(backend, spec, env, run);
+  const variant = await variantOf(adapter, found.path, env, run);
   const traits = variantTraits(adapter, variant);
-  if (traits.label) probe.variantLabel = traits.label;
   const probes = traits.probes;
+  const [versionOut, help, ready] = await Promise.all([
+    version,
+    sameArgv(probes.help, spec.help) ? defaultHelp : run(probes.help),
+    defaultReadiness ?? readiness(backend, probes, env, run),
+  ]);
+  const probe: BackendProbe = { ...base, path: found.path, via: found.via, readiness: ready };
+  const parsed = versionFrom(`${versionOut.stdout}\n${versionOut.stderr}`);
+  if (parsed) probe.version = parsed;
+  if (versionOut.problem) probe.problems.push({ problem: `${backend} at ${found.path}: \`${[backend, ...spec.version].join(" ")}\` ${versionOut.problem}`, hint: "run it by hand to see what it waits for; reinstall the CLI if it hangs" });
+  if (variant !== undefined) probe.variant = variant;
+  if (traits.label) probe.variantLabel = traits.label;
   if (traits.refuse) probe.problems.push({ problem: `${backend}${probe.version ? ` ${probe.version}` : ""} at ${found.path}: ${traits.refuse}`, hint: `upgrade ${backend}` });
-  probe.missingFlags = missingFlags(helpText, probes);
+  probe.missingFlags = missingFlags(`${help.stdout}\n${help.stderr}`, probes);
   for (const missing of probe.missingFlags) probe.problems.push(flagProblem(probe, missing));
-  probe.readiness = await readiness(backend, found.path, probes, env);
   if (probe.readiness === "not_ready") probe.problems.push({ problem: `${backend} is installed but not signed in`, hint: `sign in: ${probes.loginHint}` });
   return probe;
+}
+
+/** One run per distinct argv of one binary: two checks that read the same output share it. */
+function probeOnce(path: string, env: Record<string, string | undefined>): Prober {
+  const runs = new Map<string, Promise<Captured>>();
+  return (args, opts) => {
+    const key = args.join("\0");
+    let running = runs.get(key);
+    if (!running) {
+      running = capture(path, args, env, opts);
+      runs.set(key, running);
+    }
+    return running;
+  };
+}
+
+function sameArgv(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((arg, i) => arg === b[i]);
 }
 
 function notFound(backend: Backend, command: string): { problem: string; hint: string } {
@@ -119,9 +166,9 @@ export function compareVersions(a: string, b: string): number {
 }
 
 /** The same reading route's pre-flight and list_agents use: the adapter decides what the probe means. */
-async function readiness(backend: Backend, path: string, spec: ProbeSpec, env: Record<string, string | undefined>): Promise<Readiness> {
+async function readiness(backend: Backend, spec: ProbeSpec, env: Record<string, string | undefined>, run: Prober): Promise<Readiness> {
   if (!spec.auth) return "unknown";
-  const out = await capture(path, spec.auth, env);
+  const out = await run(spec.auth);
   if (out.problem) return "unknown";
   return interpretReadiness(adapters[backend], { exitCode: out.exitCode, stdout: out.stdout, stderr: out.stderr }, env);
 }

@@ -1,13 +1,17 @@
 import type { CliReport, DoctorReport } from "./checks.ts";
 
-export function formatDoctor(r: DoctorReport): string {
+export interface FormatOptions {
+  /** false when the CLI lines were already printed as they answered. */
+  clis?: boolean;
+}
+
+export function formatDoctor(r: DoctorReport, opts: FormatOptions = {}): string {
   const lines: string[] = ["Tiers:"];
   for (const t of r.tiers) lines.push(`  ${t.tier.padEnd(8)} ${t.agents ? t.agents.join(" → ") : "(unconfigured)"}`);
   if (r.capabilities.length) lines.push("Capability slots:", ...r.capabilities.map((c) => `  ${c.name.padEnd(8)} ${c.agents.join(", ")}`));
   lines.push("Agents:");
   for (const a of r.agents) lines.push(`  ${a.id}: ${a.backend}${a.model ? ` · ${a.model}` : ""} [${a.provider}]${a.advisory ? " advisory" : ""}${a.enabled ? "" : " disabled"}`);
-  lines.push("CLIs:");
-  for (const c of r.clis) lines.push(`  ${c.backend.padEnd(8)} ${cliLine(c)}`);
+  if (opts.clis !== false) lines.push("CLIs:", ...r.clis.map(formatCliLine));
   lines.push(`Store: ${r.store.path} — ${r.store.status === "ok" ? "ok" : r.store.status === "absent" ? r.store.message : `✗ ${r.store.message}`}`);
   if (r.store.notice) lines.push(`  note: ${r.store.notice}`);
   if (r.problems.length) {
@@ -17,6 +21,10 @@ export function formatDoctor(r: DoctorReport): string {
     lines.push("No problems found.");
   }
   return `${lines.join("\n")}\n`;
+}
+
+export function formatCliLine(c: CliReport): string {
+  return `  ${c.backend.padEnd(8)} ${cliLine(c)}`;
 }
 
 function cliLine(c: CliReport): string {

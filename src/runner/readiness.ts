@@ -15,14 +15,15 @@ export interface ReadinessOptions {
 }
 
 export async function readinessOf(adapter: Adapter, commandPath: string, env: Record<string, string | undefined>, opts: ReadinessOptions = {}): Promise<Readiness> {
-  const argv = (opts.probes ?? adapter.probes).auth;
+  const spec = opts.probes ?? adapter.probes;
+  const argv = spec.auth;
   if (!argv) return "unknown";
   const now = opts.now ?? Date.now();
   // The agent's own env (e.g. its CODEX_HOME) can change the answer, so it is part of the key.
   const key = `${adapter.backend}\0${commandPath}\0${argv.join("\0")}\0${envKey(env)}`;
   const hit = cache.get(key);
   if (hit && now - hit.at < TTL_MS) return hit.value;
-  const out = await probe(commandPath, argv, env);
+  const out = await probe(commandPath, argv, { ...env, ...spec.env });
   const value = out ? interpretReadiness(adapter, out, env) : "unknown";
   cache.set(key, { at: now, value });
   return value;

@@ -6,19 +6,22 @@
  */
 import { statSync } from "node:fs";
 import type { Adapter, Env, VariantTraits } from "../backends/contract.ts";
-import { capture } from "../process/capture.ts";
+import { capture, type Captured, type CaptureOptions } from "../process/capture.ts";
+
+/** Runs one probe of the binary; the doctor passes one that shares identical probes between checks. */
+export type Prober = (args: string[], opts?: CaptureOptions) => Promise<Captured>;
 
 const PROBE_TIMEOUT_MS = 10_000;
 const variants = new Map<string, Promise<string>>();
 
 /** undefined for backends without variants. */
-export async function variantOf(adapter: Adapter, commandPath: string, env: Env): Promise<string | undefined> {
+export async function variantOf(adapter: Adapter, commandPath: string, env: Env, run: Prober = (args, opts) => capture(commandPath, args, env, opts)): Promise<string | undefined> {
   const probe = adapter.variant;
   if (!probe) return undefined;
   const key = `${adapter.backend}\0${commandPath}\0${statSync(commandPath, { throwIfNoEntry: false })?.mtimeMs ?? 0}`;
   let found = variants.get(key);
   if (!found) {
-    found = capture(commandPath, probe.argv, env, { timeoutMs: PROBE_TIMEOUT_MS }).then((out) =>
+    found = run(probe.argv, { timeoutMs: PROBE_TIMEOUT_MS }).then((out) =>
       probe.read(out.problem ? { exitCode: null, stdout: "", stderr: "" } : { exitCode: out.exitCode, stdout: out.stdout, stderr: out.stderr }),
     );
     variants.set(key, found);

@@ -10,7 +10,7 @@ import { writeConfigAtomic } from "../config/write.ts";
 import { loadConfig } from "../config/load.ts";
 import { runDoctor } from "../doctor/checks.ts";
 import { formatDoctor } from "../doctor/format.ts";
-import { detectBackends, type BackendProbe } from "../doctor/detect.ts";
+import { detectBackends, locateBackends, type BackendProbe } from "../doctor/detect.ts";
 import { discoverModels } from "./models.ts";
 import { prepareProposal } from "./proposal.ts";
 import { confirm, ui } from "./prompts.ts";
@@ -35,9 +35,8 @@ export async function runInit(opts: InitOptions): Promise<number> {
     say(`✗ refusing to write ${opts.path}:\n${unsafe.map((p) => `  ${p.problem}\n  fix: ${p.fix}`).join("\n")}\nChoose a private directory (e.g. the default ~/.config/orchestrate/).`);
     return 1;
   }
-  say(`orchestrate setup — will write ${opts.path} (replacing it; it starts blank, not a merge).\nDetecting backends…`);
-  const probes = await detectBackends({ env: opts.env });
-  for (const p of probes) say(`  ${p.backend.padEnd(8)} ${p.path ? `${p.path}${p.version ? ` v${p.version}` : ""} · ${p.readiness}${p.missingFlags.length ? ` · missing ${p.missingFlags.map((m) => m.flag).join(", ")}` : ""}` : "not found"}`);
+  say(`orchestrate setup — will write ${opts.path} (replacing it; it starts blank, not a merge).`);
+  const probes = await detectWithProgress(opts.env);
   const models = await discoverAll(probes, opts.env);
   const spec = await askForConfig({ probes, models, ...(opts.host ? { host: opts.host } : {}) });
   const proposal = await prepareProposal(spec, opts.path, opts.env);
@@ -60,6 +59,23 @@ export async function runInit(opts: InitOptions): Promise<number> {
   if (checked !== 0) return checked;
   await offerRegistration(probes, opts);
   return 0;
+}
+
+/**
+ * Says at once which CLIs were found (resolving runs nothing), then prints each one's line as it
+ * answers: the probes run in parallel, so a slow CLI (gemini's node bundle takes ~2 s to print
+ * its version) no longer holds back the others' lines.
+ */
+async function detectWithProgress(env: Env): Promise<BackendProbe[]> {
+  const located = locateBackends({ env });
+  const found = located.filter((l) => l.path).map((l) => l.backend);
+  const missing = located.filter((l) => !l.path).map((l) => l.backend);
+  say(`Detecting backends… found ${found.length ? found.join(", ") : "none"}${missing.length ? `; not found: ${missing.join(", ")}` : ""}${found.length ? " — checking each (version, flags, sign-in):" : ""}`);
+  return detectBackends({ env, onProbe: (p) => p.path && say(`  ${p.backend.padEnd(8)} ${probeLine(p)}`) });
+}
+
+function probeLine(p: BackendProbe): string {
+  return `${p.path}${p.version ? ` v${p.version}` : ""} · ${p.readiness}${p.missingFlags.length ? ` · missing ${p.missingFlags.map((m) => m.flag).join(", ")}` : ""}`;
 }
 
 async function discoverAll(probes: BackendProbe[], env: Env): Promise<Partial<Record<Backend, string[]>>> {

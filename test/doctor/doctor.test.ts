@@ -3,9 +3,9 @@
  * missing flag named with the version that has it, readiness, the store's health, a hint each.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync, chmodSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Sandbox } from "../../fakes/lib/sandbox.ts";
+import { BUN_DIR, FAKES_DIR, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { openStore } from "../../src/store/db.ts";
 import { orchestrate, usualLocationSandbox } from "../setup/helpers.ts";
 
@@ -69,6 +69,37 @@ describe("orchestrate check (doctor)", () => {
     const broken = await orchestrate(["check"], box.env);
     expect(broken.stdout).toContain(`✗ store ${box.dbPath}`);
     expect(broken.stdout).toMatch(/→ .+/);
+  }, 60_000);
+
+  test("the CLIs are probed in parallel, each one's probes at once, and each line is printed as it answers", async () => {
+    box = usualLocationSandbox(["opencode", "codex"]);
+    box.writeConfig(CONFIG);
+    // codex's every probe (version, help, login status) now takes 2 s and notes when it started:
+    // one after another they would start 2 s apart, and opencode's line would wait for codex's.
+    const bin = join(box.home, ".local", "bin");
+    const starts = join(box.root, "codex-starts");
+    writeFileSync(join(bin, "codex"), `#!/bin/sh\ndate +%s%N >> ${starts}\nsleep 2\nexec ${join(BUN_DIR, "bun")} ${join(FAKES_DIR, "codex")} "$@"\n`);
+    chmodSync(join(bin, "codex"), 0o755);
+    const out = await orchestrate(["check"], box.env);
+    expect(out.code).toBe(0);
+    const started = readFileSync(starts, "utf8").trim().split("\n").map((ns) => Number(ns) / 1e6);
+    expect(started).toHaveLength(3);
+    expect(Math.max(...started) - Math.min(...started)).toBeLessThan(1500);
+    const lines = out.stdout.split("\n");
+    const at = (backend: string) => lines.findIndex((l) => l.startsWith(`  ${backend.padEnd(8)} `));
+    expect(at("opencode")).toBeGreaterThan(0);
+    expect(at("opencode")).toBeLessThan(at("codex"));
+    expect(out.stdout).toContain("No problems found.");
+  }, 60_000);
+
+  test("a probe two checks share runs once (grok's variant is read from the same --help the flags are)", async () => {
+    box = usualLocationSandbox(["grok", "gemini"]);
+    box.writeConfig("agents:\n  g: { backend: grok, model: grok-4 }\ntiers: { light: [g], standard: null, heavy: null }\n");
+    expect((await orchestrate(["check"], box.env)).code).toBe(0);
+    const grok = box.recordings("grok").map((r) => r.argv.join(" "));
+    expect(grok.sort()).toEqual(["--help", "--version"]);
+    // gemini's probes skip its self-relaunch into a second node process.
+    expect(box.recordings("gemini").map((r) => r.env.GEMINI_CLI_NO_RELAUNCH)).toEqual(["true", "true"]);
   }, 60_000);
 
   test("an invalid config exits 1 with the fix", async () => {

@@ -197,6 +197,9 @@ export const geminiAdapter: Adapter = {
     ),
     // gemini has no auth-status command: sign-in is settings.json or env (research §B.3).
     loginHint: "gemini (sign in interactively once) or set GEMINI_API_KEY",
+    // Without it gemini re-launches itself in a second node process (to raise its heap) before
+    // printing its version or help: twice the ~0.8 s of CPU each probe costs.
+    env: { GEMINI_CLI_NO_RELAUNCH: "true" },
   },
   supportsResume: true,
 };
