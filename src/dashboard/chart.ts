@@ -159,7 +159,7 @@ export function timeline(spec: { id: string; title: string; from: number; to: nu
   });
   const total = spec.to - spec.from;
   const ticks = [0, 0.25, 0.5, 0.75, 1]
-    .map((f) => `<text x="${x(spec.from + total * f).toFixed(1)}" y="${height - 8}" text-anchor="middle" font-size="11" fill="#6b7280">+${(total * f / 1000).toFixed(1)} s</text>`)
+    .map((f) => `<text x="${x(spec.from + total * f).toFixed(1)}" y="${height - 8}" text-anchor="middle" font-size="11" fill="#6b7280">+${((total * f) / 1000).toFixed(total < 10_000 ? 2 : 0)} s</text>`)
     .join("");
   return `<svg class="plot" id="plot-${escapeHtml(spec.id)}" viewBox="0 0 ${W} ${height}" width="${W}" height="${height}" role="img" aria-label="${escapeHtml(spec.title)}" xmlns="http://www.w3.org/2000/svg"><title>${escapeHtml(spec.title)}</title>${rows.join("")}${ticks}</svg>`;
 }

@@ -14,6 +14,8 @@ export interface DoctorCache {
   current(): DoctorReport | undefined;
   /** Resolves when the first probe has finished (tests, screenshots). */
   ready: Promise<void>;
+  /** Counts finished probes: the live view refreshes when a new report lands. */
+  version(): number;
 }
 
 export interface DashboardContext {
@@ -28,11 +30,13 @@ export function doctorCache(rt: Runtime): DoctorCache {
   let report: DoctorReport | undefined;
   let at = 0;
   let running: Promise<void> | undefined;
+  let reports = 0;
   const refresh = (): Promise<void> => {
     running ??= runDoctor(rt.config, rt.env)
       .then((r) => {
         report = r;
         at = Date.now();
+        reports += 1;
       })
       .catch(() => undefined)
       .finally(() => {
@@ -43,6 +47,7 @@ export function doctorCache(rt: Runtime): DoctorCache {
   const ready = refresh();
   return {
     ready,
+    version: () => reports,
     current() {
       if (report && Date.now() - at > DOCTOR_TTL_MS) void refresh();
       return report;

@@ -1,24 +1,25 @@
 /**
  * `/events`: a Server-Sent Events stream that says "change" whenever another connection committed
- * to the store. `PRAGMA data_version` answers that without reading a table, so watching costs
- * nothing over a big history; a comment line every few seconds keeps the connection open.
+ * to the store (or the doctor's CLI probe finished). `PRAGMA data_version` answers that without
+ * reading a table, so watching costs nothing over a big history; a comment line every few seconds
+ * keeps the connection open.
  */
-import type { BrowseStore } from "../store/index.ts";
 
 const POLL_MS = 500;
 const HEARTBEAT_MS = 5000;
 
-export function eventStream(browse: Pick<BrowseStore, "dataVersion">, signal: AbortSignal, headers: Record<string, string>): Response {
+/** `version()` changes whenever what the pages show may have changed. */
+export function eventStream(version: () => string, signal: AbortSignal, headers: Record<string, string>): Response {
   const encoder = new TextEncoder();
   let timer: ReturnType<typeof setInterval> | undefined;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      let seen = browse.dataVersion();
+      let seen = version();
       let quiet = 0;
       const send = (text: string) => controller.enqueue(encoder.encode(text));
       send(`retry: 2000\nevent: hello\ndata: ${seen}\n\n`);
       timer = setInterval(() => {
-        const now = browse.dataVersion();
+        const now = version();
         quiet += POLL_MS;
         if (now !== seen) {
           seen = now;

@@ -66,7 +66,7 @@ export async function route(req: Request, ctx: DashboardContext, edit?: EditHand
   const url = new URL(req.url);
   const asset = ASSETS[url.pathname];
   if (asset) return new Response(asset.body, { headers: { ...SECURITY_HEADERS, "content-type": asset.type } });
-  if (url.pathname === "/events") return eventStream(ctx.rt.store.browse, req.signal, SECURITY_HEADERS);
+  if (url.pathname === "/events") return eventStream(() => `${ctx.rt.store.browse.dataVersion()}.${ctx.doctor.version()}`, req.signal, SECURITY_HEADERS);
   if (edit && url.pathname.startsWith("/edit/")) return (await edit(req, url, ctx)) ?? notFound(ctx, "No such editor page.");
   const body = pageFor(ctx, url);
   if (body === null) return notFound(ctx, `Nothing with id ${url.pathname.split("/").pop() ?? ""} is stored.`);

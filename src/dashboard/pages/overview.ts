@@ -61,7 +61,7 @@ function agentsTable(ctx: DashboardContext, statuses: AgentStatus[], now: number
       cli?.version ?? "—",
       html`<span class="path">${cli?.path ?? ""}</span>`,
       readiness(cli, probing),
-      cooldown ? html`${badge("cooling", "failed")} ${cooldown.cls}, ${until(cooldown.until, now)}` : badge("available", "ok"),
+      cooldown ? html`${badge("cooling", "failed")} ${until(cooldown.until, now)}` : badge("available", "ok"),
       [...tiers, ...slots.map((s) => `cap:${s}`)].join(", ") || "—",
     ];
   });

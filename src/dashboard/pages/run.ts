@@ -1,5 +1,6 @@
 /** `/runs/:id`: one run in full — the attempt trace, its timeline, the redacted prompt and answer. */
 import type { AttemptRecord, RunRecord } from "../../store/index.ts";
+import { publicOutcome } from "../../services/route-outcome.ts";
 import { timeline } from "../chart.ts";
 import type { DashboardContext } from "../context.ts";
 import { duration, tokens, usd, when } from "../format.ts";
@@ -45,6 +46,12 @@ function verification(a: AttemptRecord): Html | string {
   return html`${badge(a.modelVerification, kind)}${a.modelsReported?.length ? html` <span class="why">reported ${a.modelsReported.join(", ")}</span>` : ""}`;
 }
 
+/** As in route's trace: an unavailable attempt says so, never auth vs capacity (SPEC §4). */
+function outcomeBadge(a: AttemptRecord): Html {
+  if (a.outcome === "ok" || a.outcome === "skipped") return badge(a.outcome, a.outcome === "ok" ? "ok" : "unknown");
+  return badge(publicOutcome(a.outcome), "failed");
+}
+
 function attemptsTable(attempts: AttemptRecord[]): Html {
   return table(
     ["#", "agent", "backend", "model", "verification", "outcome", "reason", "exit", "took", "tokens in/out", "cost", "session"],
@@ -54,7 +61,7 @@ function attemptsTable(attempts: AttemptRecord[]): Html {
       `${a.backend} (${a.provider})`,
       a.model ?? "CLI default",
       verification(a),
-      badge(a.outcome, a.outcome === "ok" ? "ok" : a.outcome === "skipped" ? "unknown" : "failed"),
+      outcomeBadge(a),
       html`<span class="why">${a.reason}</span>`,
       a.exitCode === null ? "—" : String(a.exitCode),
       duration(a.durationMs),
@@ -72,7 +79,7 @@ function timelineOf(run: RunRecord, now: number): string {
     start: a.createdAt - a.durationMs,
     end: a.createdAt,
     ok: a.outcome === "ok",
-    detail: `${a.outcome} after ${duration(a.durationMs)} — ${a.reason}`,
+    detail: `${a.outcome === "ok" || a.outcome === "skipped" ? a.outcome : publicOutcome(a.outcome)} after ${duration(a.durationMs)} — ${a.reason}`,
   }));
   const to = Math.max(run.endedAt ?? now, ...spans.map((s) => s.end));
   return timeline({ id: "timeline", title: `Attempts of run ${run.id}`, from: Math.min(run.startedAt, ...spans.map((s) => s.start)), to, spans });

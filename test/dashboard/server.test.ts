@@ -1,0 +1,183 @@
+/**
+ * The dashboard's front door and its promise not to write: the guard's verdicts one by one, the
+ * store left byte-identical by a full browse, loopback only even when asked otherwise, and the
+ * pages' escaping of stored text. In-process over a store written through the store's own API.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
+import { networkInterfaces } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
+import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
+import { DEMO_CONFIG } from "../../fakes/lib/demo-world.ts";
+import { guard, loopbackHost, SECURITY_HEADERS } from "../../src/dashboard/guard.ts";
+import { startDashboard, type Dashboard } from "../../src/dashboard/server.ts";
+import { openReadonlyRuntime } from "../../src/services/dashboard.ts";
+import { openStore } from "../../src/store/db.ts";
+import { startDashboardProcess } from "./world.ts";
+
+const PORT = 41234;
+const TOKEN = "t".repeat(32);
+const req = (path: string, init: RequestInit & { host?: string } = {}) => {
+  const headers = new Headers(init.headers);
+  headers.set("host", init.host ?? `127.0.0.1:${PORT}`);
+  return new Request(`http://127.0.0.1:${PORT}${path}`, { ...init, headers });
+};
+const withCookie = { cookie: `orchestrate_dashboard_${PORT}=${TOKEN}` };
+
+describe("guard", () => {
+  const settings = { token: TOKEN, port: PORT, editable: false };
+
+  test("only a loopback Host on this port passes", () => {
+    for (const ok of [`127.0.0.1:${PORT}`, `localhost:${PORT}`, `[::1]:${PORT}`, `LOCALHOST:${PORT}`]) expect(loopbackHost(ok, PORT)).toBe(true);
+    for (const bad of [`evil.example:${PORT}`, `127.0.0.1.evil.example:${PORT}`, `127.0.0.1:${PORT + 1}`, "127.0.0.1", `192.168.1.5:${PORT}`, "", `localhost@evil:${PORT}`]) expect(loopbackHost(bad, PORT)).toBe(false);
+    expect(loopbackHost(null, PORT)).toBe(false);
+  });
+
+  test("a rebinding Host is refused before the token is even looked at", () => {
+    const v = guard(req("/", { host: `attacker.example:${PORT}`, headers: withCookie }), settings);
+    expect(v.pass).toBe(false);
+    if (!v.pass) expect(v.response.status).toBe(421);
+  });
+
+  test("no token, a wrong token, or a wrong cookie: 401 and nothing else", async () => {
+    for (const r of [req("/"), req("/?token=nope"), req("/", { headers: { cookie: `orchestrate_dashboard_${PORT}=${"x".repeat(32)}` } }), req("/", { headers: { cookie: `orchestrate_dashboard_1=${TOKEN}` } })]) {
+      const v = guard(r, settings);
+      expect(v.pass).toBe(false);
+      if (!v.pass) {
+        expect(v.response.status).toBe(401);
+        expect(v.response.headers.get("x-frame-options")).toBe("DENY");
+      }
+    }
+  });
+
+  test("the URL token sets an HttpOnly SameSite=Strict cookie and redirects to the same page without it", () => {
+    const v = guard(req(`/runs?status=ok&token=${TOKEN}`), settings);
+    expect(v.pass).toBe(false);
+    if (v.pass) return;
+    expect(v.response.status).toBe(303);
+    expect(v.response.headers.get("location")).toBe("/runs?status=ok");
+    expect(v.response.headers.get("set-cookie")).toBe(`orchestrate_dashboard_${PORT}=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`);
+    expect(guard(req("/runs", { headers: withCookie }), settings).pass).toBe(true);
+  });
+
+  test("read-only mode: every method but GET and HEAD is 405, even with the cookie", () => {
+    for (const method of ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"]) {
+      const v = guard(req("/edit/agents", { method, headers: { ...withCookie, origin: `http://127.0.0.1:${PORT}` } }), settings);
+      expect(v.pass).toBe(false);
+      if (!v.pass) expect(v.response.status).toBe(405);
+    }
+    expect(guard(req("/", { method: "HEAD", headers: withCookie }), settings).pass).toBe(true);
+  });
+
+  test("editable mode: a POST to /edit/ passes only from this origin", () => {
+    const edit = { ...settings, editable: true };
+    const post = (headers: Record<string, string>) => guard(req("/edit/agents", { method: "POST", headers: { ...withCookie, ...headers } }), edit);
+    expect(post({ origin: `http://127.0.0.1:${PORT}`, "sec-fetch-site": "same-origin" }).pass).toBe(true);
+    for (const bad of [{}, { origin: "http://evil.example" }, { origin: `http://127.0.0.1:${PORT}`, "sec-fetch-site": "cross-site" }, { origin: "null" }]) {
+      const v = post(bad);
+      expect(v.pass).toBe(false);
+      if (!v.pass) expect(v.response.status).toBe(403);
+    }
+    const elsewhere = guard(req("/runs", { method: "POST", headers: { ...withCookie, origin: `http://127.0.0.1:${PORT}` } }), edit);
+    expect(elsewhere.pass).toBe(false);
+  });
+
+  test("the CSP allows this origin only and no framing", () => {
+    const csp = SECURITY_HEADERS["content-security-policy"] ?? "";
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toMatch(/https?:|unsafe-inline|unsafe-eval|\*/);
+  });
+});
+
+describe("a dashboard over a store", () => {
+  let box: Sandbox;
+  let dash: Dashboard;
+  const hashes = () => [box.dbPath, `${box.dbPath}-wal`].filter(existsSync).map((p) => createHash("sha256").update(readFileSync(p)).digest("hex"));
+
+  beforeAll(async () => {
+    box = makeSandbox();
+    box.writeConfig(DEMO_CONFIG);
+    const store = openStore(box.dbPath);
+    if (!store.ok) throw new Error(store.error.message);
+    const runId = store.value.runs.startRun({ tool: "route", tier: "light", cwd: box.repo, prompt: `<script>alert("x")</script> secret ghp_${"a1B2c3D4e5".repeat(4)}` });
+    store.value.runs.addAttempt({ runId, n: 1, agentId: "cheap", backend: "opencode", provider: "deepseek", outcome: "ok", reason: "answered", exitCode: 0, durationMs: 40, fellBack: false, usage: { inputTokens: 10, outputTokens: 2, costUsd: 0.001 } });
+    store.value.runs.finishRun(runId, { status: "ok", servedBy: "cheap", answer: "<img src=x onerror=alert(1)>" });
+    store.value.close();
+    const rt = await openReadonlyRuntime(box.env);
+    if (!rt.ok) throw new Error(rt.error.message);
+    dash = startDashboard({ rt: rt.value, port: 0 });
+  });
+
+  afterAll(async () => {
+    await dash?.stop();
+    box?.cleanup();
+  });
+
+  const get = (path: string) => fetch(`http://127.0.0.1:${dash.port}${path}`, { headers: { cookie: `orchestrate_dashboard_${dash.port}=${dash.token}` } });
+
+  test("binds 127.0.0.1; a fresh token per process in the URL", () => {
+    expect(dash.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${dash.port}/\\?token=[\\w-]{32}$`));
+  });
+
+  test("browsing every page leaves the store's bytes as they were (opened read-only)", async () => {
+    const before = hashes();
+    const run = (await (await get("/runs")).text()).match(/\/runs\/(\w+)/)?.[1] ?? "";
+    for (const path of ["/", "/runs", `/runs/${run}`, "/consultations", "/jobs", "/usage", "/usage?range=90d&by=tier", "/nope", "/runs/NOPE"]) {
+      const res = await get(path);
+      expect(res.status).toBe(path.includes("NOPE") || path === "/nope" ? 404 : 200);
+      await res.text();
+    }
+    expect(hashes()).toEqual(before);
+  });
+
+  test("stored text is escaped; the redactor ran before insert", async () => {
+    const run = (await (await get("/runs")).text()).match(/\/runs\/(\w+)/)?.[1] ?? "";
+    const page = await (await get(`/runs/${run}`)).text();
+    expect(page).not.toContain("<script>alert");
+    expect(page).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
+    expect(page).not.toContain("<img src=x");
+    expect(page).not.toContain("a1B2c3D4e5a1B2c3D4e5");
+  });
+
+  test("pages report their server time", async () => {
+    const res = await get("/");
+    expect(res.headers.get("server-timing")).toMatch(/^app;dur=\d+(\.\d+)?$/);
+  });
+});
+
+describe("orchestrate dashboard (the command)", () => {
+  test("--host 0.0.0.0 is ignored with a notice: it still serves 127.0.0.1 only", async () => {
+    const box = makeSandbox();
+    box.writeConfig(DEMO_CONFIG);
+    const store = openStore(box.dbPath);
+    if (store.ok) store.value.close();
+    const dash = await startDashboardProcess(box.env, ["--host", "0.0.0.0"]);
+    try {
+      expect(dash.origin).toBe(`http://127.0.0.1:${dash.port}`);
+      expect(dash.stderr()).toContain("binds 127.0.0.1 only");
+      const external = Object.values(networkInterfaces())
+        .flat()
+        .find((i) => i && i.family === "IPv4" && !i.internal);
+      if (external) await expect(fetch(`http://${external.address}:${dash.port}/`)).rejects.toThrow();
+      expect((await fetch(`${dash.origin}/`)).status).toBe(401);
+    } finally {
+      await dash.stop();
+      box.cleanup();
+    }
+  });
+
+  test("with no store yet it refuses to create one, and says how to get one", async () => {
+    const box = makeSandbox();
+    box.writeConfig(DEMO_CONFIG);
+    try {
+      const { orchestrate } = await import("../setup/helpers.ts");
+      const out = await orchestrate(["dashboard", "--port", "0"], box.env);
+      expect(out.code).toBe(1);
+      expect(out.stderr).toContain("no store there yet");
+      expect(existsSync(box.dbPath)).toBe(false);
+    } finally {
+      box.cleanup();
+    }
+  });
+});
