@@ -88,8 +88,6 @@ export interface BrowseStore {
   runs(filter?: RunListFilter): Page<RunListRow>;
   consultations(filter?: ConsultationListFilter): Page<ConsultationListRow>;
   jobs(filter?: JobListFilter): Page<JobListRow>;
-  /** Distinct agent ids seen in attempts and consultations, for filter menus. */
-  agentIds(): string[];
   /** Changes whenever another connection commits: the live view's cheap "anything new?" probe. */
   dataVersion(): number;
 }
@@ -217,14 +215,6 @@ export function createBrowseStore(db: Database): BrowseStore {
         )
         .all(params);
       return paged(rows, limit, toJobRow, (r) => r.id);
-    },
-
-    agentIds() {
-      // The usage table has one row per call with the agent in its (created_at, agent_id) index.
-      return db
-        .query<{ agent_id: string }, []>(`SELECT DISTINCT agent_id FROM usage ORDER BY agent_id`)
-        .all()
-        .map((r) => r.agent_id);
     },
 
     dataVersion() {

@@ -14,6 +14,9 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { REPO_ROOT } from "../../fakes/lib/sandbox.ts";
 import { BUN, MAIN } from "../setup/helpers.ts";
+/** The page's own globals, for the functions playwright runs inside Chromium (the suite's lib has no DOM). */
+declare const document: { getElementById(id: string): { textContent: string | null } | null; querySelector(q: string): { textContent: string | null } | null; querySelectorAll(q: string): { length: number } };
+
 import { filledWorld, startDashboardProcess, type DashboardProcess, type Filled } from "./world.ts";
 
 const CHROMIUM = "/usr/bin/chromium";

@@ -73,7 +73,8 @@ describe("guard", () => {
     const edit = { ...settings, editable: true };
     const post = (headers: Record<string, string>) => guard(req("/edit/agents", { method: "POST", headers: { ...withCookie, ...headers } }), edit);
     expect(post({ origin: `http://127.0.0.1:${PORT}`, "sec-fetch-site": "same-origin" }).pass).toBe(true);
-    for (const bad of [{}, { origin: "http://evil.example" }, { origin: `http://127.0.0.1:${PORT}`, "sec-fetch-site": "cross-site" }, { origin: "null" }]) {
+    const refused: Record<string, string>[] = [{}, { origin: "http://evil.example" }, { origin: `http://127.0.0.1:${PORT}`, "sec-fetch-site": "cross-site" }, { origin: "null" }];
+    for (const bad of refused) {
       const v = post(bad);
       expect(v.pass).toBe(false);
       if (!v.pass) expect(v.response.status).toBe(403);

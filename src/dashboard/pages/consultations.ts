@@ -19,7 +19,7 @@ export function consultationsPage(ctx: DashboardContext, params: URLSearchParams
   const status = STATUSES.find((s) => s === params.get("status"));
   const before = params.get("before") || undefined;
   const result = ctx.rt.store.browse.consultations({ ...(agent ? { agent } : {}), ...(status ? { status } : {}), ...(before ? { before } : {}), limit: 50 });
-  const agents = [...new Set([...Object.keys(ctx.rt.config.agents), ...ctx.rt.store.browse.agentIds()])].sort();
+  const agents = [...new Set([...Object.keys(ctx.rt.config.agents), ...(agent ? [agent] : [])])].sort();
   const form = html`<form class="filters" method="get" action="/consultations">${select("agent", agent, agents)} ${select("status", status, STATUSES)} <button type="submit">Filter</button> <a href="/consultations">clear</a></form>`;
   const rows = result.rows.map((c) => [
     html`<a href="/consultations/${c.id}">${c.id}</a>`,

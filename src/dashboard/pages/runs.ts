@@ -46,7 +46,8 @@ export function select(name: string, current: string | undefined, options: reado
 export function runsPage(ctx: DashboardContext, params: URLSearchParams): Html {
   const filter = runFilterFrom(params);
   const result = ctx.rt.store.browse.runs({ ...filter, limit: 50 });
-  const agents = [...new Set([...Object.keys(ctx.rt.config.agents), ...ctx.rt.store.browse.agentIds()])].sort();
+  // The configured agents; an older id still filters when it is in the URL.
+  const agents = [...new Set([...Object.keys(ctx.rt.config.agents), ...(filter.agent ? [filter.agent] : [])])].sort();
   const { before: _before, ...kept } = filter;
   const form = html`<form class="filters" method="get" action="/runs">
 ${select("status", filter.status, STATUSES)} ${select("tool", filter.tool, TOOLS)} ${select("tier", filter.tier, TIERS)} ${select("agent", filter.agent, agents)}

@@ -1,0 +1,150 @@
+/**
+ * Dashboard over a big history: a store holding 100k route runs (1–3 attempts each, usage rows)
+ * and 10k consultations spread over 90 days, generated once into bench/.work through the store's
+ * own API. Each page is fetched over loopback from an in-process dashboard opened read-only, and
+ * the server's own time is read from its `Server-Timing` header. The reference is the same page
+ * over an empty store in the same run, interleaved: the ratio is what 100k stored runs cost.
+ *
+ * Target: the first page (the overview, `/`) in ≤ 150 ms server time.
+ */
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { DEMO_CONFIG } from "../fakes/lib/demo-world.ts";
+import { makeSandbox, type Sandbox } from "../fakes/lib/sandbox.ts";
+import { startDashboard, type Dashboard } from "../src/dashboard/server.ts";
+import { openReadonlyRuntime } from "../src/services/dashboard.ts";
+import { openStore, type Store } from "../src/store/db.ts";
+import { interleave, iterations, median, ms, ratio, say, section, WORK, type Row } from "./helpers.ts";
+
+const RUNS = 100_000;
+const CONSULTATIONS = 10_000;
+const SPAN_MS = 90 * 86_400_000;
+const TARGET_MS = 150;
+const AGENTS = [
+  { agentId: "cheap", backend: "opencode", provider: "deepseek", model: "deepseek/deepseek-v4-flash" },
+  { agentId: "codex-main", backend: "codex", provider: "openai", model: "gpt-5.5" },
+  { agentId: "claude-opus", backend: "claude", provider: "anthropic", model: "opus" },
+] as const;
+const TIERS = ["light", "standard", "heavy"] as const;
+const PAGES = ["/", "/runs", "/runs?status=failed", "/consultations", "/usage", "/usage?range=90d&by=tier"] as const;
+
+/** Deterministic pseudo-random numbers, so every bench run measures the same history. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+function fillRuns(store: Store, now: number, rand: () => number): void {
+  for (let i = 0; i < RUNS; i++) {
+    const startedAt = now - Math.floor(rand() * SPAN_MS);
+    const tier = TIERS[i % 3] ?? "light";
+    const runId = store.runs.startRun({ tool: "route", tier, cwd: "/home/u/Projects/repo", prompt: `Task ${i}: refactor module ${i % 977} and keep the tests green`, startedAt });
+    const tries = 1 + (rand() < 0.2 ? 1 : 0) + (rand() < 0.05 ? 1 : 0);
+    let at = startedAt;
+    let served: string | undefined;
+    for (let n = 1; n <= tries; n++) {
+      const a = AGENTS[(i + n) % 3] ?? AGENTS[0];
+      const last = n === tries;
+      const failedHere = !last || rand() < 0.07;
+      const durationMs = 200 + Math.floor(rand() * 20_000);
+      at += durationMs;
+      store.runs.addAttempt({ runId, n, ...a, outcome: failedHere ? (last ? "timeout" : "capacity") : "ok", reason: failedHere ? "unavailable" : "answered", exitCode: failedHere ? 1 : 0, durationMs, fellBack: !last, usage: { inputTokens: 1000 + Math.floor(rand() * 9000), outputTokens: 50 + Math.floor(rand() * 900), costUsd: rand() * 0.05 }, createdAt: at });
+      if (!failedHere) served = a.agentId;
+    }
+    store.runs.finishRun(runId, { status: served ? "ok" : "failed", ...(served ? { servedBy: served, answer: `Done: module ${i % 977} refactored.` } : { errorCode: "timeout", errorMessage: "did not finish in time" }), treeChanged: false, endedAt: at });
+  }
+}
+
+function fillConsultations(store: Store, now: number, rand: () => number): void {
+  for (let i = 0; i < CONSULTATIONS; i++) {
+    const a = AGENTS[1 + (i % 2)] ?? AGENTS[1];
+    const at = now - Math.floor(rand() * SPAN_MS);
+    const id = store.consultations.create({ agentId: a.agentId, backend: a.backend, model: a.model, hostRuntime: "claude", now: at });
+    store.consultations.addTurn(id, { prompt: `Question ${i}: trie or hash map?`, answer: { answer: "A trie.", assumptions: [], uncertainties: [], follow_up_questions: [], sources: [] }, modelVerified: "verified", modelReported: a.model, usage: { inputTokens: 800, outputTokens: 120 }, latencyMs: 3000 + Math.floor(rand() * 9000), now: at + 5000 });
+  }
+}
+
+/** The 100k-run store, generated once (the file is reused while it exists). */
+function bigStore(): string {
+  const path = join(WORK, "dashboard-100k", "orchestrate.db");
+  if (existsSync(path)) return path;
+  mkdirSync(join(WORK, "dashboard-100k"), { recursive: true, mode: 0o700 });
+  say(`generating ${RUNS} runs and ${CONSULTATIONS} consultations into ${path} (once)…`);
+  const opened = openStore(path);
+  if (!opened.ok) throw new Error(opened.error.message);
+  const store = opened.value;
+  const rand = rng(16);
+  const now = Date.now();
+  try {
+    store.db.transaction(() => {
+      fillRuns(store, now, rand);
+      fillConsultations(store, now, rand);
+    })();
+    store.db.run("PRAGMA wal_checkpoint(TRUNCATE)");
+  } catch (error) {
+    store.close();
+    rmSync(path, { force: true });
+    throw error;
+  }
+  store.close();
+  return path;
+}
+
+async function dashboardOver(box: Sandbox, dbPath: string): Promise<Dashboard> {
+  const rt = await openReadonlyRuntime({ ...box.env, ORCHESTRATE_DB: dbPath });
+  if (!rt.ok) throw new Error(rt.error.message);
+  const dash = startDashboard({ rt: rt.value, port: 0 });
+  await dash.ctx.doctor.ready;
+  return dash;
+}
+
+async function serverTime(dash: Dashboard, path: string): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${dash.port}${path}`, { headers: { cookie: `orchestrate_dashboard_${dash.port}=${dash.token}` } });
+  await res.text();
+  const dur = /dur=([\d.]+)/.exec(res.headers.get("server-timing") ?? "")?.[1];
+  if (res.status !== 200 || dur === undefined) throw new Error(`${path}: HTTP ${res.status}`);
+  return Number(dur);
+}
+
+export async function run(): Promise<Row[]> {
+  section(`dashboard: pages over ${RUNS / 1000}k stored runs vs an empty store (server time, Server-Timing)`);
+  const big = bigStore();
+  const box = makeSandbox();
+  box.writeConfig(DEMO_CONFIG);
+  const emptyOpened = openStore(box.dbPath);
+  if (emptyOpened.ok) emptyOpened.value.close();
+  const full = await dashboardOver(box, big);
+  const empty = await dashboardOver(box, box.dbPath);
+  const n = iterations(15);
+  const rows: Row[] = [];
+  try {
+    for (const path of PAGES) {
+      const samples = await interleave({ full: () => serverTime(full, path), empty: () => serverTime(empty, path) }, n, 2);
+      const value = median(samples.full);
+      const reference = median(samples.empty);
+      say(`${path.padEnd(28)} ${ms(value)} over ${RUNS / 1000}k runs, ${ms(reference)} empty (n=${n})`);
+      const first = path === "/";
+      rows.push({
+        benchmark: `dashboard ${path}${first ? " (first page)" : ""}, ${RUNS / 1000}k runs`,
+        value: ms(value),
+        reference: `empty store ${ms(reference)}`,
+        ratio: ratio(value, reference),
+        target: first ? `≤ ${TARGET_MS} ms` : "—",
+        ...(first ? { pass: value <= TARGET_MS, note: `server time from Server-Timing, median of ${n}; ${RUNS / 1000}k runs (1–3 attempts), ${CONSULTATIONS / 1000}k consultations over 90 days; store opened read-only` } : {}),
+      });
+    }
+  } finally {
+    await full.stop();
+    await empty.stop();
+    box.cleanup();
+  }
+  return rows;
+}
+
+if (import.meta.main) {
+  const { renderTable } = await import("./helpers.ts");
+  process.stdout.write(`${renderTable(await run())}\n`);
+}
