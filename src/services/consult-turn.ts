@@ -15,13 +15,15 @@ import type { Failure } from "../result.ts";
 import type { ErrorCode } from "../errors.ts";
 import { runAttempt, type AttemptResult } from "../runner/attempt.ts";
 import { withExplanation } from "./route-outcome.ts";
-import { ENVELOPE_SCHEMA_TEXT, readEnvelope, repairPrompt, type EnvelopeContent } from "./envelope.ts";
+import type { AnswerContract } from "./envelope.ts";
 import { sideChannelReport } from "../runner/side-channel.ts";
 import type { AnswerTraits } from "./cli-variant.ts";
 import type { Runtime } from "./runtime.ts";
 
-export interface TurnSpec {
+export interface TurnSpec<C> {
   agent: AgentConfig;
+  /** What the reply must be: consult's envelope, a review's findings. */
+  contract: AnswerContract<C>;
   /** What the installed CLI can do (resume; which build), read once per binary. */
   traits: AnswerTraits;
   prompt: string;
@@ -33,9 +35,11 @@ export interface TurnSpec {
   onActivity?: (text: string) => void;
 }
 
-export interface TurnOutcome {
-  content?: EnvelopeContent;
+export interface TurnOutcome<C> {
+  content?: C;
   error?: Failure;
+  /** The last run's reply text: what an unreadable reply said, for the record. */
+  text: string;
   sessionId?: string;
   models: string[];
   verification: IdentityVerdict;
@@ -49,27 +53,27 @@ interface RunView {
   usage: Usage;
 }
 
-type Judgement = { content: EnvelopeContent } | { error: Failure } | { repair: true };
+type Judgement<C> = { content: C } | { error: Failure } | { repair: true };
 
-export async function consultTurn(rt: Runtime, spec: TurnSpec): Promise<TurnOutcome> {
+export async function consultTurn<C>(rt: Runtime, spec: TurnSpec<C>): Promise<TurnOutcome<C>> {
   const first = await runAnswer(rt, spec, spec.prompt, spec.resumeSessionId);
   const sessionId = first.attempt.run.sessionId ?? spec.resumeSessionId;
-  const verdict = judge(spec.agent, rt, first);
+  const verdict = judge(spec, rt, first);
   if (!("repair" in verdict)) return outcome(rt, spec.agent, [first], verdict, sessionId, false);
   if (!sessionId || !spec.traits.supportsResume) return outcome(rt, spec.agent, [first], { error: badOutput(spec.agent, false) }, sessionId, false);
-  const second = await runAnswer(rt, spec, repairPrompt(), sessionId);
-  const again = judge(spec.agent, rt, second);
+  const second = await runAnswer(rt, spec, spec.contract.repairPrompt(), sessionId);
+  const again = judge(spec, rt, second);
   const final = "repair" in again ? { error: badOutput(spec.agent, true) } : again;
   return outcome(rt, spec.agent, [first, second], final, second.attempt.run.sessionId ?? sessionId, true);
 }
 
-async function runAnswer(rt: Runtime, spec: TurnSpec, prompt: string, resumeSessionId: string | undefined): Promise<RunView> {
+async function runAnswer<C>(rt: Runtime, spec: TurnSpec<C>, prompt: string, resumeSessionId: string | undefined): Promise<RunView> {
   const env = { ...rt.env, ...spec.agent.env };
   const adapter = rt.adapters[spec.agent.backend];
   const home = mkdtempSync(join(tmpdir(), "orchestrate-home-"));
   try {
     const schemaPath = join(home, "envelope.schema.json");
-    writeFileSync(schemaPath, ENVELOPE_SCHEMA_TEXT, { mode: 0o600 });
+    writeFileSync(schemaPath, spec.contract.schemaText, { mode: 0o600 });
     // The runner completes the request (installed build, MCP isolation); attempt.request is what ran.
     const request: RunRequest = {
       mode: "answer",
@@ -79,7 +83,7 @@ async function runAnswer(rt: Runtime, spec: TurnSpec, prompt: string, resumeSess
       provider: spec.agent.provider,
       ...(resumeSessionId ? { resumeSessionId } : {}),
       outputSchemaPath: schemaPath,
-      outputSchema: ENVELOPE_SCHEMA_TEXT,
+      outputSchema: spec.contract.schemaText,
       isolatedHome: home,
     };
     freshDir(spec.cwd);
@@ -113,20 +117,22 @@ export function freshDir(dir: string): void {
   mkdirSync(dir, { mode: 0o700 });
 }
 
-function judge(agent: AgentConfig, rt: Runtime, view: RunView): Judgement {
+function judge<C>(spec: TurnSpec<C>, rt: Runtime, view: RunView): Judgement<C> {
   const { attempt } = view;
+  const { agent } = spec;
   if (attempt.run.acted) return { error: actionAttempted(agent) };
   if (attempt.failure === "empty_answer") return { repair: true };
   if (attempt.failure) return { error: failureError(agent, rt, attempt) };
   if (compareModel(agent.model, view.models, rt.adapters[agent.backend].helperModel) === "mismatch") return { error: modelMismatch(agent, view.models) };
-  const content = readEnvelope(attempt.run.structured ?? attempt.run.final?.structured, attempt.run.text);
+  const content = spec.contract.read(attempt.run.structured ?? attempt.run.final?.structured, attempt.run.text);
   return content ? { content } : { repair: true };
 }
 
-function outcome(rt: Runtime, agent: AgentConfig, views: RunView[], judged: Exclude<Judgement, { repair: true }>, sessionId: string | undefined, repaired: boolean): TurnOutcome {
+function outcome<C>(rt: Runtime, agent: AgentConfig, views: RunView[], judged: Exclude<Judgement<C>, { repair: true }>, sessionId: string | undefined, repaired: boolean): TurnOutcome<C> {
   const models = unique(views.flatMap((v) => v.models));
   return {
     ...("content" in judged ? { content: judged.content } : { error: judged.error }),
+    text: views.at(-1)?.attempt.run.text ?? "",
     ...(sessionId ? { sessionId } : {}),
     models,
     verification: compareModel(agent.model, models, rt.adapters[agent.backend].helperModel),

@@ -16,7 +16,7 @@ import { newId } from "../store/ids.ts";
 import { consultTurn, type TurnOutcome } from "./consult-turn.ts";
 import { resolveHost, resolveTarget, resumeUnsupported, type ConsultTarget } from "./consult-target.ts";
 import { answerTraits, type AnswerTraits } from "./cli-variant.ts";
-import { buildConsultPrompt, type EnvelopeContent, type SourceMode } from "./envelope.ts";
+import { buildConsultPrompt, CONSULT_CONTRACT, type EnvelopeContent, type SourceMode } from "./envelope.ts";
 import type { Runtime } from "./runtime.ts";
 
 export interface ConsultRequest {
@@ -77,7 +77,7 @@ export function scratchDirFor(consultationId: string): string {
   return join(tmpdir(), `orchestrate-consult-${consultationId}`);
 }
 
-async function runInScratch(rt: Runtime, id: string, req: ConsultRequest, target: ConsultTarget, traits: AnswerTraits, hooks: ConsultHooks): Promise<TurnOutcome> {
+async function runInScratch(rt: Runtime, id: string, req: ConsultRequest, target: ConsultTarget, traits: AnswerTraits, hooks: ConsultHooks): Promise<TurnOutcome<EnvelopeContent>> {
   const { agent } = target;
   const cwd = scratchDirFor(id);
   const started = rt.now();
@@ -89,6 +89,7 @@ async function runInScratch(rt: Runtime, id: string, req: ConsultRequest, target
   try {
     return await consultTurn(rt, {
       agent,
+      contract: CONSULT_CONTRACT,
       traits,
       prompt: buildConsultPrompt(req.prompt, req.context, req.source_mode ?? "model_knowledge"),
       ...(target.consultation?.nativeSessionId ? { resumeSessionId: target.consultation.nativeSessionId } : {}),
@@ -105,7 +106,7 @@ async function runInScratch(rt: Runtime, id: string, req: ConsultRequest, target
   }
 }
 
-function record(rt: Runtime, id: string, req: ConsultRequest, target: ConsultTarget, turn: TurnOutcome, latencyMs: number): void {
+function record(rt: Runtime, id: string, req: ConsultRequest, target: ConsultTarget, turn: TurnOutcome<EnvelopeContent>, latencyMs: number): void {
   const store = rt.store.consultations;
   if (turn.sessionId && turn.sessionId !== target.consultation?.nativeSessionId) store.setNativeSession(id, turn.sessionId);
   store.addTurn(id, {
@@ -123,7 +124,7 @@ function record(rt: Runtime, id: string, req: ConsultRequest, target: ConsultTar
   store.setStatus(id, turn.error && !hasSession ? "failed" : "open");
 }
 
-function envelopeOf(id: string, agent: AgentConfig, turn: TurnOutcome, latencyMs: number): ConsultEnvelope {
+function envelopeOf(id: string, agent: AgentConfig, turn: TurnOutcome<EnvelopeContent>, latencyMs: number): ConsultEnvelope {
   const base = {
     consultation_id: id,
     agent: agent.id,

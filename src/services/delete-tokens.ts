@@ -3,10 +3,10 @@
  * The token is random, bound to the kind and to this store, valid for five minutes, usable once,
  * and kept only as a SHA-256 in this process's memory — a token seen in a transcript later is dead.
  */
-import { createHash, randomBytes } from "node:crypto";
 import { fail, ok, type Result } from "../result.ts";
 import type { Store } from "../store/db.ts";
 import { countKind, deleteKind, LOCAL_ONLY_NOTE, type DeletionReport, type HistoryCounts, type HistoryKind } from "./history.ts";
+import { digest, newToken } from "./tokens.ts";
 
 export const TOKEN_TTL_MS = 5 * 60_000;
 
@@ -28,7 +28,7 @@ export interface DeleteRequest {
 
 export function requestDeleteAll(store: Store, kind: HistoryKind, now: number): DeleteRequest {
   sweep(now);
-  const token = `del_${randomBytes(24).toString("base64url")}`;
+  const token = newToken("del");
   const expiresAt = now + TOKEN_TTL_MS;
   pending.set(digest(token), { kind, storePath: store.path, expiresAt });
   return { token, kind, expires_at: new Date(expiresAt).toISOString(), would_delete: countKind(store, kind), note: LOCAL_ONLY_NOTE };
@@ -48,8 +48,4 @@ export function confirmDeleteAll(store: Store, token: string, now: number): Resu
 
 function sweep(now: number): void {
   for (const [key, entry] of pending) if (entry.expiresAt <= now) pending.delete(key);
-}
-
-function digest(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
 }

@@ -17,6 +17,17 @@ export interface EnvelopeContent {
 
 export type SourceMode = "context_only" | "model_knowledge";
 
+/**
+ * What an answer-only run must reply with, as a consult turn enforces it: the JSON Schema handed to
+ * CLIs that enforce one natively, the strict reader, and the one repair prompt. Consult's envelope
+ * is one contract; a review's findings are another (review-envelope.ts).
+ */
+export interface AnswerContract<C> {
+  schemaText: string;
+  read: (structured: unknown, text: string) => C | undefined;
+  repairPrompt: () => string;
+}
+
 const LIST_KEYS = ["assumptions", "uncertainties", "follow_up_questions", "sources"] as const;
 
 /** additionalProperties false and every key required: what OpenAI strict structured output needs. */
@@ -87,7 +98,7 @@ export function validateContent(value: unknown): EnvelopeContent | undefined {
 }
 
 /** The whole text, a fenced block, then the outermost {...} span: the shapes models wrap JSON in. */
-function jsonCandidates(text: string): unknown[] {
+export function jsonCandidates(text: string): unknown[] {
   const out: unknown[] = [];
   const trimmed = text.trim();
   const fenced = /```(?:json)?\s*\n([\s\S]*?)\n```/.exec(trimmed)?.[1];
@@ -109,3 +120,5 @@ function tryParse(text: string): unknown {
     return undefined;
   }
 }
+
+export const CONSULT_CONTRACT: AnswerContract<EnvelopeContent> = { schemaText: ENVELOPE_SCHEMA_TEXT, read: readEnvelope, repairPrompt };
