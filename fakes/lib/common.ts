@@ -14,6 +14,10 @@
  *   FAKE_EVENTS          with scenario "long": number of progress events, FAKE_EVENT_GAP_MS apart
  *   FAKE_MUTATION        what editTree() does: new-untracked (default), edit-file, delete, rename,
  *                        mode, stage, commit, ignored — on FAKE_MUTATION_FILE (default README.md)
+ *   FAKE_DELAY_ONCE      a file path: FAKE_DELAY_MS applies only to the run that creates it (the
+ *                        first); later runs answer at once — a reviewer that times out, then not
+ *   FAKE_REVIEW_REPLY    the reply to a review prompt (ORCHESTRATE_REVIEW_ENVELOPE): JSON text, or
+ *                        any text for an unparseable reviewer (default: one minor finding)
  */
 import { appendFileSync, chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -135,7 +139,31 @@ export function editTree(name = "FAKE_EDIT.txt"): void {
 }
 
 export function delayMs(): number {
+  const once = process.env.FAKE_DELAY_ONCE;
+  if (once) {
+    try {
+      writeFileSync(once, String(process.pid), { flag: "wx" });
+    } catch {
+      return 0;
+    }
+  }
   return Number(process.env.FAKE_DELAY_MS ?? 0);
+}
+
+/** Marker of orchestrate's review prompts (src/services/review-envelope.ts). */
+const REVIEW_MARKER = "ORCHESTRATE_REVIEW_ENVELOPE";
+
+const DEFAULT_REVIEW = JSON.stringify({
+  summary: "Reviewed by the fake.",
+  findings: [{ severity: "minor", location: "material", claim: "FINDING-FROM-FAKE", evidence: "the material" }],
+  checked: ["the material"],
+  not_checked: [],
+});
+
+/** What a reviewer replies when the prompt is a review (undefined otherwise): every fake answers reviews alike. */
+export function reviewReply(prompt: string, scenario: string): string | undefined {
+  if (!prompt.includes(REVIEW_MARKER) || scenario === "empty" || scenario === "prose-answer") return undefined;
+  return process.env.FAKE_REVIEW_REPLY ?? DEFAULT_REVIEW;
 }
 
 export function replyText(): string {

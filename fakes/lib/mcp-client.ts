@@ -1,6 +1,7 @@
 /** A real MCP client over stdio against a real server process (source or compiled binary). */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { join } from "node:path";
 import { BUN_DIR, REPO_ROOT } from "./sandbox.ts";
 import { isErrorCode } from "../../src/errors.ts";
@@ -13,14 +14,19 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
-export async function connect(env: Record<string, string>, opts: { command?: string[]; clientName?: string } = {}): Promise<McpSession> {
+/** A client that declares elicitation answers each elicitation/create with this (it sees the message). */
+export type Elicitor = (message: string) => ElicitResult["action"] | Promise<ElicitResult["action"]>;
+
+export async function connect(env: Record<string, string>, opts: { command?: string[]; clientName?: string; elicit?: Elicitor } = {}): Promise<McpSession> {
   const command = opts.command ?? [join(BUN_DIR, "bun"), join(REPO_ROOT, "src", "main.ts")];
   const transport = new StdioClientTransport({ command: command[0] as string, args: command.slice(1), env, stderr: "pipe" });
   let err = "";
   transport.stderr?.on("data", (chunk: Buffer) => {
     err += chunk.toString();
   });
-  const client = new Client({ name: opts.clientName ?? "orchestrate-tests", version: "1.0.0" });
+  const client = new Client({ name: opts.clientName ?? "orchestrate-tests", version: "1.0.0" }, opts.elicit ? { capabilities: { elicitation: {} } } : {});
+  const elicit = opts.elicit;
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, async (request) => ({ action: await elicit(request.params.message) }));
   await client.connect(transport);
   enforceClosedCodes(client);
   return {

@@ -9,7 +9,7 @@
 import type { ArkErrors } from "arktype";
 import { failureReply, toolReply, type ToolOutcome, type ToolReply } from "./outcome.ts";
 
-export type ToolGroup = "core" | "consult" | "jobs" | "init" | "history";
+export type ToolGroup = "core" | "consult" | "jobs" | "review" | "init" | "history";
 
 export interface ToolAnnotations {
   title: string;
@@ -29,6 +29,11 @@ export interface ToolContext {
   clientName?: string;
   /** Running as an MCP task: wait for the end instead of turning into a job at the sync budget. */
   runToCompletion?: boolean;
+  /**
+   * Puts a question to the person through the client (MCP elicitation); present only when the client
+   * declared the capability. "failed" when the client could not ask.
+   */
+  elicit?: (message: string) => Promise<"accept" | "decline" | "failed">;
 }
 
 /** An arktype type as a tool uses it: a validator that can also publish its JSON Schema. */

@@ -1,15 +1,20 @@
 /**
- * MCP prompts (slash commands): `consult` and `status`. Expanding a prompt only builds text — it
+ * MCP prompts (slash commands): `consult`, `status`, and `review` where the config has a
+ * consult.review block (seed 001: advertised only when its tools are — a command that could only
+ * say "no reviewers are configured" reads like a bug). Expanding a prompt only builds text — it
  * sends nothing, spawns nothing and opens no store — and every argument is optional: a missing one
  * becomes an instruction to ask the person for it rather than a guess. Plain data, no schema
  * library, so listing prompts costs nothing at startup.
  */
 import { ErrorCode, McpError, type GetPromptResult, type Prompt } from "@modelcontextprotocol/sdk/types.js";
+import { blockAt, readRawConfig } from "../config/presence.ts";
 
 type Args = Record<string, string | undefined>;
 
 interface PromptDef extends Prompt {
   expand: (args: Args) => string;
+  /** Offered only when this holds for the server's environment (its config file). */
+  when?: (env: Record<string, string | undefined>) => boolean;
 }
 
 const PROMPTS: PromptDef[] = [
@@ -32,15 +37,32 @@ const PROMPTS: PromptDef[] = [
     arguments: [{ name: "id", description: "A job or consultation id to report on", required: false }],
     expand: expandStatus,
   },
+  {
+    name: "review",
+    title: "Review with other models",
+    description: "Have one (standard) or several (deep) other models review code or a change, behind a plan the person approves.",
+    arguments: [
+      { name: "goal", description: "What the review should judge (correctness, security, a design question)", required: false },
+      { name: "mode", description: "standard (one reviewer) or deep (several; you record your own findings first)", required: false },
+      { name: "material", description: "What to review: files (with line ranges), a diff, or pasted text", required: false },
+    ],
+    expand: expandReview,
+    when: (env) => blockAt(readRawConfig(env), "consult", "review") !== undefined,
+  },
 ];
 
-export function listPrompts(): Prompt[] {
-  return PROMPTS.map(({ expand: _expand, ...prompt }) => prompt);
+function offered(env: Record<string, string | undefined>): PromptDef[] {
+  return PROMPTS.filter((p) => !p.when || p.when(env));
 }
 
-export function getPrompt(name: string, args: Record<string, string> = {}): GetPromptResult {
-  const def = PROMPTS.find((p) => p.name === name);
-  if (!def) throw new McpError(ErrorCode.InvalidParams, `No prompt named "${name}"; prompts/list shows consult and status.`);
+export function listPrompts(env: Record<string, string | undefined> = {}): Prompt[] {
+  return offered(env).map(({ expand: _expand, when: _when, ...prompt }) => prompt);
+}
+
+export function getPrompt(name: string, args: Record<string, string> = {}, env: Record<string, string | undefined> = {}): GetPromptResult {
+  const prompts = offered(env);
+  const def = prompts.find((p) => p.name === name);
+  if (!def) throw new McpError(ErrorCode.InvalidParams, `No prompt named "${name}"; prompts/list shows ${prompts.map((p) => p.name).join(", ")}.`);
   const text = def.expand(clean(args));
   return { description: def.description, messages: [{ role: "user", content: { type: "text", text } }] };
 }
@@ -77,5 +99,29 @@ function expandStatus(args: Args): string {
   } else {
     lines.push("If the person asked about a particular job or consultation, ask them for its id, then use `job_status` or `get_consultation`.");
   }
+  return lines.join("\n\n");
+}
+
+function expandReview(args: Args): string {
+  const lines = ["Get a review from other models with orchestrate's review tools. It is a handshake with the person; do not skip a step."];
+  const ask: string[] = [];
+  if (args.goal) lines.push(`Goal:\n${args.goal}`);
+  else ask.push("what the review should judge");
+  const mode = args.mode === "deep" || args.mode === "standard" ? args.mode : undefined;
+  if (mode) lines.push(`Mode: ${mode}.`);
+  else ask.push("standard (one reviewer) or deep (several reviewers)");
+  if (args.material) lines.push(`Material: ${args.material}`);
+  else ask.push("which files, diff or text to review");
+  if (ask.length) lines.push(`First ask the person for ${ask.join(", and ")}. Do not guess these.`);
+  lines.push(
+    [
+      "Then:",
+      "1. Call `review` with goal, mode and material (text, or {path, start_line, end_line} excerpts — the reviewers see nothing else). It sends nothing.",
+      "2. Show the person the plan: reviewers, material size, requests, and every credential-shaped location it lists. Ask whether to mask those (default) or send them as is.",
+      `3. Only once they agree, call \`review_run\` with review_id and token${mode === "deep" ? " — and, because this is a deep review, host_findings: your own findings, written before you see any reviewer's" : " (in deep mode also host_findings: your own findings, recorded before you see theirs)"}.`,
+      "4. Read every reviewer's findings. If a reviewer failed or replied unparseably, call `review_retry`.",
+      "5. Call `review_finalize`: carry every critical finding's id into a critical combined finding, even where reviewers disagree; reject or accept a risk only with a reason. Then tell the person the result.",
+    ].join("\n"),
+  );
   return lines.join("\n\n");
 }

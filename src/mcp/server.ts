@@ -27,13 +27,13 @@ export function buildServer(env: Record<string, string | undefined>): Server {
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(wireTool) }));
   // Prompts only build text: expanding one sends nothing and runs nothing.
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: listPrompts() }));
-  server.setRequestHandler(GetPromptRequestSchema, (request) => getPrompt(request.params.name, request.params.arguments));
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: listPrompts(env) }));
+  server.setRequestHandler(GetPromptRequestSchema, (request) => getPrompt(request.params.name, request.params.arguments, env));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => trackCall(answerCall(request, extra)));
   async function answerCall(request: CallToolRequest, extra: CallExtra): Promise<CallToolResult | CreateTaskResult> {
     const tool = tools.find((t) => t.name === request.params.name);
     if (!tool) return failureReply({ code: "unknown_tool", message: `No tool named "${request.params.name}".`, hint: "Call tools/list to see the available tools." });
-    const ctx = contextFor(request, extra, server.getClientVersion()?.name);
+    const ctx = contextFor(request, extra, server);
     const taskParams = request.params.task;
     if (taskParams && tool.task && extra.taskStore) return { task: await startTask(tool, request.params.arguments, ctx, taskParams.ttl, extra.taskStore, taskStore) };
     return tool.call(request.params.arguments, ctx);
@@ -41,20 +41,36 @@ export function buildServer(env: Record<string, string | undefined>): Server {
   return server;
 }
 
-/** The handler's view of one request: its abort signal, and progress when the client gave a token. */
-function contextFor(request: CallToolRequest, extra: CallExtra, clientName: string | undefined): ToolContext {
+/** The handler's view of one request: its abort signal, progress when the client gave a token, elicitation when it declared it. */
+function contextFor(request: CallToolRequest, extra: CallExtra, server: Server): ToolContext {
   const token = request.params._meta?.progressToken;
+  const clientName = server.getClientVersion()?.name;
   let step = 0;
   return {
     signal: extra.signal,
     wantsProgress: token !== undefined,
     ...(clientName ? { clientName } : {}),
+    ...(server.getClientCapabilities()?.elicitation?.form ? { elicit: (message: string) => elicit(server, message, extra) } : {}),
     progress: (message, progress, total) => {
       if (token === undefined || extra.signal.aborted) return;
       step += 1;
       void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: progress ?? step, ...(total ? { total } : {}), message } }).catch(() => undefined);
     },
   };
+}
+
+/** A person takes longer than a request: the SDK's 60 s default would decline for them. */
+const ELICIT_TIMEOUT_MS = 15 * 60_000;
+
+/** A yes/no put to the person: the message is the whole question, so the form asks for nothing more. */
+async function elicit(server: Server, message: string, extra: CallExtra): Promise<"accept" | "decline" | "failed"> {
+  try {
+    const answer = await server.elicitInput({ mode: "form", message, requestedSchema: { type: "object", properties: {} } }, { relatedRequestId: extra.requestId, timeout: ELICIT_TIMEOUT_MS });
+    // "cancel" (dismissed without choosing) is not an approval either.
+    return answer.action === "accept" ? "accept" : "decline";
+  } catch {
+    return "failed";
+  }
 }
 
 type RequestTaskStore = NonNullable<CallExtra["taskStore"]>;

@@ -9,12 +9,14 @@ import type { Failure } from "../result.ts";
 import type { Runtime } from "./runtime.ts";
 import type { RouteOutcome, RouteRequest } from "./route.ts";
 import type { ConsultEnvelope, ConsultRequest } from "./consult.ts";
+import type { ReviewJobRequest, ReviewOutcome } from "./review-run.ts";
 import { startJob, type JobEnd, type JobHooks, type JobVerdict } from "./jobs.ts";
 
 /** Each kind's request and service result; its keys must be the store's job kinds. */
 export interface JobKinds {
   route: { request: RouteRequest; result: RouteOutcome };
   consult: { request: ConsultRequest; result: ConsultEnvelope };
+  review: { request: ReviewJobRequest; result: ReviewOutcome };
 }
 
 /** Who asked: the MCP client's name steers consult's host detection. */
@@ -36,6 +38,9 @@ const RUNNERS: { [K in JobKind]: KindRunner<K> } = {
   consult: {
     run: async (rt, request, hooks, caller) =>
       (await import("./consult.ts")).consult(rt, request, { ...(caller.clientName ? { clientName: caller.clientName } : {}), signal: hooks.signal, onProgress: hooks.onProgress }),
+  },
+  review: {
+    run: async (rt, request, hooks) => (await import("./review-run.ts")).runReviewers(rt, request, { signal: hooks.signal, onProgress: hooks.onProgress }),
   },
 };
 

@@ -45,6 +45,8 @@ export function redactedJson(value: unknown): string {
 const CONTENT_KEYS = new Set([
   "prompt", "context", "system", "answer", "text", "content", "output", "partialOutput", "finalText",
   "assumptions", "uncertainties", "follow_up_questions", "sources", "structured", "message",
+  // reviews: the goal, what reviewers and the host said, and the synthesis
+  "goal", "summary", "claim", "evidence", "reply", "recommendation", "checked", "not_checked", "agreements", "disagreements",
 ]);
 /** Longer strings are treated as content whatever their key: metadata (ids, codes, paths) is short. */
 const MAX_META_STRING = 512;

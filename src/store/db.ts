@@ -13,6 +13,7 @@ import { createConsultationStore, type ConsultationStore } from "./consultations
 import { createCooldownStore, type CooldownStore } from "./cooldowns.ts";
 import { createJobStore, type JobStore } from "./jobs.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations/index.ts";
+import { createReviewStore, type ReviewStore } from "./reviews.ts";
 import { createRunStore, type RunStore } from "./runs.ts";
 import { APPLICATION_ID, ownershipOf } from "./ownership.ts";
 import { createUsageStore, type UsageStore } from "./usage.ts";
@@ -36,6 +37,7 @@ export interface Store {
   cooldowns: CooldownStore;
   consultations: ConsultationStore;
   jobs: JobStore;
+  reviews: ReviewStore;
   usage: UsageStore;
   /** The dashboard's read-only listings and aggregates. */
   browse: BrowseStore;
@@ -78,6 +80,7 @@ function assemble(db: Database, path: string, policy: ContentPolicy): Store {
     cooldowns: createCooldownStore(db),
     consultations: createConsultationStore(db, policy),
     jobs,
+    reviews: createReviewStore(db, policy),
     usage: createUsageStore(db),
     browse: createBrowseStore(db),
     series: createSeriesStore(db),

@@ -9,7 +9,7 @@ import { metaText, parseJson, storedJson, type ContentPolicy } from "./content.t
 import { eraseRows } from "./erase.ts";
 import { newId } from "./ids.ts";
 
-export type JobKind = "route" | "consult";
+export type JobKind = "route" | "consult" | "review";
 export type JobStatus = "running" | "ok" | "failed" | "cancelled";
 
 /** Stored tail of partial output, in characters. */
@@ -265,7 +265,7 @@ const JOB_FINISHED_BEFORE = `status != 'running' AND ($cutoff IS NULL OR created
  * consultation id at `$.consultation_id`, a run id at `$.runId`): a job row carries the same prompt
  * and answer, so deleting the record must take it too. Called inside the caller's transaction.
  */
-export function removeJobsNaming(db: Database, jsonPath: "$.consultation_id" | "$.runId", idsSql: string, params: Record<string, string | number | null>): number {
+export function removeJobsNaming(db: Database, jsonPath: "$.consultation_id" | "$.runId" | "$.review_id", idsSql: string, params: Record<string, string | number | null>): number {
   const ref = (column: string) => `CASE WHEN json_valid(${column}) THEN json_extract(${column}, '${jsonPath}') END`;
   return db.query(`DELETE FROM jobs WHERE status != 'running' AND (${ref("result_json")} IN (${idsSql}) OR ${ref("args_json")} IN (${idsSql}))`).run(params).changes;
 }

@@ -3,10 +3,10 @@ import type { Database } from "bun:sqlite";
 import type { Usage } from "../backends/contract.ts";
 
 export interface UsageRow {
-  source: "attempt" | "turn";
-  /** Run id for attempts, consultation id for turns. */
+  source: "attempt" | "turn" | "review";
+  /** Run id for attempts, consultation id for turns, review id for a reviewer's run. */
   refId: string;
-  /** Attempt or turn number. */
+  /** Attempt or turn number; a reviewer's place in its review. */
   refN: number;
   agentId: string;
   backend: string;

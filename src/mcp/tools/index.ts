@@ -1,22 +1,26 @@
 /** Every tool, from the groups' defs. Importing this loads no schema, handler or service. */
 import type { ToolDef } from "../define.ts";
-import { readRawConfig, type RawConfig } from "../../config/presence.ts";
+import { blockAt, readRawConfig, type RawConfig } from "../../config/presence.ts";
 import { coreTools } from "./core/def.ts";
 import { consultTools } from "./consult/def.ts";
 import { jobTools } from "./jobs/def.ts";
+import { reviewTools } from "./review/def.ts";
 import { initTools } from "./init/def.ts";
 import { historyTools } from "./history/def.ts";
 
 /** Every tool the server can advertise, in tools/list order. */
 export function allTools(): ToolDef[] {
-  return [...coreTools, ...consultTools, ...jobTools, ...initTools, ...historyTools];
+  return [...coreTools, ...consultTools, ...jobTools, ...reviewTools, ...initTools, ...historyTools];
 }
 
 /**
  * Groups a config block switches on (review, ask): each reads the raw, unvalidated file (see
  * config/presence.ts) — the file is read at most once per process, and only if such a group exists.
  */
-const CONFIG_GATED: Partial<Record<ToolDef["group"], (raw: RawConfig | undefined) => boolean>> = {};
+const CONFIG_GATED: Partial<Record<ToolDef["group"], (raw: RawConfig | undefined) => boolean>> = {
+  // Seed 001: the review tools only with a consult.review block (either format keeps it there).
+  review: (raw) => blockAt(raw, "consult", "review") !== undefined,
+};
 
 /** The tools this process advertises: core always; opt-in groups by environment or by config block. */
 export function activeTools(env: Record<string, string | undefined>): ToolDef[] {

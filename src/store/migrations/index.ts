@@ -3,6 +3,7 @@
  * Append only: a migration that shipped is never edited; its number is its `user_version`.
  */
 import init001 from "./001_init.sql" with { type: "text" };
+import reviews002 from "./002_reviews.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -10,7 +11,10 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [{ version: 1, name: "001_init", sql: init001 }];
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: "001_init", sql: init001 },
+  { version: 2, name: "002_reviews", sql: reviews002 },
+];
 
 /** The schema version this binary writes; a database above it came from a newer orchestrate. */
 export const SCHEMA_VERSION: number = MIGRATIONS.length;
