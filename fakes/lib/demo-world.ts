@@ -31,6 +31,8 @@ export const DEMO_ENV: Readonly<Record<string, string>> = {
   FAKE_CLAUDE_SCENARIO: "rate-limit",
   ORCHESTRATE_HOST_RUNTIME: "claude",
   OPENAI_API_KEY: "sk-demo-not-a-real-key-000000000000",
+  // opencode counts a provider as signed in when its key variable is set (as the real one does).
+  DEEPSEEK_API_KEY: "sk-demo-not-a-real-key-000000000001",
 };
 
 export function demoSandbox(extraEnv: Record<string, string> = {}): Sandbox {

@@ -19,5 +19,6 @@ export const rootCommand = defineCommand({
     import: () => import("./import.ts").then((m) => m.importCommand),
     history: () => import("./history.ts").then((m) => m.historyCommand),
     dashboard: () => import("./dashboard.ts").then((m) => m.dashboardCommand),
+    smoke: () => import("./smoke.ts").then((m) => m.smokeCommand),
   },
 });
