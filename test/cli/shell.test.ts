@@ -1,0 +1,139 @@
+/**
+ * The commands the agent skills call (skills/<name>/SKILL.md), from a shell against the fakes: the same
+ * routing as the MCP tools, the answer alone on stdout, the trace on stderr, and exit codes a
+ * script can branch on (0 answered, 1 the delegate failed, 2 bad call/config, 3 nobody available).
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { demoSandbox } from "../../fakes/lib/demo-world.ts";
+import { REPO_ROOT, type Sandbox } from "../../fakes/lib/sandbox.ts";
+import { openStore } from "../../src/store/db.ts";
+import { orchestrate } from "../setup/helpers.ts";
+
+let box: Sandbox | undefined;
+afterEach(() => {
+  box?.cleanup();
+  box = undefined;
+});
+const world = (env: Record<string, string> = {}) => {
+  box = demoSandbox(env);
+  return box;
+};
+
+describe("orchestrate run (the route skill)", () => {
+  test("answer on stdout only, trace on stderr, exit 0; the run is in the store like a tool call's", async () => {
+    const b = world();
+    const out = await orchestrate(["run", "--tier", "light", "--cwd", b.repo, "Add a stub"], b.env);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toBe("PONG-FROM-FAKE\n");
+    expect(out.stderr).toContain("Served by light:cheap (opencode");
+    expect(out.stderr).toContain("Trace:");
+    const store = openStore(b.dbPath, { readonly: true });
+    if (!store.ok) throw new Error(store.error.message);
+    expect(store.value.runs.listRuns().map((r) => [r.tier, r.status, r.servedBy])).toEqual([["light", "ok", "cheap"]]);
+    store.value.close();
+  });
+
+  test("the same fallback as route: heavy's rate-limited claude hands over to standard, the trace says so", async () => {
+    const b = world();
+    const out = await orchestrate(["run", "--tier", "heavy", "--cwd", b.repo, "Refactor"], b.env);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toBe("PONG-FROM-FAKE\n");
+    expect(out.stderr).toMatch(/heavy:claude-opus \(claude\) — unavailable .*→ fell back/);
+    expect(out.stderr).toContain("Served by standard:codex-main");
+  });
+
+  test("the prompt can come from stdin; --json puts the whole result on stdout", async () => {
+    const b = world();
+    const out = await orchestrate(["run", "--tier", "light", "--cwd", b.repo, "--json", "-"], b.env, "A task from stdin");
+    expect(out.code).toBe(0);
+    const result = JSON.parse(out.stdout) as { ok: boolean; text: string; servedBy: { agent: string }; attempts: unknown[] };
+    expect(result).toMatchObject({ ok: true, text: "PONG-FROM-FAKE", servedBy: { agent: "cheap" } });
+    const seen = b.recordings("opencode").map((r) => `${r.argv.join(" ")} ${r.stdin}`).join("\n");
+    expect(seen).toContain("A task from stdin");
+  });
+
+  test("exit 1 when the delegate ran and failed; nothing on stdout", async () => {
+    const b = world({ FAKE_CODEX_SCENARIO: "crash" });
+    const out = await orchestrate(["run", "--tier", "standard", "--cwd", b.repo, "Fix it"], b.env);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toBe("");
+    expect(out.stderr).toContain("Error [task_failed]");
+  });
+
+  test("exit 2 for a bad call: an unknown tier, a cwd outside the roots", async () => {
+    const b = world();
+    expect((await orchestrate(["run", "--tier", "huge", "x"], b.env)).code).toBe(2);
+    const outside = await orchestrate(["run", "--tier", "light", "--cwd", "/tmp", "x"], b.env);
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toContain("cwd_outside_roots");
+  });
+
+  test("exit 3 when no agent can take it (every entry cooling or unavailable, or the tier unconfigured)", async () => {
+    const b = world({ FAKE_OPENCODE_SCENARIO: "auth-fail" });
+    const first = await orchestrate(["run", "--tier", "light", "--cwd", b.repo, "x"], b.env);
+    expect(first.code).toBe(3);
+    const cooling = await orchestrate(["run", "--tier", "light", "--cwd", b.repo, "x"], b.env);
+    expect(cooling.code).toBe(3);
+    expect(cooling.stderr).toContain("no_candidates");
+  });
+});
+
+describe("orchestrate consult (the consult skill)", () => {
+  test("the best-scored agent off the host's runtime answers; answer on stdout, model check on stderr", async () => {
+    const b = world();
+    const out = await orchestrate(["consult", "--capability", "review", "Trie or hash map?"], b.env);
+    expect(out.code).toBe(0);
+    expect(out.stdout.trim()).toBe("PONG-FROM-FAKE");
+    expect(out.stderr).toContain("Consulted codex-main (codex · gpt-5.5) · model verified");
+    expect(out.stderr).toMatch(/Consultation: \w+ \(pass as consultation_id/);
+  });
+
+  test("--host names the caller's runtime; without any host it refuses (exit 2) and says how to fix it", async () => {
+    const b = world();
+    const { ORCHESTRATE_HOST_RUNTIME: _, ...env } = b.env;
+    const none = await orchestrate(["consult", "--capability", "review", "q"], env);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain("host_unknown");
+    const codexHost = await orchestrate(["consult", "--host", "codex", "--capability", "review", "q"], env);
+    expect(codexHost.code).toBe(3);
+    expect(codexHost.stderr).toContain("no_eligible_agent");
+  });
+
+  test("context from a file goes along; --json carries the whole envelope; a follow-up resumes the same session", async () => {
+    const b = world();
+    const ctxFile = join(b.root, "ctx.txt");
+    await Bun.write(ctxFile, "function lookup(prefix) { /* context line */ }");
+    const first = await orchestrate(["consult", "--capability", "review", "--context", ctxFile, "--json", "Is this fine?"], b.env);
+    expect(first.code).toBe(0);
+    const envelope = JSON.parse(first.stdout) as { ok: boolean; consultation_id: string; model_verification: string; content: { answer: string } };
+    expect(envelope).toMatchObject({ ok: true, model_verification: "verified", content: { answer: "PONG-FROM-FAKE" } });
+    expect(b.recordings("codex").at(-1)?.stdin ?? "").toContain("context line");
+    const again = await orchestrate(["consult", "--capability", "review", "--consultation-id", envelope.consultation_id, "And now?"], b.env);
+    expect(again.code).toBe(0);
+    expect(b.recordings("codex").at(-1)?.argv).toContain("resume");
+  });
+
+  test("a model other than the configured one: the answer is withheld, exit 1", async () => {
+    const b = world({ FAKE_CODEX_SCENARIO: "wrong-model" });
+    const out = await orchestrate(["consult", "--capability", "review", "q"], b.env);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toBe("");
+    expect(out.stderr).toContain("configured_model_unavailable");
+  });
+});
+
+describe("the skills", () => {
+  test("each SKILL.md names its command, the streams and the exit codes the commands really use", () => {
+    for (const [skill, command] of [["orchestrate-route", "orchestrate run"], ["orchestrate-consult", "orchestrate consult"]] as const) {
+      const text = readFileSync(join(REPO_ROOT, "skills", skill, "SKILL.md"), "utf8");
+      const front = /^---\nname: ([\w-]+)\ndescription: (.+)\n---\n/.exec(text);
+      expect(front?.[1]).toBe(skill);
+      expect((front?.[2] ?? "").length).toBeGreaterThan(80);
+      expect(text).toContain(command);
+      expect(text).toContain("**stdout**");
+      for (const code of ["`0`", "`1`", "`2`", "`3`", "`130`"]) expect(text).toContain(code);
+    }
+  });
+});
