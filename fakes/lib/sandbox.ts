@@ -45,6 +45,7 @@ export function makeSandbox(extraEnv: Record<string, string> = {}): Sandbox {
   const records = join(root, "records");
   for (const dir of [configDir, repo, records, join(home, ".codex")]) mkdirSync(dir, { recursive: true, mode: 0o700 });
   initRepo(repo);
+  signIn(home);
   const configPath = join(configDir, "config.yaml");
   const dbPath = join(root, "state", "orchestrate.db");
   const env: Record<string, string> = {
@@ -56,6 +57,8 @@ export function makeSandbox(extraEnv: Record<string, string> = {}): Sandbox {
     ORCHESTRATE_DB: dbPath,
     ORCHESTRATE_ROOTS: projects,
     FAKE_RECORD_DIR: records,
+    // The fakes replay the real retry schedules (seconds to minutes); 20× faster keeps their order.
+    FAKE_RETRY_SCALE: "0.05",
     ORCHESTRATE_LOG_LEVEL: "1",
     ...extraEnv,
   };
@@ -89,6 +92,21 @@ export function git(cwd: string, ...args: string[]): string {
   const out = Bun.spawnSync(["git", ...args], { cwd, env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" } });
   if (out.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${out.stderr.toString()}`);
   return out.stdout.toString();
+}
+
+/**
+ * Signed in where each strict fake looks, the way its CLI's own login leaves it: codex's auth.json
+ * (`codex login --with-api-key`), claude's .credentials.json (`/login`), opencode's auth.json
+ * (`opencode auth login`) for the providers the tests' agents use.
+ */
+function signIn(home: string): void {
+  writeFileSync(join(home, ".codex", "auth.json"), JSON.stringify({ auth_mode: "apikey", OPENAI_API_KEY: "sk-dummy-1234567890" }), { mode: 0o600 });
+  mkdirSync(join(home, ".claude"), { recursive: true, mode: 0o700 });
+  writeFileSync(join(home, ".claude", ".credentials.json"), JSON.stringify({ claudeAiOauth: { accessToken: "sk-ant-oat-dummy", refreshToken: "dummy", expiresAt: 4102444800000 } }), { mode: 0o600 });
+  const opencode = join(home, ".local", "share", "opencode");
+  mkdirSync(opencode, { recursive: true, mode: 0o700 });
+  const key = (k: string) => ({ type: "api", key: k });
+  writeFileSync(join(opencode, "auth.json"), JSON.stringify({ openai: key("sk-dummy"), anthropic: key("sk-ant-dummy"), openrouter: key("sk-or-dummy"), google: key("dummy") }), { mode: 0o600 });
 }
 
 function initRepo(repo: string): void {

@@ -81,6 +81,12 @@ export type AgentEvent =
    * loop early instead of waiting out the CLI's schedule, and cools the agent down that long.
    */
   | { kind: "retry"; message: string; hopeless?: boolean; failure?: "capacity" | "transport"; retryAfterSec?: number }
+  /**
+   * The CLI refused a tool call the delegate made (claude's permission denials, a patch codex's
+   * sandbox rejected): the run goes on, but the work it was asked for may not be done. `id` ties
+   * the several reports of one refusal together (claude names it live and again in its result).
+   */
+  | { kind: "refusal"; tool: string; id?: string; detail?: string; message?: string }
   /** A final error reported in the stream. */
   | { kind: "error"; message: string; failure?: FailureClass }
   /** The CLI's own terminal record (claude `result`, codex `turn.completed`, copilot `result`, …). */

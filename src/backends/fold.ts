@@ -14,6 +14,15 @@ export interface FoldedRun {
   /** The CLI's own terminal record, if it wrote one. */
   final?: Extract<AgentEvent, { kind: "final" }>;
   errors: string[];
+  /** Tool calls the CLI refused, once each (reports of one refusal merged by id). */
+  refusals: Refusal[];
+}
+
+export interface Refusal {
+  tool: string;
+  id?: string;
+  detail?: string;
+  message?: string;
 }
 
 export function foldEvents(events: readonly AgentEvent[]): FoldedRun {
@@ -27,7 +36,7 @@ export function foldEvents(events: readonly AgentEvent[]): FoldedRun {
  * whole (a 50 MB stream is ~90k events). Only the current message's text is held, not every one.
  */
 export class EventFolder {
-  private readonly run: FoldedRun = { text: "", models: [], usage: {}, acted: false, errors: [] };
+  private readonly run: FoldedRun = { text: "", models: [], usage: {}, acted: false, errors: [], refusals: [] };
   private readonly texts: string[] = [];
   private chunked = false;
   /** The latest figures of each scoped message, so a restatement replaces instead of adding. */
@@ -80,6 +89,9 @@ function applyEvent(run: FoldedRun, texts: string[], event: AgentEvent): void {
     case "error":
       run.errors.push(event.message);
       return;
+    case "refusal":
+      addRefusal(run.refusals, event);
+      return;
     case "final":
       run.final = event;
       if (event.ok && event.text) run.text = event.text;
@@ -89,6 +101,21 @@ function applyEvent(run: FoldedRun, texts: string[], event: AgentEvent): void {
       return;
   }
 }
+
+/** A refusal already reported under the same id gains what the new report adds; others are new. */
+function addRefusal(refusals: Refusal[], event: Extract<AgentEvent, { kind: "refusal" }>): void {
+  const { kind: _kind, ...refusal } = event;
+  const same = refusal.id === undefined ? undefined : refusals.find((r) => r.id === refusal.id);
+  if (!same) {
+    // A runaway stream cannot grow the fold without bound.
+    if (refusals.length < MAX_REFUSALS) refusals.push(refusal);
+    return;
+  }
+  same.detail ??= refusal.detail;
+  same.message ??= refusal.message;
+}
+
+const MAX_REFUSALS = 50;
 
 /** The total with one message's earlier figures swapped for its latest. */
 function restate(total: Usage, before: Usage, now: Usage): Usage {

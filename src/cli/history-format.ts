@@ -1,14 +1,17 @@
 /** Plain-text views of stored history for `orchestrate history` (stdout is the terminal here). */
 import type { ConsultationRecord, ConsultationSummary } from "../store/consultations.ts";
+import type { ReviewSummary } from "../store/reviews.ts";
 import type { RunRecord, RunSummary } from "../store/runs.ts";
 
 const when = (ms: number) => new Date(ms).toISOString().replace("T", " ").slice(0, 19);
 
-export function formatList(consultations: ConsultationSummary[], runs: RunSummary[]): string {
+export function formatList(consultations: ConsultationSummary[], runs: RunSummary[], reviews: ReviewSummary[] = []): string {
   const lines = [`Consultations (${consultations.length}):`];
   for (const c of consultations) lines.push(`  ${c.id}  ${when(c.updatedAt)}  ${c.agentId} (${c.backend}${c.model ? ` · ${c.model}` : ""})  ${c.status}  ${c.turnCount} turn(s)`);
   lines.push(`Runs (${runs.length}):`);
   for (const r of runs) lines.push(`  ${r.id}  ${when(r.startedAt)}  ${r.tool}${r.tier ? `/${r.tier}` : ""}  ${r.status}${r.servedBy ? ` by ${r.servedBy}` : ""}${r.errorCode ? ` [${r.errorCode}]` : ""}`);
+  lines.push(`Reviews (${reviews.length}):`);
+  for (const r of reviews) lines.push(`  ${r.id}  ${when(r.updatedAt)}  ${r.mode}  ${r.status}  ${r.reviewers.join(", ")}  ${r.findings.critical} critical, ${r.findings.important} important, ${r.findings.minor} minor`);
   return `${lines.join("\n")}\n`;
 }
 

@@ -1,17 +1,18 @@
 /**
- * History: list, show and delete what orchestrate stored (consultations, route runs, jobs). Only
+ * History: list, show and delete what orchestrate stored (consultations, route runs, reviews, jobs). Only
  * orchestrate's own rows go; every reply says so and names where each CLI keeps its own copy.
  */
 import { fail, ok, type Result } from "../result.ts";
 import type { Store } from "../store/db.ts";
 import { adapters, BACKENDS } from "../backends/index.ts";
 
-export const HISTORY_KINDS = ["consultations", "runs", "jobs", "all"] as const;
+export const HISTORY_KINDS = ["consultations", "runs", "reviews", "jobs", "all"] as const;
 export type HistoryKind = (typeof HISTORY_KINDS)[number];
 
 export interface HistoryCounts {
   consultations: number;
   runs: number;
+  reviews: number;
   jobs: number;
 }
 
@@ -27,18 +28,20 @@ export const LOCAL_ONLY_NOTE = `This removed orchestrate's local rows only. The 
   .map(([cli, where]) => `${cli} in ${where}`)
   .join("; ")}. Delete those with each CLI's own tools.`;
 
-const NONE: HistoryCounts = { consultations: 0, runs: 0, jobs: 0 };
+const NONE: HistoryCounts = { consultations: 0, runs: 0, reviews: 0, jobs: 0 };
+
+type Removed = Partial<Omit<HistoryCounts, "jobs">>;
 
 /** Runs a delete and reports it; jobs are counted before and after, because deleting a
- * consultation or run also takes the finished jobs that delivered it. */
-function measured(store: Store, remove: () => Omit<HistoryCounts, "jobs">): DeletionReport {
+ * consultation, run or review also takes the finished jobs that delivered it. */
+function measured(store: Store, remove: () => Removed): DeletionReport {
   const before = store.jobs.count();
   const removed = remove();
-  return { deleted: { consultations: removed.consultations, runs: removed.runs, jobs: before - store.jobs.count() }, note: LOCAL_ONLY_NOTE };
+  return { deleted: { ...NONE, ...removed, jobs: before - store.jobs.count() }, note: LOCAL_ONLY_NOTE };
 }
 
 export function deleteConsultation(store: Store, id: string): Result<DeletionReport> {
-  const report = measured(store, () => ({ consultations: store.consultations.delete(id) ? 1 : 0, runs: 0 }));
+  const report = measured(store, () => ({ consultations: store.consultations.delete(id) ? 1 : 0 }));
   if (report.deleted.consultations === 0) return fail("not_found", `No consultation "${id}" is stored here.`, "It may already be deleted or pruned; `orchestrate history list` shows what is stored.");
   return ok(report);
 }
@@ -47,23 +50,37 @@ export function deleteRun(store: Store, id: string): Result<DeletionReport> {
   let outcome = "not_found";
   const report = measured(store, () => {
     outcome = store.runs.deleteRun(id);
-    return { consultations: 0, runs: outcome === "deleted" ? 1 : 0 };
+    return { runs: outcome === "deleted" ? 1 : 0 };
   });
   if (outcome === "running") return fail("still_running", `Run ${id} is still running; it can be deleted once it ends.`, "Cancel it first (job_cancel), or wait for it to finish.");
   if (outcome === "not_found") return fail("not_found", `No run "${id}" is stored here.`, "It may already be deleted or pruned; `orchestrate history list` shows what is stored.");
   return ok(report);
 }
 
-/** Deletes whichever record the id names: a consultation, a run, or a job. */
+/** One review with its reviewers' runs and findings; a review whose reviewers may be running stays. */
+export function deleteReview(store: Store, id: string): Result<DeletionReport> {
+  let outcome = "not_found";
+  const report = measured(store, () => {
+    outcome = store.reviews.delete(id);
+    return { reviews: outcome === "deleted" ? 1 : 0 };
+  });
+  if (outcome === "running") return fail("still_running", `Review ${id} is being approved or run; it can be deleted once it ends.`, "Cancel it first (review_cancel), or wait for it to finish.");
+  if (outcome === "not_found") return fail("not_found", `No review "${id}" is stored here.`, "It may already be deleted or pruned; `orchestrate history list` shows what is stored.");
+  return ok(report);
+}
+
+/** Deletes whichever record the id names: a consultation, a run, a review, or a job. */
 export function deleteAny(store: Store, id: string): Result<DeletionReport> {
   const consultation = deleteConsultation(store, id);
   if (consultation.ok) return consultation;
   const run = deleteRun(store, id);
   if (run.ok || run.error.code === "still_running") return run;
+  const review = deleteReview(store, id);
+  if (review.ok || review.error.code === "still_running") return review;
   const job = store.jobs.delete(id);
   if (job === "deleted") return ok({ deleted: { ...NONE, jobs: 1 }, note: LOCAL_ONLY_NOTE });
   if (job === "running") return fail("still_running", `Job ${id} is still running; it can be deleted once it ends.`, "Cancel it first with job_cancel.");
-  return fail("not_found", `Nothing with id "${id}" is stored here (no consultation, run or job).`, "`orchestrate history list` shows what is stored.");
+  return fail("not_found", `Nothing with id "${id}" is stored here (no consultation, run, review or job).`, "`orchestrate history list` shows what is stored.");
 }
 
 /** What a delete of this kind would remove now. Running runs and jobs are never counted. */
@@ -72,6 +89,7 @@ export function countKind(store: Store, kind: HistoryKind, olderThan?: number): 
   return {
     consultations: includes(kind, "consultations") ? store.consultations.count(filter) : 0,
     runs: includes(kind, "runs") ? store.runs.countRuns(filter) : 0,
+    reviews: includes(kind, "reviews") ? store.reviews.count(filter) : 0,
     jobs: includes(kind, "jobs") ? store.jobs.count(filter) : 0,
   };
 }
@@ -81,17 +99,18 @@ export function deleteKind(store: Store, kind: HistoryKind, olderThan?: number):
   return measured(store, () => {
     const consultations = includes(kind, "consultations") ? store.consultations.deleteAll(filter) : 0;
     const runs = includes(kind, "runs") ? store.runs.deleteRuns(filter) : 0;
+    const reviews = includes(kind, "reviews") ? store.reviews.deleteAll(filter) : 0;
     if (includes(kind, "jobs")) store.jobs.deleteAll(filter);
-    return { consultations, runs };
+    return { consultations, runs, reviews };
   });
 }
 
 export function total(counts: HistoryCounts): number {
-  return counts.consultations + counts.runs + counts.jobs;
+  return counts.consultations + counts.runs + counts.reviews + counts.jobs;
 }
 
 export function describeCounts(counts: HistoryCounts): string {
-  return `${counts.consultations} consultation(s), ${counts.runs} run(s), ${counts.jobs} job(s)`;
+  return `${counts.consultations} consultation(s), ${counts.runs} run(s), ${counts.reviews} review(s), ${counts.jobs} job(s)`;
 }
 
 function includes(kind: HistoryKind, part: Exclude<HistoryKind, "all">): boolean {

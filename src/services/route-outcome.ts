@@ -10,6 +10,7 @@ import type { Failure } from "../result.ts";
 import type { ErrorCode } from "../errors.ts";
 import type { IdentityVerdict } from "../config/model-id.ts";
 import type { AttemptResult } from "../runner/attempt.ts";
+import type { Refusal } from "../backends/fold.ts";
 
 export interface AttemptTrace {
   n: number;
@@ -29,6 +30,8 @@ export interface AttemptTrace {
   modelVerification?: IdentityVerdict;
   /** The models the CLI reported serving (its chore models left out). */
   modelsReported?: string[];
+  /** Tool calls the CLI refused the delegate (its permission mode, allowlist or sandbox). */
+  refusals?: { tool: string; detail?: string; message?: string }[];
 }
 
 export interface RouteOutcome {
@@ -37,6 +40,11 @@ export interface RouteOutcome {
   servedBy?: { agent: string; backend: string; model?: string; tier: Tier; provider: string; modelVerification?: IdentityVerdict; configuredModel?: string };
   /** Set when the model that served is not the configured one. */
   modelNotice?: string;
+  /**
+   * Set when the CLI refused some of the delegate's tool calls: the answer stands, but the work it
+   * was asked for may not have been done (claude ends such a run `success`, exit 0).
+   */
+  refusalNotice?: string;
   text?: string;
   attempts: AttemptTrace[];
   crossProviderNotice?: string;
@@ -62,7 +70,27 @@ export function traceOf(n: number, candidate: Candidate, result: AttemptResult):
     exitCode: result.exitCode,
     fellBack: false,
     treeChanged: changed,
+    ...(result.run.refusals.length > 0 ? { refusals: result.run.refusals.map(publicRefusal) } : {}),
   };
+}
+
+function publicRefusal(r: Refusal): { tool: string; detail?: string; message?: string } {
+  return { tool: r.tool, ...(r.detail ? { detail: redact(r.detail).slice(0, 200) } : {}), ...(r.message ? { message: redact(r.message).slice(0, 300) } : {}) };
+}
+
+/**
+ * What the host is told when the delegate was blocked. A refusal is no failure class: the run
+ * ended by itself with an answer (often saying what it could not do) and nothing says the next
+ * agent would be allowed more, so it neither falls back nor hides that answer — but it is not a
+ * plain success either: the notice names each refused call and where the permission is set.
+ */
+function refusalNotice(agent: string, trace: AttemptTrace | undefined): string | undefined {
+  const refused = trace?.refusals ?? [];
+  if (refused.length === 0) return undefined;
+  const calls = refused.slice(0, 5).map((r) => (r.detail ? `${r.tool} (${r.detail})` : r.tool)).join("; ");
+  const more = refused.length > 5 ? `; and ${refused.length - 5} more` : "";
+  const tree = trace?.treeChanged === false ? " The working tree is unchanged." : "";
+  return `${agent}'s CLI refused ${refused.length} tool call${refused.length === 1 ? "" : "s"}, so the task may not be done: ${calls}${more}.${tree} Its permissions are the agent's permissionMode/allowedTools (claude) or sandbox (codex) in the config.`;
 }
 
 /** Auth vs capacity is not disclosed: it would leak per-provider credential health. */
@@ -77,10 +105,12 @@ export function success(candidate: Candidate, result: AttemptResult, attempts: A
   // A mismatch is never shown as the configured model: servedBy names what the CLI said served.
   const mismatch = trace?.modelVerification === "mismatch";
   const model = mismatch ? trace?.modelsReported?.join(", ") : a.model;
+  const refused = refusalNotice(a.id, trace);
   return {
     ok: true,
     servedBy: { agent: a.id, backend: a.backend, ...(model ? { model } : {}), tier: candidate.tier, provider: a.provider, ...(trace?.modelVerification ? { modelVerification: trace.modelVerification } : {}), ...(mismatch && a.model ? { configuredModel: a.model } : {}) },
     ...(mismatch ? { modelNotice: `${a.id} is configured for ${a.model ?? "?"} but ${a.backend} reported ${trace?.modelsReported?.join(", ") ?? "?"}: the work was done by that model.` } : {}),
+    ...(refused ? { refusalNotice: refused } : {}),
     text: redact(result.run.text),
     attempts,
     ...(crossing ? { crossProviderNotice: crossing } : {}),

@@ -96,7 +96,10 @@ async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string
 async function servedIdentity(rt: Runtime, agent: AgentConfig, result: AttemptResult): Promise<Pick<AttemptTrace, "modelVerification" | "modelsReported">> {
   const adapter = rt.adapters[agent.backend];
   const side = await sideChannelReport({ adapter, command: agent.command ?? agent.backend, env: { ...rt.env, ...agent.env }, request: result.request, sessionId: result.run.sessionId });
-  const reported = [...new Set([...result.run.models, ...side.models])];
+  // A requested-model record (codex rollout, opencode export) counts only where the stream named
+  // no model: a reroute the stream revealed is what served.
+  const fromSide = side.requested && result.run.models.length > 0 ? [] : side.models;
+  const reported = [...new Set([...result.run.models, ...fromSide])];
   return { modelVerification: compareModel(agent.model, reported, adapter.helperModel), modelsReported: served(reported, agent.model, adapter.helperModel) };
 }
 
@@ -193,6 +196,8 @@ function recordAttempt(rt: Runtime, runId: string, trace: AttemptTrace, result: 
     ...(result.run.sessionId ? { sessionId: result.run.sessionId } : {}),
     usage: result.run.usage,
     fellBack: trace.fellBack,
+    ...(trace.modelVerification ? { modelVerification: trace.modelVerification } : {}),
+    ...(trace.modelsReported ? { modelsReported: trace.modelsReported } : {}),
   });
 }
 

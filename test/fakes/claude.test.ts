@@ -3,12 +3,13 @@
  * closed), parsed with the adapter, classified, and compared with the real 2.1.332 captures.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { claudeAdapter } from "../../src/backends/claude/index.ts";
 import { foldEvents } from "../../src/backends/fold.ts";
 import type { AgentEvent, ExitOutcome, FailureClass, RunRequest } from "../../src/backends/contract.ts";
+import { childEnv } from "../../src/process/env.ts";
 import { alive, eventKinds, outcomeOf, transcriptKinds } from "../helpers/fake-harness.ts";
 
 const REPO = join(import.meta.dir, "..", "..");
@@ -25,8 +26,14 @@ function sandbox(): Sandbox {
   const dir = mkdtempSync(join(ROOT, "t-"));
   const s = { dir, home: join(dir, "home"), repo: join(dir, "repo"), scratch: join(dir, "scratch"), records: join(dir, "records") };
   for (const d of [s.home, s.repo, s.scratch]) mkdirSync(d, { recursive: true });
+  // Signed in the way `/login` leaves it (research cli-codex-claude.md §3.3).
+  mkdirSync(join(s.home, ".claude"), { recursive: true });
+  writeFileSync(join(s.home, ".claude", ".credentials.json"), JSON.stringify({ claudeAiOauth: { accessToken: "sk-ant-oat-dummy" } }));
   return s;
 }
+
+/** The recorded retry schedules, 50× faster: the sequence and the first signal stay. */
+const FAST = "0.02";
 
 interface Ran { outcome: ExitOutcome; events: AgentEvent[]; stdout: string; stderr: string; record?: Record<string, unknown> }
 
@@ -36,10 +43,14 @@ function lastRecord(s: Sandbox): Record<string, unknown> | undefined {
   return file ? (JSON.parse(readFileSync(join(s.records, file), "utf8")) as Record<string, unknown>) : undefined;
 }
 
-async function run(s: Sandbox, req: RunRequest, scenario: string, extra: Record<string, string> = {}, args?: string[]): Promise<Ran> {
+/**
+ * The child's env the way process/env.ts builds it: what it inherits (here `inherited`, e.g. an
+ * IS_SANDBOX of the machine), then the adapter's additions and removals, then the test's overrides.
+ */
+async function run(s: Sandbox, req: RunRequest, scenario: string, extra: Record<string, string> = {}, args?: string[], inherited: Record<string, string> = {}): Promise<Ran> {
   rmSync(s.records, { recursive: true, force: true });
   const inv = claudeAdapter.invocation(req);
-  const env = { PATH, HOME: s.home, FAKE_RECORD_DIR: s.records, FAKE_CLAUDE_SCENARIO: scenario, ...inv.env, ...extra };
+  const env = childEnv({ PATH, HOME: s.home, FAKE_RECORD_DIR: s.records, FAKE_CLAUDE_SCENARIO: scenario, FAKE_RETRY_SCALE: FAST, ...inherited }, { ...inv.env, ...extra });
   const proc = Bun.spawn([FAKE, ...(args ?? inv.args)], { cwd: req.cwd, env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
   proc.stdin.write(inv.stdin ?? "");
   await proc.stdin.end();
@@ -51,7 +62,7 @@ async function run(s: Sandbox, req: RunRequest, scenario: string, extra: Record<
 
 async function runUntil(s: Sandbox, req: RunRequest, scenario: string, until: (lines: string[]) => boolean) {
   const inv = claudeAdapter.invocation(req);
-  const env = { PATH, HOME: s.home, FAKE_RECORD_DIR: s.records, FAKE_CLAUDE_SCENARIO: scenario, ...inv.env };
+  const env = childEnv({ PATH, HOME: s.home, FAKE_RECORD_DIR: s.records, FAKE_CLAUDE_SCENARIO: scenario, FAKE_RETRY_SCALE: FAST }, inv.env);
   const proc = Bun.spawn([FAKE, ...inv.args], { cwd: req.cwd, env, stdin: "pipe", stdout: "pipe", stderr: "pipe", detached: true });
   proc.stdin.write(inv.stdin ?? "");
   await proc.stdin.end();
@@ -100,7 +111,7 @@ describe("fake claude scenarios through the adapter", () => {
   test("the adapter's CLAUDE_CODE_MAX_RETRIES=1 gives exactly one api_retry before the failure", async () => {
     const s = sandbox();
     const r = await run(s, route(s), "rate-limit");
-    expect(r.events.filter((e) => e.kind === "retry")).toEqual([{ kind: "retry", message: "API retry 1/1 (429, rate_limit)" }]);
+    expect(r.events.filter((e) => e.kind === "retry")).toEqual([{ kind: "retry", message: "API retry 1/1 (429, rate_limit)", failure: "capacity", retryAfterSec: 1 }]);
     expect(r.record?.env).toMatchObject({ CLAUDE_CODE_MAX_RETRIES: "1" });
   });
 
@@ -229,6 +240,113 @@ describe("fake claude CLI grammar and sessions", () => {
     const no = await run(s, route(s), "auth-fail", {}, claudeAdapter.probes.auth);
     expect(no.outcome.exitCode).toBe(1);
     expect(JSON.parse(no.stdout)).toMatchObject({ loggedIn: false, authMethod: "none" });
+  });
+});
+
+/** Divergences from the old, kinder fake; each of these passed against it when it should not have. */
+describe("fake claude is as strict as 2.1.332 / 2.1.197", () => {
+  test("no credentials anywhere: Not logged in, exit 1, no request; auth status loggedIn false", async () => {
+    const s = sandbox();
+    rmSync(join(s.home, ".claude", ".credentials.json"));
+    const r = await run(s, route(s), "ok");
+    expect(kinds(r.events)).toEqual(realKinds("claude-p-noauth-stream-json"));
+    expect(r.outcome.exitCode).toBe(1);
+    expect(claudeAdapter.classify(r.outcome)).toBe("auth");
+    const status = await run(s, route(s), "ok", {}, claudeAdapter.probes.auth);
+    expect(status.outcome.exitCode).toBe(1);
+    expect(JSON.parse(status.stdout)).toMatchObject({ loggedIn: false, authMethod: "none" });
+    // …and found where claude finds them: the API key variable.
+    const keyed = await run(s, route(s), "ok", { ANTHROPIC_API_KEY: "sk-ant-dummy" });
+    expect(claudeAdapter.classify(keyed.outcome)).toBeUndefined();
+    expect(JSON.parse((await run(s, route(s), "ok", { ANTHROPIC_API_KEY: "sk-ant-dummy" }, claudeAdapter.probes.auth)).stdout)).toMatchObject({ loggedIn: true, apiKeySource: "ANTHROPIC_API_KEY" });
+  });
+
+  test("429: one api_retry per failed request, a retry-after apart (recorded 1.02 s), then the final error", async () => {
+    const s = sandbox();
+    const started = performance.now();
+    const r = await run(s, route(s), "rate-limit", { CLAUDE_CODE_MAX_RETRIES: "3", FAKE_RETRY_SCALE: "0.1" });
+    const retries = r.stdout.split("\n").filter((l) => l.includes('"api_retry"')).map((l) => JSON.parse(l) as { attempt: number; retry_delay_ms: number; error_status: number });
+    expect(retries.map((x) => [x.attempt, x.error_status])).toEqual([[1, 429], [2, 429], [3, 429]]);
+    // retry-after: 1 is the floor of every delay; three of them, scaled by 0.1, took real time.
+    for (const x of retries) expect(x.retry_delay_ms).toBeGreaterThanOrEqual(1000);
+    expect(performance.now() - started).toBeGreaterThan(300);
+    expect(claudeAdapter.classify(r.outcome)).toBe("capacity");
+  });
+
+  test("a retry-after above 60 s is not retried at all (knobs/claude-ratelimit-ra61)", async () => {
+    const s = sandbox();
+    const r = await run(s, route(s), "rate-limit", { FAKE_RETRY_AFTER: "61" });
+    expect(r.events.filter((e) => e.kind === "retry")).toEqual([]);
+    expect(claudeAdapter.classify(r.outcome)).toBe("capacity");
+  });
+
+  test("transient: the same api_retry line, then the answer, exit 0 (transient-claude-ratelimit / -overload)", async () => {
+    const s = sandbox();
+    for (const scenario of ["transient", "transient-overload"]) {
+      const r = await run(s, route(s), scenario);
+      expect(kinds(r.events).filter((k) => k === "retry")).toEqual(["retry"]);
+      expect(r.outcome.exitCode).toBe(0);
+      expect(claudeAdapter.classify(r.outcome)).toBeUndefined();
+    }
+  });
+
+  test("an inherited IS_SANDBOX turns off opus's own stop after three 529s; the adapter's env strips it", async () => {
+    const s = sandbox();
+    const opus = route(s, { model: "opus" });
+    const allRetries = { CLAUDE_CODE_MAX_RETRIES: "10" };
+    const stripped = await run(s, opus, "overload", allRetries, undefined, { IS_SANDBOX: "yes" });
+    expect(stripped.record?.env).not.toHaveProperty("IS_SANDBOX");
+    expect(kinds(stripped.events).filter((k) => k === "retry")).toHaveLength(2);
+    expect(stripped.stdout).toContain('"api_error_status":null');
+    expect(stripped.stdout).toContain("Repeated 529 Overloaded errors");
+    expect(claudeAdapter.classify(stripped.outcome)).toBe("capacity");
+    // Passed on (as a bypassPermissions route must), it retries all ten times.
+    const kept = await run(s, route(s, { model: "opus", permissionMode: "bypassPermissions" }), "overload", { ...allRetries, FAKE_RETRY_SCALE: "0.001" }, undefined, { IS_SANDBOX: "1" });
+    expect(kinds(kept.events).filter((k) => k === "retry")).toHaveLength(10);
+  });
+
+  test("--fallback-model switches model after three 529s, and the adapter reports the model that answered", async () => {
+    const s = sandbox();
+    const args = [...claudeAdapter.invocation(route(s, { model: "sonnet" })).args, "--fallback-model", "haiku"];
+    const r = await run(s, route(s, { model: "sonnet" }), "overload", { CLAUDE_CODE_MAX_RETRIES: "10" }, args);
+    expect(r.stdout).toContain('"subtype":"model_fallback"');
+    expect(r.outcome.exitCode).toBe(0);
+    expect(foldEvents(r.events).models).toEqual(["claude-haiku-5-5"]);
+  });
+
+  test("permissions per mode: a refused call ends success, exit 0, listed in permission_denials; the adapter reports it", async () => {
+    const s = sandbox();
+    // acceptEdits: shell edits inside the cwd go through, python writing a file needs approval.
+    const appended = await run(s, route(s), "bash-write");
+    expect(readFileSync(join(s.repo, "README.md"), "utf8")).toBe("edited-by-delegate\n");
+    expect(foldEvents(appended.events).refusals).toEqual([]);
+    const python = await run(s, route(s), "bash-python");
+    expect(python.outcome.exitCode).toBe(0);
+    expect(existsSync(join(s.repo, "py-created.txt"))).toBe(false);
+    expect(claudeAdapter.classify(python.outcome)).toBeUndefined();
+    expect(foldEvents(python.events).refusals).toEqual([{ tool: "Bash", id: expect.any(String), detail: `python3 -c "open('py-created.txt','w').write('x')"`, message: "This command requires approval" }]);
+    const result = JSON.parse(python.stdout.trim().split("\n").at(-1) ?? "{}") as { permission_denials: { tool_name: string }[]; is_error: boolean };
+    expect(result).toMatchObject({ is_error: false, permission_denials: [{ tool_name: "Bash" }] });
+    // --allowedTools lets exactly what it names through.
+    await run(s, route(s, { allowedTools: ["Bash(python3:*)"] }), "bash-python");
+    expect(existsSync(join(s.repo, "py-created.txt"))).toBe(true);
+    // Answer mode (dontAsk): no write of any kind.
+    const write = await run(s, answer(s), "write");
+    expect(existsSync(join(s.scratch, "written-by-delegate.txt"))).toBe(false);
+    expect(foldEvents(write.events).refusals.map((r) => r.tool)).toEqual(["Write"]);
+    // default mode (as a person's own settings may leave it): even `>>` is refused, `ls` runs.
+    const defaults = await run(s, route(s), "bash-write", {}, ["-p", "--output-format", "stream-json", "--verbose", "--permission-mode", "default"]);
+    expect(foldEvents(defaults.events).refusals).toHaveLength(1);
+    expect(foldEvents((await run(s, route(s), "bash-read", {}, ["-p", "--output-format", "stream-json", "--verbose", "--permission-mode", "default"])).events).refusals).toEqual([]);
+  });
+
+  test("a 300 KiB prompt arrives whole on stdin; argv never holds it", async () => {
+    const s = sandbox();
+    const prompt = `${"y".repeat(300 * 1024)} END`;
+    const r = await run(s, route(s, { prompt }), "ok");
+    expect(claudeAdapter.classify(r.outcome)).toBeUndefined();
+    expect(r.record?.stdin).toBe(prompt);
+    expect((r.record?.argv as string[]).join(" ")).not.toContain("yyyy");
   });
 });
 

@@ -165,6 +165,33 @@ describe("fake pi scenarios through the adapter", () => {
     expect(r.stdout).toContain('"delayMs":8000');
     expect(elapsed).toBeGreaterThanOrEqual(140);
   });
+
+  test("a 300 KiB prompt arrives whole on stdin; argv never holds it", async () => {
+    const s = sandbox();
+    const prompt = `${"p".repeat(300 * 1024)} END`;
+    const r = await run(s, "1.x", route(s, PI_LINE_1, { prompt }), "ok");
+    expect(piAdapter.classify(r.outcome)).toBeUndefined();
+    expect(r.records.at(-1)?.stdin).toBe(prompt);
+    expect((r.records.at(-1)?.argv as string[]).join(" ")).not.toContain("pppp");
+  });
+
+  test("the common FAKE_RETRY_SCALE shortens the same schedule (the sandbox's knob for every fake)", async () => {
+    const s = sandbox();
+    const started = Date.now();
+    await run(s, "1.x", route(s, PI_LINE_1), "rate-limit", { FAKE_PI_RETRY_SCALE: "", FAKE_RETRY_SCALE: "0.01" });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  for (const [line, variant] of [["0.73", PI_LINE_0], ["1.x", PI_LINE_1]] as const) {
+    test(`${line} transient: the same first auto_retry_start as a persistent 429, then the answer`, async () => {
+      const s = sandbox();
+      const r = await run(s, line, route(s, variant), "transient");
+      const retries = r.outcome.events.filter((e) => e.kind === "retry");
+      expect(retries).toEqual([{ kind: "retry", message: "retry 1/3 in 2 s: " + (line === "1.x" ? '429: {"message":"Rate limit reached for requests. Please try again in 20s.","type":"requests","param":null,"code":"rate_limit_exceeded"}' : "429 Rate limit reached for requests. Please try again in 20s."), failure: "capacity" }]);
+      expect(piAdapter.classify(r.outcome)).toBeUndefined();
+      expect(foldEvents(r.outcome.events).text).toBe("PONG-FROM-FAKE");
+    });
+  }
 });
 
 describe("fake pi CLI grammar, stdin, credentials, tools, sessions", () => {

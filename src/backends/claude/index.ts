@@ -85,6 +85,9 @@ function systemEvents(obj: Json): AgentEvent[] {
       return typeof obj.fallback_model === "string" ? [{ kind: "model", model: obj.fallback_model }] : [];
     case "thinking_tokens":
       return [{ kind: "thinking" }];
+    case "permission_denied":
+      // 2.1.332 names a denial as it happens (2.1.197 only in the result's permission_denials).
+      return typeof obj.tool_name === "string" ? [refusal(obj.tool_name, str(obj.tool_use_id), undefined, str(obj.message))] : [];
     default:
       return [];
   }
@@ -198,8 +201,27 @@ function userEvents(obj: Json): AgentEvent[] {
   return [{ kind: "file_change", path, change }];
 }
 
+/**
+ * A tool call claude refused under its permission mode or allowlist. The run goes on and ends
+ * `success`, exit 0 (research/retries-and-trust.md §2): this list is the only sign the work was
+ * blocked.
+ */
+function refusal(tool: string, id: string | undefined, input: Json | undefined, message: string | undefined): AgentEvent {
+  const detail = toolDetail(input);
+  return { kind: "refusal", tool, ...(id ? { id } : {}), ...(detail ? { detail } : {}), ...(message ? { message } : {}) };
+}
+
+function denials(obj: Json): AgentEvent[] {
+  const list = Array.isArray(obj.permission_denials) ? obj.permission_denials : [];
+  return list.flatMap((item): AgentEvent[] => {
+    const d = asObject(item);
+    const tool = str(d?.tool_name);
+    return tool ? [refusal(tool, str(d?.tool_use_id), asObject(d?.tool_input), undefined)] : [];
+  });
+}
+
 function resultEvents(obj: Json): AgentEvent[] {
-  const out: AgentEvent[] = [];
+  const out: AgentEvent[] = [...denials(obj)];
   if (typeof obj.session_id === "string") out.push({ kind: "session", sessionId: obj.session_id });
   for (const model of Object.keys(asObject(obj.modelUsage) ?? {})) out.push({ kind: "model", model });
   out.push({ kind: "usage", usage: resultUsage(obj) });

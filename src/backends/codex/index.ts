@@ -57,6 +57,19 @@ export function retryCaps(provider: string | undefined): string[] {
   return ["-c", `model_providers.${provider}.request_max_retries=0`, "-c", `model_providers.${provider}.stream_max_retries=1`];
 }
 
+/**
+ * A patch or command codex's sandbox or approval policy rejected never shows in the --json stream
+ * (no item at all): only stderr logs it, as `… ERROR codex_core::tools::router: error=patch
+ * rejected: writing is blocked by read-only sandbox; rejected by user approval settings`
+ * (research/cli-codex-claude.md §2.2).
+ */
+export function parseCodexStderr(line: string): AgentEvent[] {
+  const error = /codex_core::tools::router: error=(.*)$/.exec(line)?.[1]?.trim();
+  if (!error || !/rejected|blocked|denied|not permitted|sandbox/i.test(error)) return [];
+  const tool = /^patch\b/i.test(error) ? "apply_patch" : /^exec|command/i.test(error) ? "shell" : "tool";
+  return [{ kind: "refusal", tool, message: error }];
+}
+
 export function parseCodexLine(line: string): AgentEvent[] {
   const obj = parseObject(line);
   if (!obj) return [];
@@ -218,6 +231,7 @@ export const codexAdapter: Adapter = {
   ...codexMachine,
   invocation: codexInvocation,
   parse: parseCodexLine,
+  parseStderr: parseCodexStderr,
   classify: classifyCodex,
   preflight: true,
   // `login status` does not count API keys in the environment, but `exec` uses them (research §2.3).

@@ -215,11 +215,30 @@ function textFailure(text: string): FailureClass | undefined {
   return failureFromText(text, { auth: AUTH_TEXT, capacity: CAPACITY_TEXT, transport: TRANSPORT_TEXT });
 }
 
+/**
+ * Signed out of the model's provider, opencode does not load it, so it cannot find the model: the
+ * stream says only `UnknownError` "Unexpected server error" (~2 s), and the --print-logs line names
+ * `ProviderModelNotFoundError` (research §A.3). A misspelt model id reads the same; both are a
+ * fast, clean failure at launch, so it counts as auth (fall back, cool down) and `explain` names both.
+ */
+const MODEL_NOT_FOUND = /ProviderModelNotFoundError: Model not found: (\S+?)\.?(?:\s|"|$)/;
+
+function signedOutOrUnknownModel(outcome: ExitOutcome, errors: readonly Extract<AgentEvent, { kind: "error" }>[]): boolean {
+  return errors.some((e) => e.message.startsWith("UnknownError")) && MODEL_NOT_FOUND.test(outcome.stderrTail);
+}
+
+function explain(outcome: ExitOutcome): string | undefined {
+  const model = MODEL_NOT_FOUND.exec(outcome.stderrTail)?.[1];
+  if (!model) return undefined;
+  return `opencode could not load ${model}: its provider is not signed in (opencode auth login, or the provider's API key variable) or the model id is misspelt (\`opencode models\` lists what it can use)`;
+}
+
 function classify(outcome: ExitOutcome): FailureClass | undefined {
   if (outcome.exitCode === 127) return "not_installed";
   const errors = outcome.events.filter((e): e is Extract<AgentEvent, { kind: "error" }> => e.kind === "error");
   const classified = errors.find((e) => e.failure)?.failure;
   if (classified) return classified;
+  if (signedOutOrUnknownModel(outcome, errors)) return "auth";
   if (errors.length > 0) return "task_failed";
   if (outcome.signal || outcome.exitCode === null) return "task_failed";
   if (outcome.exitCode !== 0) return textFailure(outcome.stderrTail) ?? "task_failed";
@@ -257,7 +276,7 @@ export const opencodeAdapter: Adapter = {
     argv: opencodeExportArgv,
     read: (stdout) => {
       const model = opencodeModelFromExport(stdout);
-      return model ? { models: [model] } : undefined;
+      return model ? { models: [model], requested: true } : undefined;
     },
     // export pretty-prints the whole session; a resumed consultation can be long.
     maxLines: 200_000,
@@ -266,6 +285,7 @@ export const opencodeAdapter: Adapter = {
   parse,
   parseStderr: parseOpencodeStderr,
   classify,
+  explain,
   probes: {
     version: ["--version"],
     help: ["run", "--help"],

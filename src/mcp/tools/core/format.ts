@@ -16,6 +16,7 @@ export function formatRoute(outcome: RouteOutput): string {
   if (outcome.attempts.length > 0) lines.push("Trace:", ...outcome.attempts.map(traceLine));
   if (outcome.crossProviderNotice) lines.push(`Notice: ${outcome.crossProviderNotice}`);
   if (outcome.modelNotice) lines.push(`Notice: ${outcome.modelNotice}`);
+  if (outcome.refusalNotice) lines.push(`Notice: ${outcome.refusalNotice}`);
   if (outcome.usage && Object.keys(outcome.usage).length > 0) lines.push(`Usage: ${usageLine(outcome.usage)}`);
   if (outcome.sessionId) lines.push(`Session: ${outcome.sessionId}`);
   if (outcome.text) lines.push("", outcome.ok ? outcome.text : `Partial output:\n${outcome.text}`);
@@ -25,7 +26,8 @@ export function formatRoute(outcome: RouteOutput): string {
 function traceLine(a: RouteOutput["attempts"][number]): string {
   const secs = (a.durationMs / 1000).toFixed(1);
   const tree = a.treeChanged ? " · tree changed" : "";
-  return `  ${a.n}. ${a.tier}:${a.agent} (${a.backend}) — ${a.outcome} in ${secs} s${tree}${a.fellBack ? " → fell back" : ""}${a.outcome === "ok" || a.reason === a.outcome ? "" : ` · ${a.reason}`}`;
+  const refused = a.refusals?.length ? ` · ${a.refusals.length} tool call${a.refusals.length === 1 ? "" : "s"} refused` : "";
+  return `  ${a.n}. ${a.tier}:${a.agent} (${a.backend}) — ${a.outcome} in ${secs} s${tree}${refused}${a.fellBack ? " → fell back" : ""}${a.outcome === "ok" || a.reason === a.outcome ? "" : ` · ${a.reason}`}`;
 }
 
 export function usageLine(u: NonNullable<RouteOutput["usage"]>): string {

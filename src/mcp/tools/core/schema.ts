@@ -44,6 +44,7 @@ const attempt = type({
   "treeChanged?": "boolean | null",
   "modelVerification?": identityVerdict,
   "modelsReported?": "string[]",
+  "refusals?": type({ tool: "string", "detail?": "string", "message?": "string" }).array(),
 });
 
 export const routeOutput = type({
@@ -51,6 +52,7 @@ export const routeOutput = type({
   "runId?": "string",
   "servedBy?": { agent: "string", backend: "string", "model?": "string", tier, provider: "string", "modelVerification?": identityVerdict, "configuredModel?": "string" },
   "modelNotice?": "string",
+  "refusalNotice?": "string",
   "text?": "string",
   attempts: attempt.array(),
   "crossProviderNotice?": "string",
