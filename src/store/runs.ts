@@ -41,6 +41,9 @@ export interface AttemptInput {
   usage?: Usage;
   fellBack: boolean;
   createdAt?: number;
+  /** For an attempt that ran: the configured model checked against what the CLI reported. */
+  modelVerification?: IdentityVerdict;
+  modelsReported?: string[];
 }
 
 export interface FinishRunInput {
@@ -163,6 +166,8 @@ interface AttemptRow {
   usage_json: string | null;
   fell_back: number;
   created_at: number;
+  model_verified: IdentityVerdict | null;
+  models_reported: string | null;
 }
 
 const RUN_COLUMNS = `r.*, (SELECT count(*) FROM attempts a WHERE a.run_id = r.id) AS attempt_count`;
@@ -171,9 +176,9 @@ export function createRunStore(db: Database, policy: ContentPolicy): RunStore {
   const insertAttempt = db.transaction((input: AttemptInput, createdAt: number) => {
     db.query(
       `INSERT INTO attempts (run_id, n, agent_id, backend, model, provider, outcome, reason, exit_code,
-         duration_ms, session_id, usage_json, fell_back, created_at)
+         duration_ms, session_id, usage_json, fell_back, created_at, model_verified, models_reported)
        VALUES ($runId, $n, $agentId, $backend, $model, $provider, $outcome, $reason, $exitCode,
-         $durationMs, $sessionId, $usage, $fellBack, $createdAt)`,
+         $durationMs, $sessionId, $usage, $fellBack, $createdAt, $verified, $reported)`,
     ).run({
       runId: input.runId,
       n: input.n,
@@ -189,6 +194,8 @@ export function createRunStore(db: Database, policy: ContentPolicy): RunStore {
       usage: input.usage ? redactedJson(input.usage) : null,
       fellBack: input.fellBack ? 1 : 0,
       createdAt,
+      verified: input.modelVerification ?? null,
+      reported: input.modelsReported ? JSON.stringify(input.modelsReported) : null,
     });
     // A skipped attempt never ran, so it is not a call for usage purposes.
     if (input.outcome === "skipped") return;
@@ -362,5 +369,12 @@ function toAttempt(r: AttemptRow): AttemptRecord {
     usage: parseJson(r.usage_json) as Usage | undefined,
     fellBack: r.fell_back === 1,
     createdAt: r.created_at,
+    ...(r.model_verified ? { modelVerification: r.model_verified } : {}),
+    ...(r.models_reported ? { modelsReported: modelList(r.models_reported) } : {}),
   };
+}
+
+function modelList(text: string): string[] {
+  const parsed = parseJson(text);
+  return Array.isArray(parsed) ? parsed.filter((m): m is string => typeof m === "string") : [];
 }

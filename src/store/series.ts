@@ -105,25 +105,32 @@ export function createSeriesStore(db: Database): SeriesStore {
     },
 
     rates({ since, bucketMs }) {
-      return db
-        .query<{ bucket: number; runs: number; failed: number; fell_back: number }, Params>(
-          `SELECT (r.started_at / $bucket) * $bucket AS bucket, count(*) AS runs,
-             sum(r.status = 'failed') AS failed,
-             sum(EXISTS (SELECT 1 FROM attempts a WHERE a.run_id = r.id AND a.fell_back = 1)) AS fell_back
-           FROM runs r WHERE r.started_at >= $since
-           GROUP BY bucket ORDER BY bucket`,
+      // Two covering-index passes over the window (migration 003) instead of a correlated EXISTS
+      // per run: the fallback count reads only the attempts that fell back.
+      const params = { since, bucket: bucketMs };
+      const runs = db
+        .query<{ bucket: number; runs: number; failed: number }, Params>(
+          `SELECT (started_at / $bucket) * $bucket AS bucket, count(*) AS runs, sum(status = 'failed') AS failed
+           FROM runs WHERE started_at >= $since GROUP BY bucket ORDER BY bucket`,
         )
-        .all({ since, bucket: bucketMs })
-        .map((r) => ({ bucket: r.bucket, runs: r.runs, failed: r.failed, fellBack: r.fell_back }));
+        .all(params);
+      const fell = db
+        .query<{ bucket: number; n: number }, Params>(
+          `SELECT (r.started_at / $bucket) * $bucket AS bucket, count(DISTINCT a.run_id) AS n
+           FROM attempts a JOIN runs r ON r.id = a.run_id
+           WHERE a.fell_back = 1 AND a.created_at >= $since AND r.started_at >= $since GROUP BY bucket`,
+        )
+        .all(params);
+      const fellBy = new Map(fell.map((f) => [f.bucket, f.n]));
+      return runs.map((r) => ({ bucket: r.bucket, runs: r.runs, failed: r.failed, fellBack: fellBy.get(r.bucket) ?? 0 }));
     },
 
     agentRates({ since }) {
       const rows = db
         .query<{ agent_id: string; calls: number; failures: number }, Params>(
           `SELECT agent_id, sum(calls) AS calls, sum(failures) AS failures FROM (
-             SELECT a.agent_id, count(*) AS calls, sum(a.outcome != 'ok') AS failures
-               FROM runs r JOIN attempts a ON a.run_id = r.id
-               WHERE r.started_at >= $since AND a.outcome != 'skipped' GROUP BY a.agent_id
+             SELECT agent_id, count(*) AS calls, sum(outcome != 'ok') AS failures
+               FROM attempts WHERE created_at >= $since AND outcome != 'skipped' GROUP BY agent_id
              UNION ALL
              SELECT c.agent_id, count(*) AS calls, sum(t.error_code IS NOT NULL) AS failures
                FROM consultations c JOIN turns t ON t.consultation_id = c.id
@@ -136,10 +143,12 @@ export function createSeriesStore(db: Database): SeriesStore {
 
     totals({ since }) {
       const runs = db
-        .query<{ runs: number; failed: number | null; fell_back: number | null }, Params>(
-          `SELECT count(*) AS runs, sum(r.status = 'failed') AS failed,
-             sum(EXISTS (SELECT 1 FROM attempts a WHERE a.run_id = r.id AND a.fell_back = 1)) AS fell_back
-           FROM runs r WHERE r.started_at >= $since`,
+        .query<{ runs: number; failed: number | null }, Params>(`SELECT count(*) AS runs, sum(status = 'failed') AS failed FROM runs WHERE started_at >= $since`)
+        .get({ since });
+      const fell = db
+        .query<{ n: number }, Params>(
+          `SELECT count(DISTINCT a.run_id) AS n FROM attempts a JOIN runs r ON r.id = a.run_id
+           WHERE a.fell_back = 1 AND a.created_at >= $since AND r.started_at >= $since`,
         )
         .get({ since });
       const usage = db
@@ -151,7 +160,7 @@ export function createSeriesStore(db: Database): SeriesStore {
       return {
         runs: runs?.runs ?? 0,
         failed: runs?.failed ?? 0,
-        fellBack: runs?.fell_back ?? 0,
+        fellBack: fell?.n ?? 0,
         consultations: consultations?.n ?? 0,
         calls: usage?.calls ?? 0,
         costUsd: usage?.cost ?? null,

@@ -85,6 +85,8 @@ describe.skipIf(!haveChromium)("dashboard in headless Chromium", () => {
     expect(attempts).toContain("claude-opus");
     expect(attempts).toContain("unavailable");
     expect(attempts).toContain("codex-main");
+    // The attempt that served carries the model check, as a consultation turn does.
+    expect(await page.locator("table.attempts tbody tr").nth(1).innerText()).toMatch(/gpt-5\.5\s+verified/);
     expect(await page.locator("#plot-timeline rect.pt").count()).toBe(2);
     expect(await page.locator("#prompt").innerText()).toContain("Refactor the parser for speed");
     expect(await page.locator("#answer").innerText()).toContain("PONG-FROM-FAKE");

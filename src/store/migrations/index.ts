@@ -4,6 +4,7 @@
  */
 import init001 from "./001_init.sql" with { type: "text" };
 import reviews002 from "./002_reviews.sql" with { type: "text" };
+import dashboard003 from "./003_dashboard.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -14,6 +15,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: "001_init", sql: init001 },
   { version: 2, name: "002_reviews", sql: reviews002 },
+  { version: 3, name: "003_dashboard", sql: dashboard003 },
 ];
 
 /** The schema version this binary writes; a database above it came from a newer orchestrate. */
