@@ -163,6 +163,11 @@ export interface ProviderConfigFile {
 /** What a side channel revealed about a finished run. Nothing found means "unverified". */
 export interface SideReport {
   models: string[];
+  /**
+   * The models are what the CLI asked for (codex's rollout, opencode's export record the requested
+   * model, never the one a server answered with): a reroute the stream revealed supersedes them.
+   */
+  requested?: boolean;
   /** Usage the stream did not carry (copilot writes tokens only to its usage file). */
   usage?: Usage;
 }
@@ -184,11 +189,6 @@ export type SideChannel =
   | { kind: "file-search"; root(ctx: SideChannelContext): string | undefined; matches(fileName: string, sessionId: string): boolean; read(text: string): SideReport | undefined }
   /** A file at a known path (copilot's usage file, Grok Build's session summary). */
   | { kind: "file"; path(ctx: SideChannelContext): string | undefined; read(text: string): SideReport | undefined }
-  /**
-   * The models are what the CLI asked for (codex's rollout, opencode's export record the requested
-   * model, never the one a server answered with): a reroute the stream revealed supersedes them.
-   */
-  requested?: boolean;
   /** A command of the CLI's own, run in the request's cwd (opencode export). */
   | { kind: "command"; argv(sessionId: string): string[]; read(stdout: string): SideReport | undefined; maxLines?: number };
 
@@ -279,14 +279,6 @@ export interface Adapter {
   /** One stdout line → zero or more events. Pure; must not throw on garbage. */
   parse(line: string): AgentEvent[];
   /**
-  /**
-   * What a workflow step may ask of this backend (seed 001's execution modes), the backend's side
-   * of the intersection with the agent's execution_modes. `isolatedWrite`: a route run with the
-   * backend's defaults (no sandbox/permission options from the agent) writes only inside its cwd,
-   * a git worktree — proven per backend by test/workflow/containment.test.ts. `patch`: an
-   * answer-only run (no tool acts) whose reply carries the diff. `why` is quoted in a refusal.
-   */
-  writes: { isolatedWrite: boolean; patch: boolean; why: string };
    * One stderr line → events, for CLIs that announce what they are doing only there (opencode's
    * `--print-logs` "stream error" line is its only retry signal). Pure; absent: stderr is only a tail.
    */

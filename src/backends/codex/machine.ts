@@ -58,7 +58,7 @@ export const codexMachine: Machine = {
   advisoryHint: (agent: AgentFacts) => `Advisory entry "${agent.id}": use the Codex MCP server directly for this task (codex mcp-server). Nothing was sent.`,
   risks: (agent) => (agent.sandbox === "danger-full-access" ? [{ code: "danger_full_access", message: `${agent.id}: codex sandbox danger-full-access removes the OS sandbox entirely — an untrusted prompt runs as you` }] : []),
   // Usage arrives once, in turn.completed; the model only in the rollout.
-  traits: { usage: { tokens: "final", cost: "none", turns: "none" }, identity: "side-channel", resumedUsage: "cumulative", containment: "os-sandbox", writes: { isolatedWrite: true, patch: true, why: "codex runs route steps in its OS sandbox (workspace-write): writes outside the cwd and the worktree's git directory are denied" } },
+  traits: { usage: { tokens: "final", cost: "none", turns: "none" }, identity: "side-channel", resumedUsage: "cumulative", containment: "os-sandbox" },
   sideChannel: {
     kind: "file-search",
     root: (ctx) => join(codexHomeFor(ctx.env, ctx.home), "sessions"),
