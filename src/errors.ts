@@ -87,6 +87,17 @@ export const ERROR_CODES = {
   disposition_reason_required: "Give a reason when rejecting or accepting the risk of a critical or important finding.",
   unknown_finding: "Cite finding ids review_get lists (F… from reviewers, H… from your host_findings).",
 
+  // ---- ask (seed 002's direct HTTP path; it also answers with timeout, rate_limited, auth_required,
+  //      transport_error, empty_answer, prompt_too_large, invalid_arguments and cancelled) ----
+  unknown_capability: "Call list_capabilities for the capabilities this server serves.",
+  invalid_response_schema: "Send response_schema as one JSON Schema object (or its JSON text) within limits.maxSchemaChars.",
+  output_truncated: "The reply hit the token limit and is not returned: raise max_output_tokens, or ask for less.",
+  content_filtered: "The provider filtered the reply; nothing is returned. Rephrase, or use a capability whose model allows it.",
+  unexpected_finish: "The model stopped for something other than an answer (a tool call, an unspecified reason); finish_reason says which. Ask again.",
+  schema_validation_failed: "The reply did not satisfy response_schema after the repair turns; simplify the schema or ask a stronger capability.",
+  provider_error: "The provider refused or failed the request; the message gives its status. Check the deployment's model and base URL (orchestrate check), or ask again later.",
+  deployments_cooling: "Every deployment of this capability and its fallbacks failed recently and is cooling down: ask again after the time in the message, or add a deployment.",
+
   // ---- jobs and history ----
   job_not_found: "Job ids come from route/consult replies with a job field.",
   job_not_owned: "Cancel it from the client that started it (one orchestrate process per MCP client).",

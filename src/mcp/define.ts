@@ -7,9 +7,10 @@
  * generated from the same schemas at build time (src/mcp/generated/), so listing never loads arktype.
  */
 import type { ArkErrors } from "arktype";
+import type { Failure } from "../result.ts";
 import { failureReply, toolReply, type ToolOutcome, type ToolReply } from "./outcome.ts";
 
-export type ToolGroup = "core" | "consult" | "jobs" | "review" | "init" | "history";
+export type ToolGroup = "core" | "consult" | "jobs" | "review" | "ask" | "init" | "history";
 
 export interface ToolAnnotations {
   title: string;
@@ -55,6 +56,12 @@ export interface ToolSpec<I> {
   /** The arktype input and output types: imported on the first call, and by the schema generator. */
   schemas: () => Promise<{ input: ToolSchema<I>; output: ToolSchema<object> }>;
   handler: () => Promise<ToolHandler<I>>;
+  /**
+   * Shapes a failure that happens before or around the handler (arguments that do not validate, an
+   * unexpected throw) the way the tool's own failures look — ask answers every outcome in seed
+   * 002's envelope. Default: the plain isError reply.
+   */
+  refusal?: (failure: Failure, args: unknown) => Promise<ToolOutcome>;
 }
 
 export interface ToolDef {
@@ -81,15 +88,20 @@ export function defineTool<I>(spec: ToolSpec<I>): ToolDef {
       try {
         const { schemas, handler, validate } = await (loading ??= load(spec));
         const input = validate(schemas.input, args);
-        if (!input.ok) return failureReply({ code: "invalid_arguments", message: input.message, hint: "Fix the arguments named above and call again." });
+        if (!input.ok) return refuse(spec, { code: "invalid_arguments", message: input.message, hint: "Fix the arguments named above and call again." }, args);
         return toolReply(await handler(input.value, ctx));
       } catch (error) {
         // A handler never throws on purpose; if one does, the client still gets a typed answer.
         void import("../log.ts").then(({ log }) => log.error(`tool ${spec.name} failed unexpectedly`, error));
-        return failureReply({ code: "internal_error", message: `orchestrate hit an unexpected error in ${spec.name}.`, hint: "See the server's stderr log; the call had no effect you should rely on." });
+        return refuse(spec, { code: "internal_error", message: `orchestrate hit an unexpected error in ${spec.name}.`, hint: "See the server's stderr log; the call had no effect you should rely on." }, args);
       }
     },
   };
+}
+
+async function refuse<I>(spec: ToolSpec<I>, failure: Failure, args: unknown): Promise<ToolReply> {
+  if (!spec.refusal) return failureReply(failure);
+  return toolReply(await spec.refusal(failure, args).catch(() => ({ ok: false as const, error: failure })));
 }
 
 /** The schemas, the handler and arktype's validator, loaded together on the first call. */

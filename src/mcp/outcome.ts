@@ -7,7 +7,16 @@ import type { Failure } from "../result.ts";
 import { hintFor, isErrorCode } from "../errors.ts";
 
 /** Handlers return this; they never throw on purpose. */
-export type ToolOutcome = { ok: true; data: Record<string, unknown>; text: string } | { ok: false; error: Failure; data?: Record<string, unknown>; text?: string };
+export type ToolOutcome =
+  | { ok: true; data: Record<string, unknown>; text: string }
+  | {
+      ok: false;
+      error: Failure;
+      data?: Record<string, unknown>;
+      text?: string;
+      /** structuredContent.error is {code, message} only (seed 002's envelope); the hint stays in the text. */
+      bareError?: boolean;
+    };
 
 /** A tools/call result (structurally the SDK's CallToolResult). */
 export type ToolReply = {
@@ -25,13 +34,13 @@ export const TEXT_MAX_LINES = 2000;
 
 export function toolReply(outcome: ToolOutcome): ToolReply {
   if (outcome.ok) return { content: [{ type: "text", text: capText(outcome.text) }], structuredContent: { ok: true, ...outcome.data } };
-  return failureReply(outcome.error, outcome.data, outcome.text);
+  return failureReply(outcome.error, outcome.data, outcome.text, outcome.bareError);
 }
 
-export function failureReply(failure: Failure, data: Record<string, unknown> = {}, detail?: string): ToolReply {
+export function failureReply(failure: Failure, data: Record<string, unknown> = {}, detail?: string, bareError = false): ToolReply {
   const error = closed(failure);
   const text = `Error [${error.code}]: ${error.message}${error.hint ? `\nNext: ${error.hint}` : ""}${detail ? `\n\n${detail}` : ""}`;
-  return { isError: true, content: [{ type: "text", text: capText(text) }], structuredContent: { ...data, ok: false, error } };
+  return { isError: true, content: [{ type: "text", text: capText(text) }], structuredContent: { ...data, ok: false, error: bareError ? { code: error.code, message: error.message } : error } };
 }
 
 /**

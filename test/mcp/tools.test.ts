@@ -9,7 +9,7 @@ import { makeSandbox, REPO_ROOT } from "../../fakes/lib/sandbox.ts";
 const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
 
 /** A config that switches on every config-gated group. */
-const OPT_IN_CONFIG = "agents:\n  r: { backend: claude, model: claude-opus-4-6 }\nconsult:\n  review:\n    reviewers: [r]\n";
+const OPT_IN_CONFIG = "agents:\n  r: { backend: claude, model: claude-opus-4-6 }\nconsult:\n  review:\n    reviewers: [r]\nask:\n  capabilities:\n    fast:\n      deployments: [{ model: ollama_chat/qwen2.5:7b }]\n";
 
 describe("tool surface", () => {
   test("every tool sets all four annotation hints and a title", () => {
@@ -43,7 +43,7 @@ describe("tool surface", () => {
 
   test("with every opt-in group on, tools/list lists every tool; the opt-in groups match their snapshot", async () => {
     const box = makeSandbox({ ORCHESTRATE_ALLOW_INIT: "1", ORCHESTRATE_HISTORY_TOOLS: "1" });
-    // The config-gated groups: review with a consult.review block.
+    // The config-gated groups: review with a consult.review block, ask with capabilities.
     box.writeConfig(OPT_IN_CONFIG);
     const session = await connect(box.env);
     try {

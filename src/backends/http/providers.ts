@@ -66,7 +66,8 @@ export function resolveEndpoint(model: string, baseUrl?: string): EndpointResult
   const base = baseUrl ?? provider.base;
   if (base === undefined) return { ok: false, what: `${prefix}/… has no default address`, fix: "give the server's base URL (api_base / baseUrl), e.g. http://localhost:8000/v1" };
   const parsed = parseBase(base);
-  if (!parsed) return { ok: false, what: `${JSON.stringify(base)} is not an http(s) URL`, fix: "write the base URL with its scheme, e.g. https://host:8000/v1" };
+  // Not quoted: a URL with user:password in it is exactly what must not be repeated.
+  if (!parsed) return { ok: false, what: "the base URL is not a plain http(s) URL", fix: "write scheme, host, port and path only (no user:password, query or fragment), e.g. https://host:8000/v1" };
   const atDefault = baseUrl === undefined || trimSlash(baseUrl) === provider.base;
   const endpoint: Endpoint = {
     wire: provider.wire,

@@ -5,12 +5,13 @@ import { coreTools } from "./core/def.ts";
 import { consultTools } from "./consult/def.ts";
 import { jobTools } from "./jobs/def.ts";
 import { reviewTools } from "./review/def.ts";
+import { askTools } from "./ask/def.ts";
 import { initTools } from "./init/def.ts";
 import { historyTools } from "./history/def.ts";
 
 /** Every tool the server can advertise, in tools/list order. */
 export function allTools(): ToolDef[] {
-  return [...coreTools, ...consultTools, ...jobTools, ...reviewTools, ...initTools, ...historyTools];
+  return [...coreTools, ...consultTools, ...jobTools, ...reviewTools, ...askTools, ...initTools, ...historyTools];
 }
 
 /**
@@ -20,7 +21,21 @@ export function allTools(): ToolDef[] {
 const CONFIG_GATED: Partial<Record<ToolDef["group"], (raw: RawConfig | undefined) => boolean>> = {
   // Seed 001: the review tools only with a consult.review block (either format keeps it there).
   review: (raw) => blockAt(raw, "consult", "review") !== undefined,
+  // Seed 002: ask and list_capabilities only with capabilities that have deployments — the unified
+  // ask: block, or a seed 002 file's model_list.
+  ask: (raw) => hasAskCapabilities(raw),
 };
+
+function hasAskCapabilities(raw: RawConfig | undefined): boolean {
+  const modelList = blockAt(raw, "model_list");
+  if (Array.isArray(modelList)) return modelList.length > 0;
+  const capabilities = blockAt(raw, "ask", "capabilities");
+  if (typeof capabilities !== "object" || capabilities === null) return false;
+  return Object.keys(capabilities).some((name) => {
+    const deployments = blockAt(raw, "ask", "capabilities", name, "deployments");
+    return Array.isArray(deployments) && deployments.length > 0;
+  });
+}
 
 /** The tools this process advertises: core always; opt-in groups by environment or by config block. */
 export function activeTools(env: Record<string, string | undefined>): ToolDef[] {

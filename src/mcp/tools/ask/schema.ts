@@ -1,0 +1,64 @@
+/**
+ * ask and list_capabilities, as arktype types (seed 002). Closed objects: an unknown argument is
+ * refused with invalid_arguments before anything is sent — seed 002's first known gap was that its
+ * SDK dropped unknown keys before the handler saw them; this server validates the raw arguments.
+ * The length bounds here are ceilings; the operator's limits (config ask.limits) are checked by
+ * the service and advertised in tools/list where the config sets them.
+ */
+import { type } from "arktype";
+import { ERROR_CODE_LIST } from "../../../errors.ts";
+import { errorInfo } from "../shared.ts";
+
+export const askInput = type({
+  "+": "reject",
+  capability: "0 < string <= 64",
+  prompt: "0 < string <= 1000000",
+  "system?": "string <= 1000000",
+  "context?": "string <= 2000000",
+  /** A JSON Schema object, or its JSON text (capped before it is parsed). */
+  "response_schema?": type("string <= 1000000").or("Record<string, unknown>"),
+  "max_output_tokens?": "1 <= number.integer <= 1000000",
+});
+
+/** Exactly seed 002's error: {code, message}; what to do next is in the text block. */
+const envelopeError = type({ code: type.enumerated(...ERROR_CODE_LIST), message: "string" });
+
+const usage = type({ prompt_tokens: "number", completion_tokens: "number", total_tokens: "number", "cost_usd?": "number" });
+
+/** Seed 002's envelope. Every field is always present; only `ok` is required so refusals fit too. */
+export const askOutput = type({
+  ok: "boolean",
+  "content?": "string | null",
+  "data?": "unknown",
+  "insufficient_context?": "boolean",
+  "capability_requested?": "string",
+  "model_used?": "string | null",
+  "fallback_used?": "boolean",
+  "finish_reason?": "'stop' | 'length' | 'content_filter' | 'tool_calls' | 'other' | null",
+  "usage?": usage.or("null"),
+  "latency_ms?": "number",
+  "error?": envelopeError.or("null"),
+});
+
+export const listCapabilitiesInput = type({ "+": "reject" });
+
+export const listCapabilitiesOutput = type({
+  ok: "boolean",
+  "capabilities?": type({
+    name: "string",
+    description: "string",
+    strategy: "'ordered' | 'weighted'",
+    fallbacks: "string[]",
+    deployments: type({ id: "string", model: "string", format: "'openai' | 'anthropic'", cooling_until: "string | null" }).array(),
+  }).array(),
+  "limits?": type({
+    request_timeout_s: "number",
+    max_prompt_chars: "number",
+    max_system_chars: "number",
+    max_context_chars: "number",
+    max_schema_chars: "number",
+    max_output_tokens: "number",
+    schema_repair_attempts: "number",
+  }),
+  "error?": errorInfo,
+});

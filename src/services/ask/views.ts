@@ -1,0 +1,38 @@
+/**
+ * list_capabilities (seed 002): what each capability is for, the deployments behind it, and where
+ * it falls back. Sends nothing. Neither keys nor their variables' names nor base URLs are shown:
+ * the calling model needs to choose a capability, not to learn the operator's endpoints.
+ */
+import type { Runtime } from "../runtime.ts";
+import { coolingUntil } from "./cooling.ts";
+
+export interface CapabilityListing {
+  capabilities: {
+    name: string;
+    description: string;
+    strategy: "ordered" | "weighted";
+    fallbacks: string[];
+    deployments: { id: string; model: string; format: "openai" | "anthropic"; cooling_until: string | null }[];
+  }[];
+  limits: { request_timeout_s: number; max_prompt_chars: number; max_system_chars: number; max_context_chars: number; max_schema_chars: number; max_output_tokens: number; schema_repair_attempts: number };
+}
+
+export function listCapabilities(rt: Runtime, ceilingMs?: number): CapabilityListing {
+  const { ask } = rt.config;
+  const now = rt.now();
+  const capabilities = Object.values(ask.capabilities).map((c) => {
+    const cooling = coolingUntil(rt, c.deployments, now);
+    const deployments = c.deployments.map((d) => {
+      const until = cooling.get(d);
+      return { id: d.id, model: d.model, format: d.endpoint.wire, cooling_until: until !== undefined ? new Date(until).toISOString() : null };
+    });
+    return { name: c.name, description: c.description, strategy: c.strategy, fallbacks: c.fallbacks, deployments };
+  });
+  const l = ask.limits;
+  // The budget a caller actually gets: the configured one, kept under the client's own call timeout.
+  const budgetSec = Math.min(l.requestTimeoutSec, ceilingMs !== undefined ? ceilingMs / 1000 : Number.POSITIVE_INFINITY);
+  return {
+    capabilities,
+    limits: { request_timeout_s: budgetSec, max_prompt_chars: l.maxPromptChars, max_system_chars: l.maxSystemChars, max_context_chars: l.maxContextChars, max_schema_chars: l.maxSchemaChars, max_output_tokens: l.maxOutputTokens, schema_repair_attempts: l.schemaRepairAttempts },
+  };
+}
