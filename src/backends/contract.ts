@@ -260,9 +260,24 @@ export interface BackendTraits {
   containment: "os-sandbox" | "permission-mode" | "none";
 }
 
+/** See Adapter.writes. */
+export interface WriteContainment {
+  isolatedWrite: boolean;
+  patch: boolean;
+  why: string;
+}
+
 export interface Adapter {
   /** The registry key; a test checks that they agree. */
   backend: string;
+  /**
+   * What a workflow step may ask of this backend (seed 001's execution modes), the backend's side
+   * of the intersection with the agent's execution_modes. `isolatedWrite`: a route run with the
+   * backend's defaults (no sandbox/permission options from the agent) writes only inside its cwd,
+   * a git worktree — proven per backend by test/workflow/containment.test.ts. `patch`: an
+   * answer-only run (no tool acts) whose reply carries the diff. `why` is quoted in a refusal.
+   */
+  writes: WriteContainment;
   /** Where this backend's agents get their provider. */
   provider: ProviderRule;
   /** Config keys only this backend (and perhaps a few others) accepts. */

@@ -32,8 +32,8 @@ export function detectLegacy(raw: Record<string, unknown>, format: "yaml" | "jso
 }
 
 /** Keys of an Orchestrator file that orchestrate reads but does not act on (yet). */
-const IGNORED_CONSULT_KEYS = ["managed_agents_path", "web_turn_limit", "protocol_version", "workflow", "dashboard"] as const;
-const IGNORED_AGENT_KEYS = ["reasoning_effort", "execution_modes"] as const;
+const IGNORED_CONSULT_KEYS = ["managed_agents_path", "web_turn_limit", "protocol_version", "dashboard"] as const;
+const IGNORED_AGENT_KEYS = ["reasoning_effort"] as const;
 
 export interface Converted {
   file: UnifiedFile;
@@ -58,6 +58,7 @@ function convertAgent(id: string, agent: OrchestratorAgentFile, out: Converted):
     ...(agent.priority !== undefined ? { priority: agent.priority } : {}),
     ...(agent.enabled !== undefined ? { enabled: agent.enabled } : {}),
     ...(agent.scores !== undefined ? { scores: agent.scores } : {}),
+    ...(agent.execution_modes !== undefined ? { executionModes: agent.execution_modes } : {}),
     // web_search is an ability the agent was trusted with: it becomes a capability consult can filter on.
     ...(agent.web_search ? { capabilities: ["web_search"] } : {}),
   };
@@ -87,8 +88,10 @@ export function convertOrchestrator(file: OrchestratorFile, env: Env): Converted
   out.file = {
     agents,
     ...(host ? { host } : {}),
-    // consult.review is the same block in both formats: carried over as written.
-    ...(c.timeout_s !== undefined || c.review !== undefined ? { consult: { ...(c.timeout_s !== undefined ? { timeoutSec: c.timeout_s } : {}), ...(c.review !== undefined ? { review: c.review } : {}) } } : {}),
+    // consult.review and consult.workflow are the same blocks in both formats: carried over as written.
+    ...(c.timeout_s !== undefined || c.review !== undefined || c.workflow !== undefined
+      ? { consult: { ...(c.timeout_s !== undefined ? { timeoutSec: c.timeout_s } : {}), ...(c.review !== undefined ? { review: c.review } : {}), ...(c.workflow !== undefined ? { workflow: c.workflow } : {}) } }
+      : {}),
     ...(c.database_path !== undefined || c.store_full_content !== undefined
       ? { store: { ...(c.database_path !== undefined ? { path: c.database_path } : {}), ...(c.store_full_content !== undefined ? { fullContent: c.store_full_content } : {}) } }
       : {}),
@@ -104,6 +107,7 @@ export function orchestratorPath(parts: readonly PropertyKey[]): string {
   if (head === "store" && id === "path") return "consult.database_path";
   if (head === "store" && id === "fullContent") return "consult.store_full_content";
   if (head === "consult" && id === "timeoutSec") return "consult.timeout_s";
-  if (head === "consult" && id === "review") return joinPath(parts);
+  if (head === "consult" && (id === "review" || id === "workflow")) return joinPath(parts);
+  if (head === "agents" && key === "executionModes") return joinPath(["consult", "agents", String(id), "execution_modes", ...parts.slice(3)]);
   return joinPath(["consult", ...parts]);
 }

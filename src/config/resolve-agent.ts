@@ -110,5 +110,6 @@ export function resolveAgent(id: string, entry: AgentEntryFile, at: readonly Pro
     enabled: entry.enabled ?? DEFAULTS.enabled,
     env: { ...(entry.env ?? {}) },
     limits: { ...(entry.limits ?? {}) },
+    ...(entry.executionModes !== undefined ? { executionModes: [...new Set(entry.executionModes)] } : {}),
   };
 }

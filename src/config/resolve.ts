@@ -5,6 +5,7 @@
 import { isAbsolute, resolve as resolvePath } from "node:path";
 import { DEFAULT_COOLDOWNS, DEFAULTS } from "./defaults.ts";
 import { resolveAsk } from "./resolve-ask.ts";
+import { resolveWorkflow } from "./resolve-workflow.ts";
 import { errorLine, joinPath } from "./format-errors.ts";
 import { hasVersion } from "./model-id.ts";
 import { expandHome, type Env } from "./paths.ts";
@@ -243,6 +244,7 @@ export function resolveUnified(file: UnifiedFile, opts: ResolveOptions): Checked
   const store = resolveStore(file, ctx, opts.env);
   const host = checkHost(file, ctx);
   const review = resolveReview(file, ctx);
+  const workflow = resolveWorkflow(file.consult?.workflow, store.fullContent, ctx);
   const ask = resolveAsk(file.ask, ctx.path, ctx.errors);
   if (ctx.errors.length > 0) return { ok: false, errors: ctx.errors };
   return {
@@ -257,7 +259,7 @@ export function resolveUnified(file: UnifiedFile, opts: ResolveOptions): Checked
       roots,
       maxDepth: file.maxDepth ?? DEFAULTS.maxDepth,
       host,
-      consult: { timeoutSec: file.consult?.timeoutSec ?? DEFAULTS.consultTimeoutSec, ...(review ? { review } : {}) },
+      consult: { timeoutSec: file.consult?.timeoutSec ?? DEFAULTS.consultTimeoutSec, ...(review ? { review } : {}), ...(workflow ? { workflow } : {}) },
       store,
       cooldowns: { ...DEFAULT_COOLDOWNS, ...(file.cooldowns ?? {}) },
       ...(file.syncBudgetSec !== undefined ? { syncBudgetSec: file.syncBudgetSec } : {}),

@@ -38,6 +38,8 @@ const AgentDef = {
   "enabled?": "boolean",
   "env?": "Record<string, string>",
   "limits?": "Limits",
+  /** Seed 001's execution_modes: which workflow modes the operator trusts this agent with. */
+  "executionModes?": "('consultation' | 'patch' | 'isolated_write')[]",
 } as const;
 
 const TiersDef = { "+": "reject", "light?": "unknown", "standard?": "unknown", "heavy?": "unknown" } as const;
@@ -45,7 +47,18 @@ const FallbacksDef = { "+": "reject", "light?": TIER, "standard?": TIER, "heavy?
 const HostDef = { "+": "reject", runtime: BACKEND, "model?": "string > 0" } as const;
 /** Seed 001's `consult.review`, the same keys in both formats: who reviews in each mode (ids checked in resolve.ts). */
 const ReviewDef = { "+": "reject", "reviewers?": "(string > 0)[]", "deep_reviewers?": "(string > 0)[]" } as const;
-const ConsultDef = { "+": "reject", "timeoutSec?": "10 <= number.integer <= 3600", "review?": "Review" } as const;
+/** Seed 001's `consult.workflow`, the same keys in both formats; bindings are checked shape by shape in resolve-workflow.ts. */
+const ReviewPolicyDef = { "+": "reject", "different_from_implementer?": "boolean", "different_from_planner?": "boolean" } as const;
+const WorkflowDef = {
+  "+": "reject",
+  "max_fix_rounds?": "0 <= number.integer <= 20",
+  "roots?": "(string > 0)[]",
+  "advance_on_failed_test?": "boolean",
+  "execution_timeout_s?": "30 <= number.integer <= 7200",
+  "review_policy?": "ReviewPolicy",
+  "bindings?": "Record<string, Record<string, unknown>>",
+} as const;
+const ConsultDef = { "+": "reject", "timeoutSec?": "10 <= number.integer <= 3600", "review?": "Review", "workflow?": "Workflow" } as const;
 const StoreDef = { "+": "reject", "path?": "string > 0", "fullContent?": "boolean" } as const;
 const CooldownsDef = {
   "+": "reject",
@@ -103,7 +116,7 @@ const OrchConsultDef = {
   "agents?": "Record<string, OrchAgent>",
   "host?": "OrchHost",
   "review?": "Review",
-  "workflow?": "object",
+  "workflow?": "Workflow",
   "dashboard?": "object",
 } as const;
 const OrchFileDef = { "+": "reject", consult: "OrchConsult" } as const;
@@ -116,10 +129,13 @@ const $ = scope({
   Fallbacks: FallbacksDef,
   Host: HostDef,
   Review: ReviewDef,
+  ReviewPolicy: ReviewPolicyDef,
+  Workflow: WorkflowDef,
   Consult: ConsultDef,
   Store: StoreDef,
   Cooldowns: CooldownsDef,
   Defaults: DefaultsDef,
+  Dashboard: DashboardDef,
   Unified: UnifiedDef,
   OrchAgent: OrchAgentDef,
   OrchHost: OrchHostDef,
@@ -143,6 +159,7 @@ export type UnifiedFile = typeof types.Unified.infer;
 export type OrchestratorFile = typeof types.OrchFile.infer;
 export type OrchestratorAgentFile = typeof types.OrchAgent.infer;
 export type AskBlockFile = typeof types.Ask.infer;
+export type WorkflowBlockFile = typeof types.Workflow.infer;
 export type AskDeploymentFile = typeof types.AskDeployment.infer;
 /** Seed 002's `config.yaml` as written. */
 export type AskRouterFile = typeof types.AskFile.infer;
@@ -162,9 +179,12 @@ export const KNOWN_KEYS = {
   host: keysOf(HostDef),
   consult: keysOf(ConsultDef),
   review: keysOf(ReviewDef),
+  workflow: keysOf(WorkflowDef),
+  reviewPolicy: keysOf(ReviewPolicyDef),
   store: keysOf(StoreDef),
   cooldowns: keysOf(CooldownsDef),
   defaults: keysOf(DefaultsDef),
+  dashboard: keysOf(DashboardDef),
   orchFile: keysOf(OrchFileDef),
   orchConsult: keysOf(OrchConsultDef),
   orchAgent: keysOf(OrchAgentDef),
@@ -201,6 +221,7 @@ function unifiedShape(rel: readonly PropertyKey[]): Shape {
   if (rel.length === 0) return "unified";
   if (rel[0] === "agents") return agentShape(rel.slice(2));
   if (rel[0] === "consult" && rel[1] === "review") return "review";
+  if (rel[0] === "consult" && rel[1] === "workflow") return rel[2] === "review_policy" ? "reviewPolicy" : "workflow";
   if (rel[0] === "ask") return askShape(rel.slice(1));
   return UNIFIED_CHILDREN[String(rel[0])] ?? "unified";
 }
@@ -229,6 +250,7 @@ function orchestratorShape(rel: readonly PropertyKey[]): Shape {
   if (rel.length === 1) return "orchConsult";
   if (rel[1] === "agents") return "orchAgent";
   if (rel[1] === "review") return "review";
+  if (rel[1] === "workflow") return rel[2] === "review_policy" ? "reviewPolicy" : "workflow";
   return rel[1] === "host" ? "orchHost" : "orchConsult";
 }
 

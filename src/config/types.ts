@@ -49,7 +49,14 @@ export interface AgentConfig {
   /** Extra environment for this agent's child process (names only are ever logged). */
   env: Record<string, string>;
   limits: AgentLimits;
+  /**
+   * Seed 001's execution_modes: the workflow modes the operator trusts this agent with (operator
+   * side). Absent: consultation and patch, which never touch a tree; isolated_write must be granted.
+   */
+  executionModes?: ExecutionMode[];
 }
+
+export type ExecutionMode = "consultation" | "patch" | "isolated_write";
 
 export interface CooldownTtls {
   authSec: number;
@@ -67,6 +74,9 @@ export interface ReviewConfig {
   reviewers: string[];
   deepReviewers: string[];
 }
+
+export type { WorkflowBinding, WorkflowConfig, WorkflowStepName } from "./workflow-types.ts";
+import type { WorkflowConfig } from "./workflow-types.ts";
 
 export interface Config {
   source: {
@@ -87,7 +97,7 @@ export interface Config {
   /** How deep nested orchestrate calls may go (ORCHESTRATE_DEPTH). */
   maxDepth: number;
   host: { runtime?: Backend; model?: string };
-  consult: { timeoutSec: number; review?: ReviewConfig };
+  consult: { timeoutSec: number; review?: ReviewConfig; workflow?: WorkflowConfig };
   store: { path?: string; fullContent: boolean };
   cooldowns: CooldownTtls;
   /** Seconds a synchronous call may run before it turns itself into a job; undefined = by client. */

@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import type { Adapter, AgentFacts } from "../contract.ts";
 
-type Machine = Pick<Adapter, "risks" | "traits" | "installDirs" | "history" | "client" | "registration" | "registrationHelp" | "models" | "wizard">;
+type Machine = Pick<Adapter, "risks" | "traits" | "writes" | "installDirs" | "history" | "client" | "registration" | "registrationHelp" | "models" | "wizard">;
 
 /** `agy models` prints `slug<TAB>label` lines (§4.5, 1.1.18 and 1.2.14). */
 export function agyModelsFrom(stdout: string): string[] {
@@ -37,6 +37,7 @@ export const agyMachine: Machine = {
   // summed step usage is per run even on a resumed conversation; shell and MCP calls are
   // soft-denied headless and file tools stay in the workspace (§5.4).
   traits: { usage: { tokens: "streamed", cost: "none", turns: "none" }, identity: "none", resumedUsage: "per-turn", containment: "permission-mode" },
+  writes: { isolatedWrite: false, patch: true, why: "agy's allow-rules are the person's own settings: orchestrate cannot prove its writes stay in the cwd" },
   // The installer writes ~/.local/bin/agy (§1.1).
   installDirs: [".local/bin"],
   history: "~/.gemini/antigravity-cli (conversations/<id>.db, brain/<id>/ transcripts, cache/last_conversations.json)",

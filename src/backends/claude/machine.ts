@@ -1,7 +1,7 @@
 /** What claude keeps around a run, as data: history, registration, and the settings the wizard asks about. */
 import type { Adapter } from "../contract.ts";
 
-type Machine = Pick<Adapter, "options" | "advisoryHint" | "risks" | "traits" | "installDirs" | "history" | "client" | "registration" | "registrationHelp" | "wizard">;
+type Machine = Pick<Adapter, "options" | "advisoryHint" | "risks" | "traits" | "writes" | "installDirs" | "history" | "client" | "registration" | "registrationHelp" | "wizard">;
 
 export const claudeMachine: Machine = {
   options: {
@@ -15,6 +15,7 @@ export const claudeMachine: Machine = {
   risks: (agent) => (agent.permissionMode === "bypassPermissions" ? [{ code: "bypass_permissions", message: `${agent.id}: claude bypassPermissions means no sandbox and full host access — an untrusted prompt can act as you` }] : []),
   // Usage per assistant message and in the result; the served models are the result's modelUsage keys.
   traits: { usage: { tokens: "streamed", cost: "final", turns: "streamed" }, identity: "stream", resumedUsage: "per-turn", containment: "permission-mode" },
+  writes: { isolatedWrite: true, patch: true, why: "claude -p in acceptEdits auto-approves edits inside the cwd only; anything else (Bash, paths outside) needs an approval headless mode cannot give, so it is denied" },
   installDirs: [".claude/local"],
   history: "~/.claude/projects ($CLAUDE_CONFIG_DIR)",
   client: { names: /^claude[- ]code$|^claude-ai$|^claude$/i, requestTimeoutSec: 60 },

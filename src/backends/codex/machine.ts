@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { Adapter, AgentFacts, Env } from "../contract.ts";
 import { asObject, parseObject } from "../events.ts";
 
-type Machine = Pick<Adapter, "options" | "advisoryHint" | "risks" | "traits" | "sideChannel" | "mcpConfigFiles" | "providerConfigFiles" | "installDirs" | "history" | "client" | "registration" | "registrationHelp" | "models" | "wizard">;
+type Machine = Pick<Adapter, "options" | "advisoryHint" | "risks" | "traits" | "writes" | "sideChannel" | "mcpConfigFiles" | "providerConfigFiles" | "installDirs" | "history" | "client" | "registration" | "registrationHelp" | "models" | "wizard">;
 
 /** Where codex keeps its state: $CODEX_HOME, else ~/.codex. */
 export function codexHomeFor(env: Env, homeDir: string): string {
@@ -59,6 +59,7 @@ export const codexMachine: Machine = {
   risks: (agent) => (agent.sandbox === "danger-full-access" ? [{ code: "danger_full_access", message: `${agent.id}: codex sandbox danger-full-access removes the OS sandbox entirely — an untrusted prompt runs as you` }] : []),
   // Usage arrives once, in turn.completed; the model only in the rollout.
   traits: { usage: { tokens: "final", cost: "none", turns: "none" }, identity: "side-channel", resumedUsage: "cumulative", containment: "os-sandbox" },
+  writes: { isolatedWrite: true, patch: true, why: "codex runs route steps in its OS sandbox (workspace-write): writes outside the cwd and the worktree's git directory are denied" },
   sideChannel: {
     kind: "file-search",
     root: (ctx) => join(codexHomeFor(ctx.env, ctx.home), "sessions"),

@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import type { Adapter, Env } from "../contract.ts";
 
-type Machine = Pick<Adapter, "traits" | "mcpConfigFiles" | "installDirs" | "history" | "client" | "registration" | "registrationHelp">;
+type Machine = Pick<Adapter, "traits" | "writes" | "mcpConfigFiles" | "installDirs" | "history" | "client" | "registration" | "registrationHelp">;
 
 /** $COPILOT_HOME, else ~/.copilot. */
 export function copilotHome(env: Env, home: string): string {
@@ -12,6 +12,7 @@ export function copilotHome(env: Env, home: string): string {
 export const copilotMachine: Machine = {
   // Tokens only in the usage file written at the end (answer mode); nothing streamed.
   traits: { usage: { tokens: "none", cost: "none", turns: "none" }, identity: "side-channel", resumedUsage: "per-turn", containment: "permission-mode" },
+  writes: { isolatedWrite: false, patch: true, why: "copilot's route mode runs with --allow-all-tools: nothing confines its writes to the cwd" },
   // copilot loads every server of its mcp-config.json into a run; --disable-mcp-server takes names.
   mcpConfigFiles: ({ env, home }) => [{ path: join(copilotHome(env, home), "mcp-config.json"), format: "json", key: "mcpServers" }],
   installDirs: [],

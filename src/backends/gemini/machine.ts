@@ -2,11 +2,12 @@
 import { join } from "node:path";
 import type { Adapter } from "../contract.ts";
 
-type Machine = Pick<Adapter, "traits" | "helperModel" | "installDirs" | "history" | "client" | "registration" | "registrationHelp">;
+type Machine = Pick<Adapter, "traits" | "writes" | "helperModel" | "installDirs" | "history" | "client" | "registration" | "registrationHelp">;
 
 export const geminiMachine: Machine = {
   // stats arrive in the final result event; the served model is named in the stream.
   traits: { usage: { tokens: "final", cost: "none", turns: "none" }, identity: "stream", resumedUsage: "per-turn", containment: "permission-mode" },
+  writes: { isolatedWrite: true, patch: true, why: "gemini in auto_edit approves its edit tools, which refuse paths outside the workspace; shell commands need an approval headless mode cannot give" },
   // gemini calls flash-lite for its own chores (routing, "summarize the user's intent", research
   // §B.2) beside the model that answers; where the stream gives no roles, it is told apart by name.
   helperModel: /flash-lite/i,

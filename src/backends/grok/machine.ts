@@ -1,7 +1,7 @@
 /** What grok keeps around a run, as data: Grok Build's session summary (the served model), history, models. */
 import type { Adapter } from "../contract.ts";
 
-type Machine = Pick<Adapter, "traits" | "installDirs" | "history" | "client" | "models">;
+type Machine = Pick<Adapter, "traits" | "writes" | "installDirs" | "history" | "client" | "models">;
 
 /** Grok Build lists models indented under a header; the community CLI lists none. */
 export function grokListedModels(stdout: string): string[] {
@@ -14,6 +14,7 @@ export function grokListedModels(stdout: string): string[] {
 export const grokMachine: Machine = {
   // The community CLI prints one JSON line per message at the end, no usage; Grok Build streams.
   traits: { usage: { tokens: "none", cost: "none", turns: "none" }, identity: "side-channel", resumedUsage: "per-turn", containment: "none" },
+  writes: { isolatedWrite: false, patch: true, why: "grok has no sandbox and route mode approves every tool (--always-approve)" },
   installDirs: [".grok/bin"],
   history: "~/.grok/sessions (Grok Build)",
   client: { names: /^grok/i },

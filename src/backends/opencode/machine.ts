@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import type { Adapter, Env } from "../contract.ts";
 
-type Machine = Pick<Adapter, "traits" | "mcpConfigFiles" | "installDirs" | "history" | "client" | "registration" | "registrationHelp" | "models" | "wizard">;
+type Machine = Pick<Adapter, "traits" | "writes" | "mcpConfigFiles" | "installDirs" | "history" | "client" | "registration" | "registrationHelp" | "models" | "wizard">;
 
 function configDir(env: Env, home: string): string {
   return join(env.XDG_CONFIG_HOME || join(home, ".config"), "opencode");
@@ -19,6 +19,7 @@ export function opencodeListedModels(stdout: string): string[] {
 export const opencodeMachine: Machine = {
   // step_finish carries each step's own figures; the model shows in `opencode export` only.
   traits: { usage: { tokens: "streamed", cost: "streamed", turns: "none" }, identity: "side-channel", resumedUsage: "per-turn", containment: "permission-mode" },
+  writes: { isolatedWrite: false, patch: true, why: "opencode's route mode keeps the person's config, whose build agent runs bash without approval: nothing confines its writes to the cwd" },
   // The global config and the repo's own: a route run loads both.
   mcpConfigFiles: ({ env, home, cwd }) => {
     const global = ["opencode.json", "opencode.jsonc", "config.json"].map((f) => join(configDir(env, home), f));

@@ -6,7 +6,7 @@
 import type { Adapter } from "../contract.ts";
 import { isLine1 } from "./variant.ts";
 
-type Machine = Pick<Adapter, "traits" | "installDirs" | "history" | "registrationHelp" | "models" | "wizard">;
+type Machine = Pick<Adapter, "traits" | "writes" | "installDirs" | "history" | "registrationHelp" | "models" | "wizard">;
 
 /**
  * `pi --list-models` prints a table (`provider  model  context  max-out  thinking  images`); the
@@ -25,6 +25,7 @@ export const piMachine: Machine = {
   // when the server names another one (`responseModel`); pi has no sandbox and no permission
   // prompts (bash, edit and write run at once headless; research §6).
   traits: { usage: { tokens: "streamed", cost: "streamed", turns: "streamed" }, identity: "stream", resumedUsage: "per-turn", containment: "none" },
+  writes: { isolatedWrite: false, patch: true, why: "pi has no sandbox and no permission prompt: its bash and write tools reach the whole machine" },
   // npm installs only: the usual npm prefixes are searched for every backend.
   installDirs: [],
   history: "~/.pi/agent/sessions/--<cwd>--/ ($PI_CODING_AGENT_DIR; $PI_CODING_AGENT_SESSION_DIR)",
