@@ -143,11 +143,20 @@ describe("opencode classify (real outcomes)", () => {
     ["fake-error429-run-json", "capacity"],
     ["fake-error529-run-json", "capacity"],
     ["noauth-run-json-300s", "transport"],
-    ["noauth-run-json-unknown-model-printlogs", "task_failed"],
+    // A provider signed out (or a model id misspelt): UnknownError, the cause only in the log line.
+    ["noauth-run-json-unknown-model-printlogs", "auth"],
     ["fake-session-missing-json", "task_failed"],
     ["fake-run-json-nomessage", "task_failed"],
   ] as const)("%s → %p", (name, expected) => {
     expect(opencodeAdapter.classify(outcome(name))).toBe(expected);
+  });
+
+  test("an UnknownError without the log line's cause stays a task failure; with it, the explanation names the model and both causes", () => {
+    const signedOut = outcome("noauth-run-json-unknown-model-printlogs");
+    expect(opencodeAdapter.classify({ ...signedOut, stderrTail: "" })).toBe("task_failed");
+    expect(opencodeAdapter.explain?.(signedOut)).toContain("could not load nosuch/model:");
+    expect(opencodeAdapter.explain?.(signedOut)).toContain("opencode auth login");
+    expect(opencodeAdapter.explain?.({ ...signedOut, stderrTail: "" })).toBeUndefined();
   });
 
   test("synthetic ends: not installed, killed, empty answer, nothing parseable", () => {

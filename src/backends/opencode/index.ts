@@ -221,7 +221,7 @@ function textFailure(text: string): FailureClass | undefined {
  * `ProviderModelNotFoundError` (research §A.3). A misspelt model id reads the same; both are a
  * fast, clean failure at launch, so it counts as auth (fall back, cool down) and `explain` names both.
  */
-const MODEL_NOT_FOUND = /ProviderModelNotFoundError: Model not found: (\S+?)\.?(?:\s|"|$)/;
+const MODEL_NOT_FOUND = /ProviderModelNotFoundError: Model not found: (\S+?)\.?(?=[\s")\]]|$)/;
 
 function signedOutOrUnknownModel(outcome: ExitOutcome, errors: readonly Extract<AgentEvent, { kind: "error" }>[]): boolean {
   return errors.some((e) => e.message.startsWith("UnknownError")) && MODEL_NOT_FOUND.test(outcome.stderrTail);
