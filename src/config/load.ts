@@ -12,6 +12,7 @@ import { expandHome, resolveConfigPath, type ConfigLocation, type Env } from "./
 import { readSecureFile } from "./secure-read.ts";
 import type { Config } from "./types.ts";
 import type { Validated } from "./validate.ts";
+import { managedPathFor, mergeManaged, readManaged } from "./managed.ts";
 
 export type ConfigErrorCode = "config_absent" | "config_insecure" | "config_invalid";
 
@@ -26,8 +27,12 @@ function locate(opts: LoadOptions, env: Env): ConfigLocation {
   return { path: resolve(expandHome(opts.path, env)), origin: "argument", exists: true, explicit: true };
 }
 
-/** Reads, checks and validates one file; `Validated` keeps the unified shape for import/init. */
-export async function loadConfigFile(path: string, env: Env): Promise<Result<Validated, ConfigErrorCode>> {
+/**
+ * Reads, checks and validates one file; `Validated` keeps the unified shape for import/init.
+ * `withManaged`: merge the dashboard's managed file (managed.ts) first — the server's view, never
+ * what import or init write back.
+ */
+export async function loadConfigFile(path: string, env: Env, opts: { withManaged?: boolean } = {}): Promise<Result<Validated, ConfigErrorCode>> {
   const read = readSecureFile(path);
   if (!read.ok) return read;
   const format = formatOf(path, read.value);
@@ -35,8 +40,17 @@ export async function loadConfigFile(path: string, env: Env): Promise<Result<Val
   const invalid = (errors: string[]) =>
     fail("config_invalid", `${path} is not a valid config:\n${errors.join("\n")}`, `fix each line above, then run orchestrate check ${path}`, { errors });
   if (!parsed.ok) return invalid(parsed.errors);
+  let raw = parsed.value;
+  if (opts.withManaged) {
+    const managedPath = managedPathFor(path);
+    const managed = readManaged(managedPath);
+    if (!managed.ok) return "refusal" in managed ? managed.refusal : invalid(managed.errors);
+    const merged = mergeManaged(raw, managed.value, managedPath);
+    if (!merged.ok) return invalid(merged.errors);
+    raw = merged.value;
+  }
   const { validateConfigObject } = await import("./validate.ts");
-  const validated = validateConfigObject(parsed.value, { path, format }, env);
+  const validated = validateConfigObject(raw, { path, format }, env);
   if (!validated.ok) return invalid(validated.errors);
   return ok(validated.value);
 }
@@ -50,7 +64,7 @@ export async function loadConfig(opts: LoadOptions = {}): Promise<Result<Config,
   const location = locate(opts, env);
   if (location.notice) log.warn(location.notice);
   if (!location.exists && !location.explicit) return ok(zeroConfig());
-  const loaded = await loadConfigFile(location.path, env);
+  const loaded = await loadConfigFile(location.path, env, { withManaged: true });
   if (!loaded.ok) return loaded;
   for (const key of loaded.value.ignored) log.warn(`${location.path}: ${key} is accepted but has no effect in orchestrate`);
   return ok(loaded.value.config);

@@ -68,6 +68,8 @@ const CooldownsDef = {
   "notInstalledSec?": "number.integer >= 0",
 } as const;
 const DefaultsDef = { "+": "reject", "timeoutSec?": "30 <= number.integer <= 3600", "stallSec?": "number.integer >= 1" } as const;
+/** `orchestrate dashboard`: editable lets the browser manage agents and reviewers in managed.yaml (never this file). */
+const DashboardDef = { "+": "reject", "editable?": "boolean" } as const;
 
 const UnifiedDef = {
   "+": "reject",
@@ -89,6 +91,7 @@ const UnifiedDef = {
   "defaults?": "Defaults",
   /** Seed 002's direct HTTP ask: capabilities over provider APIs (ask-defs.ts). */
   "ask?": "Ask",
+  "dashboard?": "Dashboard",
 } as const;
 
 /** Orchestrator MCP (seed 001) `config.yaml`: one top-level `consult:` block. */
@@ -211,6 +214,7 @@ const UNIFIED_CHILDREN: Record<string, Shape> = {
   store: "store",
   cooldowns: "cooldowns",
   defaults: "defaults",
+  dashboard: "dashboard",
 };
 
 function agentShape(rel: readonly PropertyKey[]): Shape {

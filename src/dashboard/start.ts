@@ -3,6 +3,9 @@
  * A port already taken is an error with the fix, not a crash.
  */
 import { openReadonlyRuntime } from "../services/dashboard.ts";
+import { blockAt, readRawConfig } from "../config/presence.ts";
+import { managedPathFor } from "../config/managed.ts";
+import { editHandler } from "./edit.ts";
 import { startDashboard, type Dashboard } from "./server.ts";
 
 export interface OpenOptions {
@@ -17,8 +20,16 @@ export type Opened = { ok: true; value: { dashboard: Dashboard; notes: string[] 
 export async function openDashboard(o: OpenOptions): Promise<Opened> {
   const rt = await openReadonlyRuntime(o.env, o.configPath);
   if (!rt.ok) return rt;
+  const configPath = rt.value.config.source.path;
+  const env = o.configPath ? { ...o.env, ORCHESTRATE_CONFIG: o.configPath } : o.env;
+  const raw = readRawConfig(env);
+  // Validated by the hardened load above; seed 001 spells it consult.dashboard.editable.
+  const editable = blockAt(raw, "dashboard", "editable") === true || blockAt(raw, "consult", "dashboard", "editable") === true;
+  const notes = editable && !configPath ? ["dashboard.editable needs a config file; serving read-only."] : [];
+  const edit = editable && configPath ? { managedPath: managedPathFor(configPath), edit: editHandler(configPath) } : {};
+  if (edit.managedPath) notes.push(`Editable: agent and reviewer changes go to ${edit.managedPath} (0600); the main config is never rewritten.`);
   try {
-    return { ok: true, value: { dashboard: startDashboard({ rt: rt.value, port: o.port }), notes: [] } };
+    return { ok: true, value: { dashboard: startDashboard({ rt: rt.value, port: o.port, ...edit }), notes } };
   } catch (error) {
     rt.value.store.close();
     const reason = error instanceof Error ? error.message : String(error);

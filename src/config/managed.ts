@@ -1,0 +1,97 @@
+/**
+ * The dashboard's managed file (seed 001's `agents.yaml`): consult agents and the reviewer
+ * selection a person edits in the browser when `dashboard.editable` is true. It sits beside the
+ * config as `managed.yaml`, is read with the config's own hardened rules (regular file, 0600,
+ * yours, a directory nobody else can write) and written the same way; the main config is never
+ * rewritten. The loader merges it into the config before validation, so one set of rules judges both.
+ */
+import { lstatSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { errorLine } from "./format-errors.ts";
+import { parseConfigText, type FileFormat } from "./parse.ts";
+import type { Checked } from "./schema.ts";
+import { readSecureFile } from "./secure-read.ts";
+import { renderYaml, writeConfigAtomic, type WriteCode } from "./write.ts";
+import type { Result } from "../result.ts";
+
+export const MANAGED_FILE = "managed.yaml";
+
+/** What the editor writes: agents by id, and who reviews in each mode. */
+export interface ManagedFile {
+  agents?: Record<string, Record<string, unknown>>;
+  review?: { reviewers?: string[]; deep_reviewers?: string[] };
+}
+
+type Raw = Record<string, unknown>;
+const isObject = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
+
+export function managedPathFor(configPath: string): string {
+  return join(dirname(configPath), MANAGED_FILE);
+}
+
+export function managedExists(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+}
+
+/** The managed file as data; absent → empty. Insecure or unreadable → the loader's own refusal. */
+export function readManaged(path: string): Checked<ManagedFile> | { ok: false; refusal: ReturnType<typeof readSecureFile> & { ok: false } } {
+  if (!managedExists(path)) return { ok: true, value: {} };
+  const read = readSecureFile(path);
+  if (!read.ok) return { ok: false, refusal: read };
+  const parsed = parseConfigText(read.value, "yaml" satisfies FileFormat, path);
+  if (!parsed.ok) return parsed;
+  return shapeOf(parsed.value, path);
+}
+
+function shapeOf(value: unknown, path: string): Checked<ManagedFile> {
+  if (!isObject(value)) return { ok: false, errors: [errorLine(path, "the managed file must hold a mapping", "delete it; the dashboard writes it again")] };
+  const unknown = Object.keys(value).filter((k) => k !== "agents" && k !== "review");
+  if (unknown.length) return { ok: false, errors: unknown.map((k) => errorLine(`${path}: ${k}`, "is not a key of the managed file (agents, review)", "remove it"))};
+  const agents = value.agents;
+  const review = value.review;
+  if (agents !== undefined && !(isObject(agents) && Object.values(agents).every(isObject))) return { ok: false, errors: [errorLine(`${path}: agents`, "must map agent ids to agent entries", "fix it in the dashboard, or delete the file")] };
+  if (review !== undefined && !isObject(review)) return { ok: false, errors: [errorLine(`${path}: review`, "must be a mapping (reviewers, deep_reviewers)", "fix it in the dashboard, or delete the file")] };
+  return { ok: true, value: value as ManagedFile };
+}
+
+/**
+ * The main file's data with the managed agents added and the reviewer selection applied. An id
+ * in both is an error, not an override: the main config is the person's own and always wins.
+ */
+export function mergeManaged(main: unknown, managed: ManagedFile, path: string): Checked<unknown> {
+  if (!isObject(main)) return { ok: true, value: main };
+  const agents = isObject(main.agents) ? main.agents : {};
+  const clashes = Object.keys(managed.agents ?? {}).filter((id) => id in agents);
+  if (clashes.length) return { ok: false, errors: clashes.map((id) => errorLine(`${path}: agents.${id}`, "is also defined in the main config", "rename it or remove it in the dashboard"))};
+  const merged: Raw = { ...main };
+  if (managed.agents && Object.keys(managed.agents).length) merged.agents = { ...agents, ...managed.agents };
+  if (managed.review) {
+    const consult = isObject(main.consult) ? main.consult : {};
+    const review = isObject(consult.review) ? consult.review : {};
+    merged.consult = { ...consult, review: { ...review, ...managed.review } };
+  }
+  return { ok: true, value: merged };
+}
+
+export function writeManaged(path: string, file: ManagedFile): Result<string, WriteCode> {
+  const header = "# Written by `orchestrate dashboard` (editable mode). The main config is never rewritten;\n# this file is merged into it when orchestrate starts. Restart the server to pick up changes.\n";
+  return writeConfigAtomic(path, header + renderYaml({ ...file }));
+}
+
+/**
+ * Would the server accept the main config with this managed file? The same read, merge and
+ * validation the loader does, run before the editor writes anything.
+ */
+export async function checkManaged(configPath: string, candidate: ManagedFile, env: Record<string, string | undefined>): Promise<Checked<unknown>> {
+  const read = readSecureFile(configPath);
+  if (!read.ok) return { ok: false, errors: [read.error.message] };
+  const { formatOf } = await import("./parse.ts");
+  const format = formatOf(configPath, read.value);
+  const parsed = parseConfigText(read.value, format, configPath);
+  if (!parsed.ok) return parsed;
+  const merged = mergeManaged(parsed.value, candidate, managedPathFor(configPath));
+  if (!merged.ok) return merged;
+  const { validateConfigObject } = await import("./validate.ts");
+  const validated = validateConfigObject(merged.value, { path: configPath, format }, env);
+  return validated.ok ? { ok: true, value: undefined } : validated;
+}
