@@ -6,6 +6,7 @@ const NAV: readonly [string, string][] = [
   ["/runs", "Runs"],
   ["/consultations", "Consultations"],
   ["/jobs", "Jobs"],
+  ["/reviews", "Reviews"],
   ["/usage", "Usage"],
 ];
 

@@ -13,6 +13,7 @@ import { eventStream } from "./live.ts";
 import { consultationPage, consultationsPage } from "./pages/consultations.ts";
 import { jobPage, jobsPage } from "./pages/jobs.ts";
 import { overviewPage } from "./pages/overview.ts";
+import { reviewPage, reviewsPage } from "./pages/reviews.ts";
 import { runPage } from "./pages/run.ts";
 import { runsPage } from "./pages/runs.ts";
 import { usagePage } from "./pages/usage.ts";
@@ -34,12 +35,14 @@ const PAGES: Record<string, PageFn> = {
   "/consultations": consultationsPage,
   "/jobs": jobsPage,
   "/usage": usagePage,
+  "/reviews": reviewsPage,
 };
 
 const DETAILS: [RegExp, DetailFn][] = [
   [/^\/runs\/([\w-]+)$/, runPage],
   [/^\/consultations\/([\w-]+)$/, consultationPage],
   [/^\/jobs\/([\w-]+)$/, jobPage],
+  [/^\/reviews\/([\w-]+)$/, reviewPage],
 ];
 
 export function htmlResponse(body: Html, status = 200, started?: number): Response {

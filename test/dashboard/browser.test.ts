@@ -113,6 +113,18 @@ describe.skipIf(!haveChromium)("dashboard in headless Chromium", () => {
     expect(await page.locator("#result").innerText()).toContain("PONG-FROM-FAKE");
   });
 
+  test("reviews: the review is listed with its reviewer and findings; its page shows each finding's severity and disposition", async () => {
+    await page.goto(`${dash.origin}/reviews`);
+    const row = page.locator("table.reviews tbody tr");
+    expect(await row.count()).toBe(1);
+    expect(await row.first().innerText()).toContain("codex-main");
+    await row.first().locator("a").first().click();
+    await page.waitForURL(/\/reviews\/\w+$/);
+    expect(await page.locator("table.reviewers").innerText()).toContain("answered");
+    expect(await page.locator("table.findings tbody tr").count()).toBeGreaterThan(0);
+    expect(await page.locator("table.findings").innerText()).toMatch(/F1[\s\S]*(critical|important|minor)[\s\S]*open/);
+  });
+
   test("usage: every plot is there and the ones with data have points; per tier and per backend too", async () => {
     await page.goto(`${dash.origin}/usage?range=24h&by=agent`);
     for (const id of ["calls", "tokens", "cost", "latency", "rates", "agent-failures"]) expect(await page.locator(`#plot-${id}`).count()).toBe(1);

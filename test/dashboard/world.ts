@@ -5,7 +5,7 @@
  * over it, its URL read from its stdout.
  */
 import { connect } from "../../fakes/lib/mcp-client.ts";
-import { demoSandbox } from "../../fakes/lib/demo-world.ts";
+import { DEMO_CONFIG, demoSandbox } from "../../fakes/lib/demo-world.ts";
 import type { Sandbox } from "../../fakes/lib/sandbox.ts";
 import { BUN, MAIN, orchestrate } from "../setup/helpers.ts";
 
@@ -17,6 +17,7 @@ export interface Filled {
 
 export async function filledWorld(): Promise<Filled> {
   const box = demoSandbox();
+  box.writeConfig(`${DEMO_CONFIG}consult:\n  review:\n    reviewers: [codex-main]\n`);
   const calls: [string[], Record<string, string>][] = [
     [["run", "--tier", "light", "--cwd", box.repo, "Add a CONTRIBUTING.md stub"], {}],
     [["run", "--tier", "heavy", "--cwd", box.repo, "Refactor the parser for speed"], {}],
@@ -26,14 +27,17 @@ export async function filledWorld(): Promise<Filled> {
   ];
   const codes: number[] = [];
   for (const [args, env] of calls) codes.push((await orchestrate(args, { ...box.env, ...env })).code);
-  await backgroundJob(box);
+  await overMcp(box);
   return { box, codes };
 }
 
-/** One route through MCP with background: true, waited to the end, so the jobs page has a row. */
-async function backgroundJob(box: Sandbox): Promise<void> {
+/** Through a real MCP client: one background route (the jobs page), and one review planned, approved by its token and run. */
+async function overMcp(box: Sandbox): Promise<void> {
   const session = await connect(box.env, { clientName: "orchestrate-tests" });
   try {
+    const planned = await session.client.callTool({ name: "review", arguments: { goal: "Find bugs in the cache", mode: "standard", material: [{ text: "export const cache = new Map();\nexport function put(k, v) { cache.set(k, v); }\n", label: "cache.ts" }] } });
+    const plan = planned.structuredContent as { review_id?: string; token?: string } | undefined;
+    if (plan?.review_id && plan.token) await session.client.callTool({ name: "review_run", arguments: { review_id: plan.review_id, token: plan.token } });
     const reply = await session.client.callTool({ name: "route", arguments: { prompt: "Write the changelog entry", cwd: box.repo, tier: "light", background: true } });
     const job = (reply.structuredContent as { job?: { id?: string } } | undefined)?.job?.id;
     if (job) await session.client.callTool({ name: "job_wait", arguments: { id: job, waitSec: 30 } });
