@@ -14,6 +14,7 @@ export const rootCommand = defineCommand({
     check: () => import("./check.ts").then((m) => m.checkCommand),
     run: () => import("./run.ts").then((m) => m.runCommand),
     consult: () => import("./consult.ts").then((m) => m.consultCommand),
+    review: () => import("./review.ts").then((m) => m.reviewCommand),
     init: () => import("./init.ts").then((m) => m.initCommand),
     "accept-pending": () => import("./accept-pending.ts").then((m) => m.acceptPendingCommand),
     import: () => import("./import.ts").then((m) => m.importCommand),

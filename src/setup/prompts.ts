@@ -66,5 +66,6 @@ export async function confirm(message: string, initial = false): Promise<boolean
 
 export async function text(message: string, opts: { placeholder?: string; initial?: string } = {}): Promise<string> {
   const typed = await ui.prompt(message, { type: "text", ...(opts.placeholder ? { placeholder: opts.placeholder } : {}), ...(opts.initial ? { initial: opts.initial } : {}), cancel: "symbol" });
-  return settle(typed).trim();
+  // An empty answer comes back undefined, not "".
+  return (settle(typed) ?? "").trim();
 }

@@ -7,7 +7,8 @@ import type { reviewListOutput, reviewOutput, reviewPlanOutput } from "./schema.
 export type ReviewOutput = typeof reviewOutput.infer;
 type PlanOutput = typeof reviewPlanOutput.infer;
 
-export function formatPlan(p: PlanOutput): string {
+/** What the plan says, as the person reads it (the MCP reply and `orchestrate review` alike). */
+export function describePlan(p: PlanOutput): string[] {
   const lines = [`Review plan ${p.review_id} (${p.mode}) — nothing has been sent.`];
   lines.push(`Reviewers: ${(p.reviewers ?? []).map((r) => `${r.id} (${r.backend}${r.model ? ` · ${r.model}` : ""})`).join(", ")}`);
   for (const e of p.excluded ?? []) lines.push(`  left out: ${e.id} — ${e.why}`);
@@ -20,6 +21,11 @@ export function formatPlan(p: PlanOutput): string {
   const secrets = p.secrets ?? [];
   lines.push(secrets.length === 0 ? "Credential-shaped text: none found." : `Credential-shaped text: ${secrets.length} found — masked unless review_run says secrets: "send_as_is":`);
   for (const s of secrets) lines.push(`  - ${s.where} line ${s.line}, column ${s.column}: ${s.kind}`);
+  return lines;
+}
+
+export function formatPlan(p: PlanOutput): string {
+  const lines = describePlan(p);
   lines.push("", p.approval === "elicitation" ? "Next: call review_run with review_id and token; your client will ask the person to approve the plan." : `Next: show this plan to the person. Only once they agree, call review_run with review_id and token (once, valid until ${p.expires_at}).`);
   if (p.mode === "deep") lines.push("Deep mode: record your own findings first — review_run needs host_findings.");
   lines.push(`Token: ${p.token}`);

@@ -1,0 +1,81 @@
+/**
+ * The steps of `orchestrate review`, over the same services as the review tools: plan (printed to
+ * stderr, nothing sent) → the person's own findings in deep mode → their yes at the terminal → the
+ * reviewers in parallel, as a job (so other clients can see it) → the review on stdout.
+ */
+import { resolveHost } from "../services/consult-target.ts";
+import { planReview, type ReviewPlanRequest } from "../services/review-plan.ts";
+import { approveRun, type Approver } from "../services/review-run.ts";
+import { startKindJob } from "../services/job-kinds.ts";
+import { followJob } from "../services/jobs.ts";
+import type { Runtime } from "../services/runtime.ts";
+import type { FindingInput, SecretsMode } from "../store/reviews.ts";
+import { describePlan, formatReview } from "../mcp/tools/review/format.ts";
+import { EXIT, exitCodeFor } from "./exit-codes.ts";
+import { SEVERITIES } from "../services/review-envelope.ts";
+
+export interface CliReview extends ReviewPlanRequest {
+  /** Deep mode: the person's own findings, one per line (else asked at the terminal). */
+  findingsText?: string;
+  secrets: SecretsMode;
+}
+
+export async function runCliReview(rt: Runtime, req: CliReview): Promise<number> {
+  // From a shell the person is the host; a configured or declared host runtime is still excluded.
+  const host = resolveHost(rt, undefined);
+  const plan = planReview(rt, req, host.ok ? host.value : undefined);
+  if (!plan.ok) return fail(plan.error);
+  say(describePlan({ ok: true, ...plan.value }).join("\n"));
+  const prompts = await import("../setup/prompts.ts");
+  const problem = prompts.terminalProblem();
+  if (problem) return fail({ code: "review_declined", message: `Not run: ${problem}. The plan above sent nothing.` });
+  prompts.installPromptFix();
+  try {
+    const given = req.findingsText === undefined ? undefined : parseFindings(req.findingsText);
+    const findings = req.mode === "deep" && !given?.length ? await askFindings(prompts.text) : given;
+    const approver: Approver = { kind: "terminal", ask: async () => ((await prompts.confirm(`Send this to ${plan.value.reviewers.length} reviewer(s)${req.secrets === "send_as_is" ? ", credential-shaped text unmasked" : ""}?`, false)) ? "accept" : "decline") };
+    const approved = await approveRun(rt, { review_id: plan.value.review_id, token: plan.value.token, secrets: req.secrets, ...(findings?.length ? { host_findings: findings } : {}) }, approver);
+    if (!approved.ok) return fail(approved.error);
+    const { review_id, agents, secrets } = approved.value;
+    const job = startKindJob(rt, "review", { review_id, agents, secrets });
+    followJob(job.id, (m) => say(`… ${m}`));
+    const end = await job.done;
+    if (!end.ok) return fail(end.error);
+    process.stdout.write(`${formatReview(end.value)}\n`);
+    return end.value.ok ? EXIT.ok : exitCodeFor(end.value.error?.code);
+  } catch (error) {
+    if (error instanceof prompts.Cancelled) return fail({ code: "cancelled", message: "Cancelled at the prompt; nothing was sent." });
+    throw error;
+  }
+}
+
+/** Deep mode: the person's own findings, before any reviewer answers; one per prompt, empty to finish. */
+async function askFindings(text: (message: string) => Promise<string>): Promise<FindingInput[]> {
+  say("Deep review: record your own findings first (critical|important|minor: claim), an empty line to finish.");
+  const out: FindingInput[] = [];
+  for (;;) {
+    const line = await text(`Finding ${out.length + 1}`);
+    if (line === "") return out;
+    const parsed = parseFindings(line);
+    if (parsed.length === 0) say("Write it as severity: claim, e.g. important: the cache has no lock.");
+    out.push(...parsed);
+  }
+}
+
+function say(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+function fail(error: { code: Parameters<typeof exitCodeFor>[0] & string; message: string; hint?: string }): number {
+  say(`Error [${error.code}]: ${error.message}${error.hint ? `\nNext: ${error.hint}` : ""}`);
+  return exitCodeFor(error.code);
+}
+
+/** One finding per line, `severity: claim`; other lines are ignored. */
+export function parseFindings(text: string): FindingInput[] {
+  return text.split("\n").flatMap((line) => {
+    const m = /^\s*(\w+)\s*:\s*(.+)$/.exec(line);
+    const severity = SEVERITIES.find((s) => s === m?.[1]?.toLowerCase());
+    return m && severity ? [{ severity, claim: (m[2] ?? "").trim() }] : [];
+  });
+}
