@@ -10,6 +10,8 @@
  *   FAKE_RETRY_AFTER   the provider's `retry-after` on a 429, in seconds (default 1, as the
  *                      research's loopback server sent it; empty = no header)
  */
+import { appendFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 
 /** FAKE_RETRY_SCALE (or a fake's own older knob, checked first), as a factor: 1 when unset or unreadable. */
 export function retryScale(...names: string[]): number {
@@ -35,4 +37,16 @@ export function retryAfterSec(): number | undefined {
   if (raw.trim() === "") return undefined;
   const sec = Number(raw);
   return Number.isFinite(sec) && sec >= 0 ? sec : 1;
+}
+
+/**
+ * Notes that the fake just wrote a retry signal (the line a supervisor can act on), one epoch-ms
+ * line per signal in $FAKE_RECORD_DIR/retry-signals, so a test can time the fallback from the
+ * first signal rather than from the spawn.
+ */
+export function signalled(cli: string): void {
+  const dir = process.env.FAKE_RECORD_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  appendFileSync(join(dir, "retry-signals"), `${Date.now()} ${cli} ${process.pid}\n`);
 }
