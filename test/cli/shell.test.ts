@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { demoSandbox } from "../../fakes/lib/demo-world.ts";
+import { DEMO_CONFIG, demoSandbox } from "../../fakes/lib/demo-world.ts";
 import { REPO_ROOT, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { openStore } from "../../src/store/db.ts";
 import { orchestrate } from "../setup/helpers.ts";
@@ -124,9 +124,24 @@ describe("orchestrate consult (the consult skill)", () => {
   });
 });
 
+describe("orchestrate review (the review skill)", () => {
+  test("from an agent's shell (no terminal): the plan on stderr, nothing sent, a non-zero exit", async () => {
+    const b = world();
+    b.writeConfig(`${DEMO_CONFIG}consult:\n  review:\n    reviewers: [codex-main]\n`);
+    const file = join(b.repo, "cache.ts");
+    await Bun.write(file, "export const cache = new Map();\n");
+    const out = await orchestrate(["review", "--goal", "Is the cache safe?", `${file}:1-1`], b.env);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toBe("");
+    expect(out.stderr).toContain("nothing has been sent");
+    expect(out.stderr).toContain("codex-main");
+    expect(b.recordings("codex")).toEqual([]);
+  });
+});
+
 describe("the skills", () => {
   test("each SKILL.md names its command, the streams and the exit codes the commands really use", () => {
-    for (const [skill, command] of [["orchestrate-route", "orchestrate run"], ["orchestrate-consult", "orchestrate consult"]] as const) {
+    for (const [skill, command] of [["orchestrate-route", "orchestrate run"], ["orchestrate-consult", "orchestrate consult"], ["orchestrate-review", "orchestrate review"]] as const) {
       const text = readFileSync(join(REPO_ROOT, "skills", skill, "SKILL.md"), "utf8");
       const front = /^---\nname: ([\w-]+)\ndescription: (.+)\n---\n/.exec(text);
       expect(front?.[1]).toBe(skill);
@@ -134,6 +149,17 @@ describe("the skills", () => {
       expect(text).toContain(command);
       expect(text).toContain("**stdout**");
       for (const code of ["`0`", "`1`", "`2`", "`3`", "`130`"]) expect(text).toContain(code);
+    }
+  });
+
+  test("every flag a skill tells an agent to pass is one its command really takes", async () => {
+    for (const [skill, command] of [["orchestrate-route", "run"], ["orchestrate-consult", "consult"], ["orchestrate-review", "review"]] as const) {
+      const text = readFileSync(join(REPO_ROOT, "skills", skill, "SKILL.md"), "utf8");
+      const help = (await orchestrate([command, "--help"], world().env)).stdout;
+      const flags = [...new Set([...text.matchAll(/`(--[a-z][a-z-]*)/g)].map((m) => m[1] ?? ""))];
+      expect(flags.length).toBeGreaterThan(2);
+      for (const flag of flags) expect({ skill, flag, known: help.includes(flag) }).toEqual({ skill, flag, known: true });
+      box?.cleanup();
     }
   });
 });

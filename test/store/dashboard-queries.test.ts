@@ -16,7 +16,9 @@ function world() {
     store.runs.finishRun(runId, { status: opts.ok ? "ok" : "failed", endedAt: startedAt + 120 });
     return runId;
   };
-  const ids = [run(0, { tier: "light", ok: true }), run(1, { tier: "heavy", ok: true, fellBack: true }), run(2, { tier: "light", ok: false }), run(3, { tier: "heavy", ok: true })];
+  const made = [run(0, { tier: "light", ok: true }), run(1, { tier: "heavy", ok: true, fellBack: true }), run(2, { tier: "light", ok: false }), run(3, { tier: "heavy", ok: true })];
+  /** The id of the i-th run made. */
+  const ids = (i: number): string => made[i] ?? "";
   return { store, ids };
 }
 
@@ -24,15 +26,15 @@ describe("browse", () => {
   test("newest first, keyset pages that neither skip nor repeat, filters by status, tier and attempting agent", () => {
     const { store, ids } = world();
     const first = store.browse.runs({ limit: 3 });
-    expect(first.rows.map((r) => r.id)).toEqual([ids[3], ids[2], ids[1]]);
-    expect(first.next).toBe(ids[1]);
+    expect(first.rows.map((r) => r.id)).toEqual([ids(3), ids(2), ids(1)]);
+    expect(first.next).toBe(ids(1));
     const second = store.browse.runs({ limit: 3, before: first.next });
-    expect(second.rows.map((r) => r.id)).toEqual([ids[0]]);
+    expect(second.rows.map((r) => r.id)).toEqual([ids(0)]);
     expect(second.next).toBeUndefined();
-    expect(store.browse.runs({ status: "failed" }).rows.map((r) => r.id)).toEqual([ids[2]]);
-    expect(store.browse.runs({ tier: "heavy" }).rows.map((r) => r.id)).toEqual([ids[3], ids[1]]);
+    expect(store.browse.runs({ status: "failed" }).rows.map((r) => r.id)).toEqual([ids(2)]);
+    expect(store.browse.runs({ tier: "heavy" }).rows.map((r) => r.id)).toEqual([ids(3), ids(1)]);
     const fellBack = store.browse.runs({ agent: "claude-opus" }).rows;
-    expect(fellBack.map((r) => [r.id, r.attempts, r.fellBack])).toEqual([[ids[1], 2, true]]);
+    expect(fellBack.map((r) => [r.id, r.attempts, r.fellBack])).toEqual([[ids(1), 2, true]]);
     store.close();
   });
 
@@ -80,7 +82,7 @@ describe("series", () => {
 describe("route attempts keep their model check (migration 003)", () => {
   test("verification and the reported models round-trip; an attempt without them has neither", () => {
     const { store, ids } = world();
-    const run = store.runs.getRun(ids[1] ?? "");
+    const run = store.runs.getRun(ids(1));
     expect(run?.attempts.map((a) => [a.agentId, a.modelVerification, a.modelsReported])).toEqual([
       ["claude-opus", undefined, undefined],
       ["cheap", "verified", ["m-1"]],
