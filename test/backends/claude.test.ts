@@ -146,6 +146,23 @@ describe("claude parse over real 2.1.332 captures", () => {
     expect(retry({ attempt: 3, error_status: 529, error: "overloaded", retry_delay_ms: 2400 })).not.toHaveProperty("retryAfterSec");
   });
 
+  test("a permission denial (real 2.1.332 capture): reported live and in the result, folded into one refusal; the run is still a success", () => {
+    const run = capture("claude-fake-touch-mode-default");
+    const folded = foldEvents(run.events);
+    expect(folded.refusals).toEqual([
+      {
+        tool: "Bash",
+        id: "toolu_fake_mx1vj6vm_50",
+        detail: "touch touched.txt && echo touched",
+        message: "touch in '<workdir><workdir>' needs approval. The path is inside the working directories for this session ('<workdir>/work'), and Claude Code asks before a shell command creates, changes or removes files there.",
+      },
+    ]);
+    expect(claudeAdapter.classify(run)).toBeUndefined();
+    // 2.1.197 names it only in the result's permission_denials.
+    const result = JSON.stringify({ type: "result", subtype: "success", is_error: false, result: "done", session_id: "s", permission_denials: [{ tool_name: "Write", tool_use_id: "t1", tool_input: { file_path: "/r/x.txt", content: "x" } }] });
+    expect(claudeAdapter.parse(result).filter((e) => e.kind === "refusal")).toEqual([{ kind: "refusal", tool: "Write", id: "t1", detail: "/r/x.txt" }]);
+  });
+
   test("a model_fallback line names the model that answers from then on", () => {
     const line = JSON.stringify({ type: "system", subtype: "model_fallback", trigger: "overloaded", original_model: "overload-model", fallback_model: "fake-model", content: "Switched to fake-model due to high demand for overload-model" });
     expect(claudeAdapter.parse(line)).toEqual([{ kind: "model", model: "fake-model" }]);

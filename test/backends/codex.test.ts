@@ -140,6 +140,12 @@ describe("codex parse over real 0.171.0 captures", () => {
     expect(run.events.filter((e) => e.kind === "retry").every((e) => e.kind === "retry" && e.failure === "capacity")).toBe(true);
   });
 
+  test("a patch the sandbox rejected shows only on stderr (codex-fake-patch-readonly): it is a refusal; other stderr is nothing", () => {
+    const line = "2026-11-29T13:18:11.511422Z ERROR codex_core::tools::router: error=patch rejected: writing is blocked by read-only sandbox; rejected by user approval settings";
+    expect(codexAdapter.parseStderr?.(line)).toEqual([{ kind: "refusal", tool: "apply_patch", message: "patch rejected: writing is blocked by read-only sandbox; rejected by user approval settings" }]);
+    for (const other of ["Reading additional input from stdin...", "2026-11-29T13:38:57.781363Z ERROR codex_api::endpoint::responses_websocket: failed to connect to Responses WebSocket stage=Unknown"]) expect(codexAdapter.parseStderr?.(other)).toEqual([]);
+  });
+
   test("a retry notice says what it retries, from its parenthesis", () => {
     const notice = (message: string) => codexAdapter.parse(JSON.stringify({ type: "error", message }))[0];
     expect(notice("Reconnecting... 1/5 (exceeded retry limit, last status: 429 Too Many Requests)")).toMatchObject({ kind: "retry", failure: "capacity" });
