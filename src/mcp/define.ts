@@ -7,6 +7,7 @@
  * generated from the same schemas at build time (src/mcp/generated/), so listing never loads arktype.
  */
 import type { ArkErrors } from "arktype";
+import type { RawConfig } from "../config/presence.ts";
 import type { Failure } from "../result.ts";
 import { failureReply, toolReply, type ToolOutcome, type ToolReply } from "./outcome.ts";
 
@@ -62,6 +63,12 @@ export interface ToolSpec<I> {
    * 002's envelope. Default: the plain isError reply.
    */
   refusal?: (failure: Failure, args: unknown) => Promise<ToolOutcome>;
+  /**
+   * The advertised input schema, from the generated one and the raw config file (ask: the
+   * capability enum and the configured size limits). Runs for tools/list, so it must stay light:
+   * no arktype, no validated config.
+   */
+  advertise?: (generated: Record<string, unknown>, raw: RawConfig | undefined) => Record<string, unknown>;
 }
 
 export interface ToolDef {
@@ -70,6 +77,9 @@ export interface ToolDef {
   readonly description: string;
   readonly annotations: ToolAnnotations;
   readonly task: boolean;
+  readonly advertise?: ToolSpec<unknown>["advertise"];
+  /** Set by activeTools for a tool with `advertise`: the wire input schema, bound to this process's config. */
+  readonly wireInput?: (generated: Record<string, unknown>) => Record<string, unknown>;
   schemas(): Promise<{ input: { toJsonSchema(): object }; output: { toJsonSchema(): object } }>;
   /** Validates, runs and shapes one call; answers every failure as an isError result, never throws. */
   call(args: unknown, ctx: ToolContext): Promise<ToolReply>;
@@ -83,6 +93,7 @@ export function defineTool<I>(spec: ToolSpec<I>): ToolDef {
     description: spec.description.trim(),
     annotations: spec.annotations,
     task: spec.task === true,
+    ...(spec.advertise ? { advertise: spec.advertise } : {}),
     schemas: spec.schemas,
     call: async (args, ctx) => {
       try {

@@ -53,9 +53,13 @@ describe("ask over MCP", () => {
     await session?.close();
     box?.cleanup();
     const withAsk = await start(`ask:\n  capabilities:\n    fast:\n      deployments: [${openai(m("gpt"))}]\n`);
-    const names = (await withAsk.client.listTools()).tools.map((t) => t.name);
-    expect(names).toContain("ask");
-    expect(names).toContain("list_capabilities");
+    const tools = (await withAsk.client.listTools()).tools;
+    expect(tools.map((t) => t.name)).toContain("list_capabilities");
+    // The caller picks a capability from the configured ones and can never name a model.
+    const props = tools.find((t) => t.name === "ask")?.inputSchema.properties as Record<string, { enum?: string[] }> | undefined;
+    expect(props?.capability?.enum).toEqual(["fast"]);
+    expect(props && "model" in props).toBe(false);
+    expect(envelopeOf(await call(withAsk, { capability: "gpt-4o", prompt: "q" })).error?.code).toBe("unknown_capability");
   });
 
   test("a 429 on the first deployment falls back: fallback_used, the backup's model, the exact envelope", async () => {

@@ -29,8 +29,11 @@ async function staticModules(entry: string): Promise<string[]> {
   return modules;
 }
 
-/** Finding and reading the config file for its blocks (which groups tools/list shows): node:fs and paths, nothing else. */
-const LIGHT_CONFIG = ["src/config/presence.ts", "src/config/paths.ts"];
+/**
+ * Finding and reading the config file for its blocks (which groups tools/list shows): node:fs and
+ * paths; and the defaults (plain constants), so ask advertises the limits that will be enforced.
+ */
+const LIGHT_CONFIG = ["src/config/presence.ts", "src/config/paths.ts", "src/config/defaults.ts"];
 
 describe("startup path", () => {
   test("front.ts loads the tool defs and generated schemas, and nothing heavy", async () => {

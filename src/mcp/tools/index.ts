@@ -6,6 +6,7 @@ import { consultTools } from "./consult/def.ts";
 import { jobTools } from "./jobs/def.ts";
 import { reviewTools } from "./review/def.ts";
 import { askTools } from "./ask/def.ts";
+import { hasAskCapabilities } from "./ask/advertise.ts";
 import { initTools } from "./init/def.ts";
 import { historyTools } from "./history/def.ts";
 
@@ -26,17 +27,6 @@ const CONFIG_GATED: Partial<Record<ToolDef["group"], (raw: RawConfig | undefined
   ask: (raw) => hasAskCapabilities(raw),
 };
 
-function hasAskCapabilities(raw: RawConfig | undefined): boolean {
-  const modelList = blockAt(raw, "model_list");
-  if (Array.isArray(modelList)) return modelList.length > 0;
-  const capabilities = blockAt(raw, "ask", "capabilities");
-  if (typeof capabilities !== "object" || capabilities === null) return false;
-  return Object.keys(capabilities).some((name) => {
-    const deployments = blockAt(raw, "ask", "capabilities", name, "deployments");
-    return Array.isArray(deployments) && deployments.length > 0;
-  });
-}
-
 /** The tools this process advertises: core always; opt-in groups by environment or by config block. */
 export function activeTools(env: Record<string, string | undefined>): ToolDef[] {
   const optedIn: Partial<Record<ToolDef["group"], boolean>> = {
@@ -50,5 +40,11 @@ export function activeTools(env: Record<string, string | undefined>): ToolDef[] 
     raw ??= { value: readRawConfig(env) };
     return gate(raw.value);
   };
-  return allTools().filter((tool) => optedIn[tool.group] ?? gated(tool.group) ?? true);
+  const rawConfig = (): RawConfig | undefined => (raw ??= { value: readRawConfig(env) }).value;
+  return allTools()
+    .filter((tool) => optedIn[tool.group] ?? gated(tool.group) ?? true)
+    .map((tool) => {
+      const { advertise } = tool;
+      return advertise ? { ...tool, wireInput: (generated: Record<string, unknown>) => advertise(generated, rawConfig()) } : tool;
+    });
 }

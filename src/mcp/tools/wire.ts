@@ -7,11 +7,13 @@ const SCHEMAS: Record<string, SchemaEntry | undefined> = schemas;
 
 export function wireTool(tool: ToolDef): Record<string, unknown> {
   const schema = SCHEMAS[tool.name];
+  const input = schema?.inputSchema ?? { type: "object" };
   return {
     name: tool.name,
     title: tool.annotations.title,
     description: tool.description,
-    inputSchema: schema?.inputSchema ?? { type: "object" },
+    // A tool may narrow its generated schema to this process's config (ask: its capability enum and limits).
+    inputSchema: tool.wireInput ? tool.wireInput(input) : input,
     ...(schema?.outputSchema ? { outputSchema: schema.outputSchema } : {}),
     annotations: tool.annotations,
     ...(tool.task ? { execution: { taskSupport: "optional" } } : {}),

@@ -3,6 +3,7 @@
  * deployments (tools/index.ts gates the group). Schemas and handlers load on the first call.
  */
 import { defineTool } from "../../define.ts";
+import { advertiseAsk } from "./advertise.ts";
 import askDescription from "./ask.txt" with { type: "text" };
 
 const schema = () => import("./schema.ts");
@@ -19,6 +20,8 @@ export const askTools = [
       return { input: s.askInput, output: s.askOutput };
     },
     handler: async () => (await handlers()).ask,
+    // tools/list shows the configured capabilities as an enum and the configured size limits.
+    advertise: advertiseAsk,
     // Refusals before the handler (unknown or malformed arguments) come back in the envelope too.
     refusal: async (failure, args) => (await handlers()).askRefusal(typeof args === "object" && args !== null && "capability" in args ? args.capability : undefined, failure),
   }),
