@@ -41,6 +41,8 @@ export const THREE: Record<string, Reviewer> = {
 
 export async function openReviewWorld(config: string, opts: { env?: Record<string, string>; elicit?: Elicitor } = {}): Promise<ReviewWorld> {
   const box = makeSandbox({ ORCHESTRATE_HOST_RUNTIME: "gemini", ...opts.env });
+  // An empty value removes the variable (the seed's own ORCHESTRATOR_HOST_RUNTIME instead of ours).
+  for (const [key, value] of Object.entries(box.env)) if (value === "") delete box.env[key];
   box.writeConfig(config);
   const session = await connect(box.env, opts.elicit ? { elicit: opts.elicit } : {});
   return {
