@@ -1,6 +1,6 @@
-import type { AgentEvent, ExitOutcome, FailureClass, Usage } from "./events.ts";
+import type { AgentEvent, ExitOutcome, FailureClass, Json, Usage } from "./events.ts";
 
-export type { AgentEvent, ExitOutcome, FailureClass, Usage } from "./events.ts";
+export type { AgentEvent, ExitOutcome, FailureClass, Json, Usage } from "./events.ts";
 export { UNAVAILABLE_CLASSES } from "./events.ts";
 
 /**
@@ -125,6 +125,27 @@ export type ProviderRule =
   | { kind: "model-prefix"; example: string }
   /** pi: the agent's `provider:` key, required (a model id alone names no provider). */
   | { kind: "declared" };
+
+/**
+ * A private copy of the CLI's home for one run, for a setting the CLI reads only from its own
+ * settings file (gemini's general.maxAttempts: no flag, no variable). The transport builds it in
+ * a fresh 0700 directory and points `envVar` at it for that run only: each of `entries` (paths
+ * relative to `root`) is a link to the person's own, except the directories on the way to a file
+ * in `settings`, which become real directories of links; each such file is the person's own
+ * (comments allowed, absent = {}) passed through its function. A file that cannot be read as
+ * JSON means no copy at all: the person's settings stay in force, unchanged. The copy is removed
+ * after the run and nothing of the person's is written, except that the `keep` directories are
+ * created in the person's home first (what gemini itself would do), so what the CLI stores there
+ * (sessions, history) lands in the person's home and not in the throw-away copy.
+ */
+export interface HomeOverlay {
+  envVar: string;
+  /** The directory `envVar` means when unset (gemini: $GEMINI_CLI_HOME, else $HOME). */
+  root: string;
+  entries: string[];
+  settings: Record<string, (current: Json) => Json>;
+  keep: string[];
+}
 
 /** Agent config keys that only one backend takes (codex's sandbox, claude's permissionMode, …). */
 export type AgentOptionKey = "sandbox" | "permissionMode" | "allowedTools";
@@ -291,6 +312,15 @@ export interface Adapter {
   risks?(agent: AgentFacts): { code: string; message: string }[];
   /** argv + stdin + env for one run. Pure. */
   invocation(req: RunRequest): Invocation;
+  /**
+   * Set when the CLI takes its prompt only as an argument, with no stdin or file alternative
+   * (community grok's -p): one argument is capped at MAX_ARG_STRLEN (128 KiB on Linux) and shows
+   * in `ps`. The transport refuses an invocation that would not fit, as prompt_too_large, before
+   * spawning (never "not installed"). Absent: the prompt travels on stdin.
+   */
+  promptOnArgv?: boolean;
+  /** A private settings copy for each run (see HomeOverlay); absent: the CLI's home as it is. */
+  homeOverlay?(ctx: { env: Env; home: string; request: RunRequest }): HomeOverlay | undefined;
   /** One stdout line → zero or more events. Pure; must not throw on garbage. */
   parse(line: string): AgentEvent[];
   /**

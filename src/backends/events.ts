@@ -108,7 +108,9 @@ export type FailureClass =
   | "task_failed"
   | "empty_answer"
   | "tree_changed"
-  | "bad_output";
+  | "bad_output"
+  /** Refused before spawning: the prompt cannot travel the way this CLI takes it (argv size). */
+  | "prompt_too_large";
 
 export const UNAVAILABLE_CLASSES: readonly FailureClass[] = ["not_installed", "auth", "capacity", "transport"];
 

@@ -187,6 +187,7 @@ const CODES: Partial<Record<FailureClass, ErrorCode>> = {
   cancelled: "cancelled",
   budget: "budget_exceeded",
   bad_output: "bad_output",
+  prompt_too_large: "prompt_too_large",
 };
 
 /** No fallback: the failure is the answer, with what the person should do about it (the backend's own words first). */
@@ -213,6 +214,8 @@ function classError(agent: AgentConfig, rt: Runtime, attempt: AttemptResult): Fa
     case "timeout":
     case "stalled":
       return { code, message: `${who} did not answer in time (${detail}).`, hint: "Ask a narrower question, or raise consult.timeoutSec / the agent's limits.maxWallSec." };
+    case "prompt_too_large":
+      return { code, message: `${who}: ${detail}. Nothing was sent.`, hint: "Shorten the question, or consult an agent whose CLI reads its prompt from stdin (agent:)." };
     default:
       return { code, message: `${who} failed: ${detail}.`, hint: "Read the message above; `orchestrate check` validates the CLI and its flags." };
   }

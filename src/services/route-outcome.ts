@@ -133,6 +133,8 @@ const ROUTE_CODES: Record<FailureClass, ErrorCode> = {
   empty_answer: "empty_answer",
   tree_changed: "tree_changed",
   bad_output: "bad_output",
+  // Refused before spawning, so never a fallback: the next CLI would get the same prompt.
+  prompt_too_large: "prompt_too_large",
 };
 
 export function failed(result: AttemptResult, trace: AttemptTrace, attempts: AttemptTrace[], crossing: string | undefined, why: string): RouteOutcome {
@@ -158,6 +160,7 @@ export function withExplanation(hint: string, explanation: string | undefined): 
 function hintFor(failure: FailureClass, trace: AttemptTrace): string {
   if (trace.treeChanged) return "The working tree was changed by the attempt; review it (git status / git diff) before retrying.";
   if (failure === "timeout" || failure === "stalled") return "Retry with a larger timeoutSec, or use background: true and job_wait for long tasks.";
+  if (failure === "prompt_too_large") return "Shorten the prompt (put long material in a file in the repository and name it), or route to a tier whose agents read their prompt from stdin.";
   if (UNAVAILABLE_CLASSES.includes(failure)) return "Run `orchestrate check` to see which CLIs are installed and signed in.";
   return "Read the attempt trace; the delegate's partial output, if any, is in text.";
 }
