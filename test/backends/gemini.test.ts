@@ -2,7 +2,7 @@ import { deriveProvider } from "../../src/config/providers.ts";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { GEMINI_NO_MCP, geminiAdapter } from "../../src/backends/gemini/index.ts";
+import { capAttempts, GEMINI_MAX_ATTEMPTS, GEMINI_NO_MCP, geminiAdapter } from "../../src/backends/gemini/index.ts";
 import type { AgentEvent, ExitOutcome, RunRequest } from "../../src/backends/contract.ts";
 
 const FIX = join(import.meta.dir, "..", "fixtures", "gemini");
@@ -24,12 +24,25 @@ function outcome(name: string): ExitOutcome {
 const kinds = (events: AgentEvent[]) => events.map((e) => e.kind);
 
 describe("gemini invocation", () => {
-  test("route: stream-json, auto_edit (edits, no shell), no MCP, prompt on stdin, folder trust left to the person", () => {
+  test("route: stream-json, auto_edit (edits, no shell), no MCP, prompt on stdin, the repo trusted for this run only", () => {
     const inv = geminiAdapter.invocation({ ...base, model: "gemini-2.5-pro" });
     expect(inv.args).toEqual(["-o", "stream-json", "--approval-mode", "auto_edit", "--allowed-mcp-server-names", GEMINI_NO_MCP, "-m", "gemini-2.5-pro"]);
     expect(inv.stdin).toBe(base.prompt);
-    expect(inv.env).toBeUndefined();
+    // gemini exits 55 in any folder it was never told to trust; the variable trusts it and writes nothing.
+    expect(inv.env).toEqual({ GEMINI_CLI_TRUST_WORKSPACE: "true" });
     expect(inv.args).not.toContain("--yolo");
+    expect(inv.args).not.toContain("--skip-trust");
+  });
+
+  test("each run's private home: the person's .gemini linked, settings.json theirs with gemini's retries capped", () => {
+    const overlay = geminiAdapter.homeOverlay?.({ env: {}, home: "/home/p", request: base });
+    expect(overlay).toMatchObject({ envVar: "GEMINI_CLI_HOME", root: "/home/p", entries: [".gemini", ".agents"], keep: [".gemini/tmp", ".gemini/history"] });
+    expect(geminiAdapter.homeOverlay?.({ env: { GEMINI_CLI_HOME: "/elsewhere" }, home: "/home/p", request: base })?.root).toBe("/elsewhere");
+    const adjust = overlay?.settings[".gemini/settings.json"];
+    expect(adjust?.({ security: { auth: { selectedType: "oauth-personal" } }, general: { vimMode: true } })).toEqual({ security: { auth: { selectedType: "oauth-personal" } }, general: { vimMode: true, maxAttempts: GEMINI_MAX_ATTEMPTS } });
+    // A stricter cap of the person's own stands; a looser one does not.
+    expect(capAttempts({ general: { maxAttempts: 1 } })).toEqual({ general: { maxAttempts: 1 } });
+    expect(capAttempts({ general: { maxAttempts: 10 } })).toEqual({ general: { maxAttempts: 2 } });
   });
 
   test("answer: explicit default approval, no extensions, trusted throw-away cwd, --resume", () => {
@@ -51,6 +64,31 @@ describe("gemini invocation", () => {
     }
     expect(geminiAdapter.probes.auth).toBeUndefined();
     expect(geminiAdapter.supportsResume).toBe(true);
+  });
+});
+
+describe("gemini stderr: its only retry signal (retries-and-trust §1.4, verbatim lines)", () => {
+  const parse = (line: string) => geminiAdapter.parseStderr?.(line) ?? [];
+  test("429 and 503 retries are capacity; fetch failures transport; RetryInfo's wait is the retry-after", () => {
+    expect(parse('Attempt 1 failed with status 429. Retrying with backoff... _ApiError: {"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}')).toEqual([
+      { kind: "retry", message: expect.stringContaining("Attempt 1 failed with status 429"), failure: "capacity" },
+    ]);
+    expect(parse("Attempt 2 failed with status 503. Retrying with backoff... _ApiError: {}")[0]).toMatchObject({ kind: "retry", failure: "capacity" });
+    expect(parse("Attempt 1 failed. Retrying with backoff... Error: exception TypeError: fetch failed sending request")[0]).toMatchObject({ kind: "retry", failure: "transport" });
+    expect(parse("Suggested retry after 20s.. Retrying after 21409ms...")[0]).toMatchObject({ kind: "retry", failure: "capacity", retryAfterSec: 20 });
+    expect(parse("Suggested retry after 400s.")[0]).toMatchObject({ failure: "capacity", retryAfterSec: 400 });
+  });
+
+  test("the final attempt, the stack, and gemini's start-up noise are no retry", () => {
+    for (const line of [
+      "Attempt 10 failed: Resource has been exhausted (e.g. check quota).. Max attempts reached",
+      "    at throwErrorIfNotOK (file:///x/chunk.js:267833:24)",
+      "  status: 429",
+      "Warning: 256-color support not detected. Using a terminal with at least 256-color support is recommended for a better visual experience.",
+      "Ripgrep is not available. Falling back to GrepTool.",
+      "[STARTUP] Phase 'cleanup_ops' was started but never ended. Skipping metrics.",
+      "Attempt 1 failed with status 400. Retrying with backoff...",
+    ]) expect(parse(line).filter((e) => e.kind === "retry" && e.failure === "capacity")).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { foldEvents } from "../../src/backends/fold.ts";
@@ -28,6 +28,9 @@ function childEnv(home: string, rec: string, extra: Record<string, string | unde
     PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}`,
     HOME: home,
     FAKE_RECORD_DIR: rec,
+    // Signed in the way the real CLI reads it (research §B.3), and its retry schedule 1000× faster.
+    GEMINI_API_KEY: "fake-key",
+    FAKE_RETRY_SCALE: "0.001",
     ...extra,
   };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
@@ -63,6 +66,7 @@ describe("fake gemini scenarios, classified by the adapter", () => {
     ["bad-json", "bad_output", undefined],
     ["edits-then-fails", "capacity", undefined],
     ["edits-then-ok", undefined, undefined],
+    ["transient", undefined, "fake-p-streamjson-model"],
   ] as const)("%s → %p", async (scenario, expected, real) => {
     const r = await run({ model: "gemini-2.5-flash" }, { FAKE_GEMINI_SCENARIO: scenario, FAKE_DELAY_MS: "20" });
     expect(geminiAdapter.classify(r)).toBe(expected);
@@ -85,11 +89,19 @@ describe("fake gemini scenarios, classified by the adapter", () => {
     expect((await run({ model: "nosuch" }, { FAKE_SCENARIO: "bad-model" })).exitCode).toBe(148);
   });
 
-  test("route in a folder the person never trusted exits 55 → task_failed", async () => {
-    const r = await run({}, {}, undefined, false);
-    expect(r.exitCode).toBe(55);
-    expect(r.stderrTail).toContain("not running in a trusted directory");
-    expect(geminiAdapter.classify(r)).toBe("task_failed");
+  test("route in a folder the person never trusted runs, trusted for that run only: nothing written", async () => {
+    const d = dirs("untrusted");
+    const r = await run({ cwd: d.cwd }, {}, d.home, false);
+    expect(r.exitCode).toBe(0);
+    expect(geminiAdapter.classify(r)).toBeUndefined();
+    expect(existsSync(join(d.home, ".gemini", "trustedFolders.json"))).toBe(false);
+    // Without the adapter's variable the same run is refused, the real way: exit 55, no stdout.
+    const refused = await run({ cwd: d.cwd }, { GEMINI_CLI_TRUST_WORKSPACE: undefined }, d.home, false);
+    expect(refused.exitCode).toBe(55);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderrTail).toContain('Approval mode overridden to "default" because the current folder is not trusted.');
+    expect(refused.stderrTail).toContain("\x1b[31mGemini CLI is not running in a trusted directory.");
+    expect(geminiAdapter.classify(refused)).toBe("task_failed");
   });
 
   test("edits-then-fails touches the tree; long emits tools and edits without touching disk", async () => {
@@ -109,6 +121,118 @@ describe("fake gemini scenarios, classified by the adapter", () => {
     const crash = await run({}, { FAKE_SCENARIO: "crash" });
     expect(crash.signal).toBe("SIGSEGV");
     expect(geminiAdapter.classify(crash)).toBe("task_failed");
+  });
+});
+
+/** The fake run with any approval flags, trusted by the variable the adapter sets. */
+async function runArgs(args: string[], extra: Record<string, string | undefined> = {}, d = dirs("args")): Promise<Ran> {
+  const inv = { args: ["-o", "stream-json", ...args], stdin: "say pong" };
+  return runInvocation(FAKE, geminiAdapter, inv, d.cwd, childEnv(d.home, d.rec, { GEMINI_CLI_TRUST_WORKSPACE: "true", ...extra }), d.rec);
+}
+
+function writeSettings(home: string, settings: unknown): void {
+  mkdirSync(join(home, ".gemini"), { recursive: true });
+  writeFileSync(join(home, ".gemini", "settings.json"), `// the person's own\n${JSON.stringify(settings)}`);
+}
+
+const toolResults = (r: Ran) => r.stdout.split("\n").filter((l) => l.includes('"tool_result"')).map((l) => JSON.parse(l) as { status: string; output?: string; error?: { type: string } });
+
+describe("fake gemini is as strict as gemini 0.61.0 (retries-and-trust §4)", () => {
+  test("a tool the approval mode does not offer is refused the real way and changes nothing; the mode that offers it runs it", async () => {
+    const shell = await runArgs(["--approval-mode", "auto_edit"], { FAKE_SCENARIO: "action" });
+    expect(toolResults(shell)).toEqual([expect.objectContaining({ status: "error", output: 'Tool "run_shell_command" not found. Did you mean one of: "update_topic", "grep_search", "replace"?', error: expect.objectContaining({ type: "tool_not_registered" }) })]);
+    expect(shell.stderrTail).toContain('Error executing tool run_shell_command: Tool "run_shell_command" not found.');
+    expect(shell.exitCode).toBe(0);
+    expect(existsSync(join(shell.record.cwd, "created-by-tool.txt"))).toBe(false);
+    const yolo = await runArgs(["--approval-mode", "yolo"], { FAKE_SCENARIO: "action" });
+    expect(toolResults(yolo)).toEqual([expect.objectContaining({ status: "success" })]);
+    expect(existsSync(join(yolo.record.cwd, "created-by-tool.txt"))).toBe(true);
+    // default offers only reads: write_file is refused; auto_edit applies it.
+    const readOnly = await runArgs([], { FAKE_SCENARIO: "write" });
+    expect(toolResults(readOnly)[0]?.error?.type).toBe("tool_not_registered");
+    expect(existsSync(join(readOnly.record.cwd, "README.md"))).toBe(false);
+    const edit = await runArgs(["--approval-mode", "auto_edit"], { FAKE_SCENARIO: "write" });
+    expect(toolResults(edit)[0]?.status).toBe("success");
+    expect(readFileSync(join(edit.record.cwd, "README.md"), "utf8")).toBe("# demo\nwritten-by-delegate\n");
+    // A settings defaultApprovalMode widens a run that names no mode.
+    const d = dirs("default-mode");
+    writeSettings(d.home, { general: { defaultApprovalMode: "yolo" } });
+    expect(toolResults(await runArgs([], { FAKE_SCENARIO: "action" }, d))[0]?.status).toBe("success");
+  });
+
+  test("trust: only the exact 'true' trusts, 'false' overrides a trusted folder, the settings can switch the gate off", async () => {
+    const one = await runArgs(["--approval-mode", "auto_edit"], { GEMINI_CLI_TRUST_WORKSPACE: "1" });
+    expect(one.exitCode).toBe(55);
+    const d = dirs("trust");
+    trustFolder(d.home, d.cwd);
+    expect((await runArgs([], { GEMINI_CLI_TRUST_WORKSPACE: undefined }, d)).exitCode).toBe(0);
+    expect((await runArgs([], { GEMINI_CLI_TRUST_WORKSPACE: "false" }, d)).exitCode).toBe(55);
+    expect((await runArgs(["--skip-trust"], { GEMINI_CLI_TRUST_WORKSPACE: "false" }, d)).exitCode).toBe(0);
+    const gateOff = dirs("gate-off");
+    writeSettings(gateOff.home, { security: { folderTrust: { enabled: false } } });
+    expect((await runArgs([], { GEMINI_CLI_TRUST_WORKSPACE: undefined }, gateOff)).exitCode).toBe(0);
+    // TRUST_PARENT on a folder trusts its parent and everything under it.
+    const parent = dirs("parent");
+    mkdirSync(join(parent.home, ".gemini"), { recursive: true });
+    writeFileSync(join(parent.home, ".gemini", "trustedFolders.json"), JSON.stringify({ [join(parent.cwd, "..", "sibling")]: "TRUST_PARENT" }));
+    expect((await runArgs([], { GEMINI_CLI_TRUST_WORKSPACE: undefined }, parent)).exitCode).toBe(0);
+  });
+
+  test("credentials where gemini reads them: none → 41; a base URL alone is the refused gateway type; OAuth needs its cached creds", async () => {
+    const none = await runArgs([], { GEMINI_API_KEY: undefined });
+    expect(none.exitCode).toBe(41);
+    expect(none.stderrTail).toContain("Please set an Auth method in your");
+    expect(geminiAdapter.classify(none)).toBe("auth");
+    const gateway = await runArgs([], { GEMINI_API_KEY: undefined, GOOGLE_GEMINI_BASE_URL: "http://127.0.0.1:9" });
+    expect(gateway.exitCode).toBe(41);
+    expect(gateway.stderrTail).toContain("Invalid auth method selected.");
+    const d = dirs("oauth");
+    writeSettings(d.home, { security: { auth: { selectedType: "oauth-personal" } } });
+    expect((await runArgs([], { GEMINI_API_KEY: undefined }, d)).exitCode).toBe(41);
+    writeFileSync(join(d.home, ".gemini", "oauth_creds.json"), "{}");
+    expect((await runArgs([], { GEMINI_API_KEY: undefined }, d)).exitCode).toBe(0);
+  });
+
+  test("a 429 follows the real schedule: a retry line per attempt, the recorded gaps, general.maxAttempts honoured", async () => {
+    const full = await runArgs([], { FAKE_SCENARIO: "rate-limit" });
+    expect(full.exitCode).toBe(173);
+    expect(full.stderrTail.match(/^Attempt \d+ failed with status 429\. Retrying with backoff/gm)).toHaveLength(9);
+    expect(full.stderrTail).toContain("Attempt 10 failed: Resource has been exhausted (e.g. check quota).. Max attempts reached");
+    const d = dirs("capped");
+    writeSettings(d.home, { general: { maxAttempts: 2 } });
+    const capped = await runArgs([], { FAKE_SCENARIO: "rate-limit" }, d);
+    expect(capped.exitCode).toBe(173);
+    expect(capped.stderrTail.match(/^Attempt \d+ failed/gm)).toEqual(["Attempt 1 failed", "Attempt 2 failed"]);
+    expect(geminiAdapter.classify(capped)).toBe("capacity");
+    // The same settings read through GEMINI_CLI_HOME, where the runner's private copy points.
+    const elsewhere = dirs("elsewhere");
+    writeSettings(elsewhere.home, { general: { maxAttempts: 1 } });
+    const viaHome = await runArgs([], { FAKE_SCENARIO: "overload", GEMINI_CLI_HOME: elsewhere.home });
+    expect(viaHome.stderrTail.match(/^Attempt \d+ failed/gm)).toEqual(["Attempt 1 failed"]);
+    expect(viaHome.exitCode).toBe(247);
+  });
+
+  test("the gaps are the recorded ones, scaled: the second attempt comes ≥ 6.15 s × scale after the first", async () => {
+    const d = dirs("gaps");
+    writeSettings(d.home, { general: { maxAttempts: 2 } });
+    const proc = Bun.spawn([FAKE, "-o", "stream-json"], { cwd: d.cwd, env: childEnv(d.home, d.rec, { GEMINI_CLI_TRUST_WORKSPACE: "true", FAKE_SCENARIO: "rate-limit", FAKE_RETRY_SCALE: "0.02" }), stdin: new TextEncoder().encode("x"), stdout: "ignore", stderr: "pipe" });
+    const seen: number[] = [];
+    let buffered = "";
+    for await (const chunk of proc.stderr) {
+      buffered += new TextDecoder().decode(chunk);
+      while ((buffered.match(/^Attempt \d+ failed/gm)?.length ?? 0) > seen.length) seen.push(performance.now());
+    }
+    await proc.exited;
+    expect(seen).toHaveLength(2);
+    expect((seen[1] ?? 0) - (seen[0] ?? 0)).toBeGreaterThanOrEqual(6151 * 0.02 - 5);
+  });
+
+  test("transient: the very first line a persistent failure prints, then the answer", async () => {
+    const r = await runArgs([], { FAKE_SCENARIO: "transient" });
+    expect(r.exitCode).toBe(0);
+    expect(r.stderrTail.match(/^Attempt 1 failed with status 429\. Retrying with backoff/gm)).toHaveLength(1);
+    expect(geminiAdapter.classify(r)).toBeUndefined();
+    expect(foldEvents(r.events).text).toBe("PONG-FROM-FAKE");
   });
 });
 

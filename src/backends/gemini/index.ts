@@ -8,7 +8,7 @@
  * 55 untrusted folder, 130 cancelled; API errors exit with HTTP status % 256 (401→145, 429→173,
  * 503→247).
  */
-import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest } from "../contract.ts";
+import type { Adapter, AgentEvent, Env, ExitOutcome, FailureClass, HomeOverlay, Invocation, Json, RunRequest } from "../contract.ts";
 import { geminiMachine } from "./machine.ts";
 import { asObject as asRecord, parseObject } from "../events.ts";
 import { failureFromText } from "../events.ts";
@@ -39,12 +39,21 @@ const EXIT_CLASSES: Record<number, FailureClass> = {
   [503 % 256]: "capacity",
 };
 
+/**
+ * Trust for this run only (research retries-and-trust §4.1): gemini refuses, exit 55, any folder
+ * it was never told to trust — a route's repository as much as a consult's throw-away cwd — and
+ * in an untrusted folder it would also drop auto_edit back to the read-only default. The variable
+ * (exactly "true") is read before any trust file and nothing is written: the person's
+ * trustedFolders.json stays as it was. It also overrides an inherited "false".
+ */
+const TRUST_THIS_RUN = { GEMINI_CLI_TRUST_WORKSPACE: "true" } as const;
+
 function invocation(req: RunRequest): Invocation {
-  // Route: auto_edit is the safest mode that can edit — it approves replace/write_file only,
-  // while shell commands still need approval, which headless cannot give, so they are refused.
-  // yolo would also run arbitrary shell and web_fetch with no sandbox (--sandbox needs a Docker
-  // image). Answer: `default` explicitly, so a settings.json defaultApprovalMode cannot widen it;
-  // headless default offers only read-only tools.
+  // Route: auto_edit is the safest mode that can edit headless — checked against the real 0.61.0
+  // request bodies (retries-and-trust §4.2): it offers replace, write_file and web_fetch and
+  // applies their edits, and offers no run_shell_command, so a delegate cannot run arbitrary
+  // commands (yolo would, with no sandbox: --sandbox needs a Docker image). Answer: `default`
+  // explicitly, so a settings.json defaultApprovalMode cannot widen it; it offers only reads.
   const approval = req.mode === "answer" ? "default" : "auto_edit";
   const args = ["-o", "stream-json", "--approval-mode", approval, "--allowed-mcp-server-names", GEMINI_NO_MCP];
   if (req.mode === "answer") args.push("-e", "none");
@@ -52,9 +61,59 @@ function invocation(req: RunRequest): Invocation {
   if (req.resumeSessionId) args.push("--resume", req.resumeSessionId);
   // The prompt goes on stdin (headless when stdin is not a TTY): no argv length limit, no
   // dash-prefixed prompt read as a flag. Sign-in stays in ~/.gemini, so the home is not isolated.
-  if (req.mode === "route") return { args, stdin: req.prompt };
-  // Answer mode runs in a throw-away cwd that gemini has never been told to trust (exit 55).
-  return { args, stdin: req.prompt, env: { GEMINI_CLI_TRUST_WORKSPACE: "true" } };
+  return { args, stdin: req.prompt, env: { ...TRUST_THIS_RUN } };
+}
+
+/**
+ * gemini announces each retry only on stderr (retries-and-trust §1.4), ~50 ms after the failure:
+ *   `Attempt 1 failed with status 429. Retrying with backoff... _ApiError: {…}` (and 503),
+ *   `Attempt 1 failed. Retrying with backoff... Error: exception TypeError: fetch failed …`,
+ *   `Suggested retry after 20s.. Retrying after 21409ms...` (a Google RetryInfo body; the HTTP
+ *   retry-after header is ignored), and a lone `Suggested retry after 400s.` when the wait is
+ *   too long to retry at all. Stack lines and gemini's start-up noise match none of these.
+ */
+const STATUS_RETRY = /^Attempt \d+ failed with status (\d{3})\. Retrying with backoff/;
+const FETCH_RETRY = /^Attempt \d+ failed\. Retrying with backoff\.\.\. Error: .*fetch failed/;
+const SUGGESTED_WAIT = /^Suggested retry after (\d+(?:\.\d+)?)s\./;
+
+/**
+ * gemini retries a 429/503 ten times over ~4 minutes by default, and the only cap is
+ * `general.maxAttempts` in its settings file — no flag, no variable (research §1.4, verified: 1
+ * request with 1, 2 requests 4.4 s apart with 2). The person's ~/.gemini/settings.json is never
+ * edited: each run gets a private GEMINI_CLI_HOME whose .gemini links every entry of the
+ * person's own (sign-in, sessions, trust, extensions) and whose settings.json is theirs with the
+ * cap. Two attempts, not one: a single transient 429 still recovers on gemini's own retry (~5 s
+ * later, inside the runner's capacity window), while a persistent one ends by itself ~5 s after
+ * its first signal instead of ~4 minutes. A stricter cap of the person's own is kept.
+ */
+export const GEMINI_MAX_ATTEMPTS = 2;
+
+function homeOverlay(ctx: { env: Env; home: string }): HomeOverlay {
+  return {
+    envVar: "GEMINI_CLI_HOME",
+    root: ctx.env.GEMINI_CLI_HOME || ctx.home,
+    // .agents holds the person's user-level skills, read from beside .gemini.
+    entries: [".gemini", ".agents"],
+    settings: { ".gemini/settings.json": capAttempts },
+    // Where gemini keeps sessions and history: created first so they are linked, not copied.
+    keep: [".gemini/tmp", ".gemini/history"],
+  };
+}
+
+export function capAttempts(settings: Json): Json {
+  const general = asRecord(settings.general) ?? {};
+  const own = typeof general.maxAttempts === "number" ? general.maxAttempts : undefined;
+  return { ...settings, general: { ...general, maxAttempts: own !== undefined && own < GEMINI_MAX_ATTEMPTS ? own : GEMINI_MAX_ATTEMPTS } };
+}
+
+function parseStderr(line: string): AgentEvent[] {
+  const text = line.trim();
+  const status = STATUS_RETRY.exec(text)?.[1];
+  if (status) return [{ kind: "retry", message: text.slice(0, 200), ...(status === "429" || status.startsWith("5") ? { failure: "capacity" as const } : {}) }];
+  if (FETCH_RETRY.test(text)) return [{ kind: "retry", message: text.slice(0, 200), failure: "transport" }];
+  const wait = SUGGESTED_WAIT.exec(text)?.[1];
+  if (wait) return [{ kind: "retry", message: text.slice(0, 200), failure: "capacity", retryAfterSec: Number(wait) }];
+  return [];
 }
 
 function parse(line: string): AgentEvent[] {
@@ -186,7 +245,9 @@ export const geminiAdapter: Adapter = {
   provider: { kind: "fixed", provider: "google" },
   ...geminiMachine,
   invocation,
+  homeOverlay,
   parse,
+  parseStderr,
   classify,
   explain: explainGeminiFailure,
   probes: {
