@@ -10,7 +10,7 @@
  *   store/  → safety/, config/ (types), backends/ (types)
  *   config/ → backends/ (the registry names the backends a config may use)
  *   backends/ → nothing outside src/backends/
- *   leaves: log.ts, result.ts, version.ts → nothing in src/
+ *   leaves: log.ts, result.ts, errors.ts, version.ts → nothing in src/ but each other
  *
  * Type-only imports count: a type that crosses a layer upwards is a design dependency all the same,
  * and `import type` circles are circles. Lazy `await import()` counts too: lazy is about start-up
@@ -176,7 +176,7 @@ module.exports = {
         "git/ runs git through process/ (registered, bounded output) and knows nothing above it: " +
         "only process/ and the leaves.",
       from: { path: up.git },
-      to: { path: "^src/", pathNot: "^src/(git/|process/|log\\.ts$|result\\.ts$)" },
+      to: { path: "^src/", pathNot: "^src/(git/|process/|log\\.ts$|result\\.ts$|errors\\.ts$)" },
     },
     {
       name: "process-is-the-floor",
@@ -185,7 +185,7 @@ module.exports = {
         "process/ (spawn, process groups, kill, capture, resolve) is the floor of the I/O stack: it imports " +
         "only the leaves, so every layer above can use it and none of them is pulled in.",
       from: { path: up.process },
-      to: { path: "^src/", pathNot: "^src/(process/|log\\.ts$|result\\.ts$)" },
+      to: { path: "^src/", pathNot: "^src/(process/|log\\.ts$|result\\.ts$|errors\\.ts$)" },
     },
     {
       name: "safety-is-a-leaf",
@@ -194,7 +194,7 @@ module.exports = {
         "safety/ (redaction, roots, depth) is asked by store/, runner/ and services/; it imports only the leaves, " +
         "so a redaction rule can be used from anywhere without a circle.",
       from: { path: up.safety },
-      to: { path: "^src/", pathNot: "^src/(safety/|log\\.ts$|result\\.ts$)" },
+      to: { path: "^src/", pathNot: "^src/(safety/|log\\.ts$|result\\.ts$|errors\\.ts$)" },
     },
     {
       name: "config-above-backends-only",
@@ -203,7 +203,7 @@ module.exports = {
         "config/ (load, parse, validate, resolve) sits just above backends/: it reads the registry to know which " +
         "backends a config may name, and otherwise only the leaves and safety/ — never a layer that uses config.",
       from: { path: up.config },
-      to: { path: "^src/", pathNot: "^src/(config/|backends/|safety/|log\\.ts$|result\\.ts$|version\\.ts$)" },
+      to: { path: "^src/", pathNot: "^src/(config/|backends/|safety/|log\\.ts$|result\\.ts$|errors\\.ts$|version\\.ts$)" },
     },
 
     // ── backends ───────────────────────────────────────────────────────────────────────────────
@@ -240,9 +240,10 @@ module.exports = {
       name: "leaves-import-nothing",
       severity: "error",
       comment:
-        "log.ts, result.ts and version.ts are leaves every layer may use; they import nothing from src/.",
-      from: { path: "^src/(log|result|version)\\.ts$" },
-      to: { path: "^src/" },
+        "log.ts, result.ts, errors.ts and version.ts are leaves every layer may use; they import nothing from src/ " +
+        "but each other (result.ts types a failure's code by the closed set in errors.ts).",
+      from: { path: "^src/(log|result|errors|version)\\.ts$" },
+      to: { path: "^src/", pathNot: "^src/(log|result|errors|version)\\.ts$" },
     },
   ],
   options: {
