@@ -28,12 +28,14 @@ function outcomeOf(name: string): ExitOutcome {
 }
 
 describe("copilot invocation", () => {
-  test("route mode auto-approves tools, keeps path checks, isolates built-in MCPs", () => {
+  test("route mode auto-approves tools, keeps path checks, isolates built-in MCPs; the prompt on stdin", () => {
     const inv = copilotAdapter.invocation({ ...base, model: "gpt-5.4" });
-    expect(inv.args).toEqual(["-p", "fix the bug", "--output-format", "json", "--no-auto-update", "--no-ask-user", "--disable-builtin-mcps", "--model", "gpt-5.4", "--allow-all-tools"]);
+    expect(inv.args).toEqual(["--output-format", "json", "--no-auto-update", "--no-ask-user", "--disable-builtin-mcps", "--model", "gpt-5.4", "--allow-all-tools"]);
     expect(inv.args).not.toContain("--allow-all");
     expect(inv.args).not.toContain("--allow-all-paths");
-    expect(inv.stdin).toBeUndefined();
+    // Piped without -p, copilot reads its prompt to EOF: no 128 KiB argv limit, nothing in `ps`.
+    expect(inv.stdin).toBe("fix the bug");
+    expect(copilotAdapter.promptOnArgv).toBeUndefined();
   });
 
   test("answer mode denies shell and write, never allows all, drops COPILOT_ALLOW_ALL, keeps COPILOT_HOME", () => {
@@ -48,11 +50,13 @@ describe("copilot invocation", () => {
     expect(inv.env?.COPILOT_ALLOW_ALL).toBeUndefined();
     // Login and session-state live under COPILOT_HOME: isolating it would break auth and --resume.
     expect(inv.env && "COPILOT_HOME" in inv.env).toBe(false);
-    expect(inv.stdin).toBeUndefined();
+    expect(inv.stdin).toBe("fix the bug");
   });
 
-  test("a dash-leading prompt is passed as --prompt=… so it cannot parse as a flag", () => {
-    expect(copilotAdapter.invocation({ ...base, prompt: "-rf everything" }).args[0]).toBe("--prompt=-rf everything");
+  test("a dash-leading prompt never reaches argv, where it could parse as a flag", () => {
+    const inv = copilotAdapter.invocation({ ...base, prompt: "-rf everything" });
+    expect(inv.stdin).toBe("-rf everything");
+    expect(inv.args.join(" ")).not.toContain("-rf");
   });
 
   test("no model flag when the model is the CLI's own default", () => {
@@ -105,9 +109,18 @@ describe("copilot parse over real transcripts", () => {
     expect(end).toMatchObject({ detail: "Permission to run this tool was denied due to the following rules: `shell(touch)`" });
   });
 
-  test("429: five retries, a capacity error, a failed final", () => {
+  test("a denied tool is a refusal the route can surface (retries-and-trust §3)", () => {
+    const events = parseAll(fixture("copilot-fake-toolcall-touch-denytool-json").stdout);
+    expect(foldEvents(events).refusals).toEqual([{ tool: "bash", id: expect.stringMatching(/^call_fake_/), message: "Permission to run this tool was denied due to the following rules: `shell(touch)`" }]);
+    expect(parseAll(fixture("copilot-fake-toolcall-json").stdout).filter((e) => e.kind === "refusal")).toEqual([]);
+  });
+
+  test("429: each failed request is one capacity signal (model.call_failure), the retries unmarked, a capacity error, a failed final", () => {
     const events = parseAll(fixture("copilot-fake-error429-json").stdout);
-    expect(events.filter((e) => e.kind === "retry")).toHaveLength(5);
+    const capacity = events.filter((e) => e.kind === "retry" && e.failure === "capacity");
+    // 1 + 5 requests, each followed by one model.call_failure; turn_retry must not count it twice.
+    expect(capacity).toHaveLength(6);
+    expect(events.filter((e) => e.kind === "retry" && e.failure === undefined)).toHaveLength(5);
     expect(events.find((e) => e.kind === "error")).toMatchObject({ failure: "capacity" });
     expect(events.at(-1)).toEqual({ kind: "final", ok: false, message: "copilot exitCode 1" });
   });

@@ -22,7 +22,9 @@ function fresh(): { home: string; cwd: string; records: string } {
 }
 
 function childEnv(where: { home: string; records: string }, scenario: string, extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: `${BIN}:${dirname(process.execPath)}:${process.env.PATH ?? ""}`, HOME: where.home, FAKE_RECORD_DIR: where.records, FAKE_COPILOT_SCENARIO: scenario, ...extra };
+  // Signed in the way copilot reads it (a fine-grained token in its first variable); the recorded
+  // retry schedule 1000× faster.
+  return { PATH: `${BIN}:${dirname(process.execPath)}:${process.env.PATH ?? ""}`, HOME: where.home, FAKE_RECORD_DIR: where.records, FAKE_COPILOT_SCENARIO: scenario, COPILOT_GITHUB_TOKEN: "github_pat_dummy", FAKE_RETRY_SCALE: "0.001", ...extra };
 }
 
 async function runFake(req: RunRequest, scenario: string, extra: Record<string, string> = {}, where = fresh()): Promise<FakeRun> {
@@ -62,11 +64,14 @@ describe("fake copilot, driven by the adapter's own invocation", () => {
     });
   }
 
-  test("ok has the real transcript's event sequence; prompt on argv, stdin not a pipe", async () => {
+  test("ok has the real transcript's event sequence; the prompt on stdin, never in argv", async () => {
     const run = await runFake(route, "ok");
     expect(kinds(run.outcome.events)).toEqual(transcriptKindsOf("copilot-fake-p-json"));
     expect(foldEvents(run.outcome.events)).toMatchObject({ text: "PONG-FROM-FAKE", models: ["gpt-4o"] });
-    expect(recorded(run.records).argv.slice(0, 2)).toEqual(["-p", "say pong"]);
+    const rec = recorded(run.records) as ReturnType<typeof recorded> & { stdin: string };
+    expect(rec.stdin).toBe("say pong");
+    expect(rec.argv).not.toContain("say pong");
+    expect(rec.argv).not.toContain("-p");
   });
 
   test("rate-limit and overload match the real 429 / 503 streams", async () => {
@@ -155,7 +160,7 @@ describe("fake copilot kill paths", () => {
   test("hang: a SIGTERM-ignoring grandchild keeps the group alive until the group is killed", async () => {
     const where = fresh();
     const inv = copilotAdapter.invocation({ ...route, cwd: where.cwd });
-    const child = Bun.spawn([FAKE, ...inv.args], { cwd: where.cwd, env: childEnv(where, "hang"), stdin: "ignore", stdout: "pipe", stderr: "ignore", detached: true });
+    const child = Bun.spawn([FAKE, ...inv.args], { cwd: where.cwd, env: childEnv(where, "hang"), stdin: Buffer.from(inv.stdin ?? ""), stdout: "pipe", stderr: "ignore", detached: true });
     const reader = child.stdout.getReader();
     await reader.read(); // the init lines come before the hang
     while (!existsSync(join(where.records, "hangers"))) {
@@ -173,7 +178,7 @@ describe("fake copilot kill paths", () => {
   test("silent: prints the init lines then nothing, and exits on SIGTERM", async () => {
     const where = fresh();
     const inv = copilotAdapter.invocation({ ...route, cwd: where.cwd });
-    const child = Bun.spawn([FAKE, ...inv.args], { cwd: where.cwd, env: childEnv(where, "silent"), stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+    const child = Bun.spawn([FAKE, ...inv.args], { cwd: where.cwd, env: childEnv(where, "silent"), stdin: Buffer.from(inv.stdin ?? ""), stdout: "pipe", stderr: "ignore" });
     const reader = child.stdout.getReader();
     let seen = "";
     while (!seen.includes("session.tools_updated")) {
@@ -190,3 +195,83 @@ describe("fake copilot kill paths", () => {
 
 const kinds = eventKinds;
 const transcriptKindsOf = (name: string): string[] => transcriptKinds(copilotAdapter, FIX, name);
+
+/** The fake with any argv, the prompt piped as the adapter pipes it. */
+async function runArgs(args: string[], scenario: string, extra: Record<string, string> = {}, where = fresh()): Promise<FakeRun> {
+  mkdirSync(where.cwd, { recursive: true });
+  const child = Bun.spawn([FAKE, "--output-format", "json", ...args], { cwd: where.cwd, env: childEnv(where, scenario, extra), stdin: Buffer.from("say pong"), stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
+  await child.exited;
+  const events = stdout.split("\n").filter(Boolean).flatMap((l) => copilotAdapter.parse(l));
+  return { outcome: { exitCode: child.exitCode, signal: null, events, stderrTail: stderr, rawStdoutTail: "" }, stdout, stderr, records: where.records, home: where.home, cwd: where.cwd };
+}
+
+const denials = (run: FakeRun) => run.stdout.split("\n").filter((l) => l.includes('"code":"denied"')).map((l) => (JSON.parse(l) as { data: { error: { message: string } } }).data.error.message);
+
+describe("fake copilot is as strict as copilot 1.0.102 (retries-and-trust §3, §1.5; research §C.1, §C.3)", () => {
+  test("a write runs only with --allow-all-tools; without it it is denied the recorded way and the run goes on to exit 0", async () => {
+    const denied = await runArgs([], "action");
+    expect(denials(denied)).toEqual(["Permission denied because no interactive user response was available. Retry in an interactive session so the user can approve it, or try an alternative that does not require this permission."]);
+    expect(existsSync(join(denied.cwd, "created-by-tool.txt"))).toBe(false);
+    expect(denied.outcome.exitCode).toBe(0);
+    // What the adapter makes of it: a refusal, surfaced, while the run itself ended fine.
+    expect(foldEvents(denied.outcome.events).refusals).toEqual([expect.objectContaining({ tool: "bash", message: expect.stringContaining("Permission denied") })]);
+    const allowed = await runArgs(["--allow-all-tools"], "action");
+    expect(denials(allowed)).toEqual([]);
+    expect(existsSync(join(allowed.cwd, "created-by-tool.txt"))).toBe(true);
+    // A read-only command needs no approval (the captured `ls`).
+    expect(denials(await runArgs([], "read"))).toEqual([]);
+    // File tools too: `create` is refused without the flag, and reports no file.
+    const create = await runArgs([], "edits-then-ok");
+    expect(existsSync(join(create.cwd, "FAKE_EDIT.txt"))).toBe(false);
+    expect(foldEvents(create.outcome.events).refusals.map((r) => r.tool)).toEqual(["create"]);
+  });
+
+  test("--deny-tool beats every allow, --allow-all-tools included, with the rule quoted", async () => {
+    const shell = await runArgs(["--allow-all-tools", "--deny-tool=shell(touch)"], "action");
+    expect(denials(shell)).toEqual(["Permission to run this tool was denied due to the following rules: `shell(touch)`"]);
+    expect(existsSync(join(shell.cwd, "created-by-tool.txt"))).toBe(false);
+    const write = await runArgs(["--allow-all-tools", "--deny-tool=write"], "edits-then-ok");
+    expect(existsSync(join(write.cwd, "FAKE_EDIT.txt"))).toBe(false);
+    expect(denials(write)).toEqual(["Permission to run this tool was denied due to the following rules: `write`"]);
+    // The adapter's answer-mode rules, as it passes them.
+    const answerArgs = copilotAdapter.invocation({ ...answer, cwd: "/x" }).args.filter((a) => a.startsWith("--deny-tool"));
+    expect(denials(await runArgs(["--allow-all-tools", ...answerArgs], "action"))).toHaveLength(1);
+  });
+
+  test("signed in only where copilot looks: the token variables, gh's stored login, or a BYOK provider", async () => {
+    const none = await runArgs([], "ok", { COPILOT_GITHUB_TOKEN: "" });
+    expect(none.outcome.exitCode).toBe(1);
+    expect(none.stderr).toContain("Error: No authentication information found.");
+    expect(copilotAdapter.classify(none.outcome)).toBe("auth");
+    expect((await runArgs([], "ok", { COPILOT_GITHUB_TOKEN: "", GH_TOKEN: "gho_x" })).outcome.exitCode).toBe(0);
+    expect((await runArgs([], "ok", { COPILOT_GITHUB_TOKEN: "", COPILOT_PROVIDER_BASE_URL: "http://127.0.0.1:9/v1" })).outcome.exitCode).toBe(0);
+    const gh = fresh();
+    mkdirSync(join(gh.home, ".config", "gh"), { recursive: true });
+    Bun.write(join(gh.home, ".config", "gh", "hosts.yml"), "github.com:\n    oauth_token: gho_stored\n");
+    expect((await runArgs([], "ok", { COPILOT_GITHUB_TOKEN: "" }, gh)).outcome.exitCode).toBe(0);
+    const classic = await runArgs([], "ok", { COPILOT_GITHUB_TOKEN: "ghp_classic" });
+    expect(classic.outcome.exitCode).toBe(1);
+    expect(classic.stderr).toContain("Classic personal access tokens (ghp_) are not supported.");
+  });
+
+  test("a 429 replays the recorded sequence at its recorded pace; transient prints the same first failure, then answers", async () => {
+    const where = fresh();
+    mkdirSync(where.cwd, { recursive: true });
+    const child = Bun.spawn([FAKE, "--output-format", "json", "--allow-all-tools"], { cwd: where.cwd, env: childEnv(where, "rate-limit", { FAKE_RETRY_SCALE: "0.02" }), stdin: Buffer.from("x"), stdout: "pipe" });
+    const failures: number[] = [];
+    let buffered = "";
+    for await (const chunk of child.stdout) {
+      buffered += new TextDecoder().decode(chunk);
+      while ((buffered.match(/"type":"model\.call_failure"/g)?.length ?? 0) > failures.length) failures.push(performance.now());
+    }
+    await child.exited;
+    expect(failures).toHaveLength(6);
+    // The first recorded gap between two failed requests is 1.12 s (transcripts/copilot-fake-error429-json).
+    expect((failures[1] ?? 0) - (failures[0] ?? 0)).toBeGreaterThanOrEqual(1000 * 0.02);
+    const transient = await runFake(route, "transient");
+    expect(transient.outcome.events.filter((e) => e.kind === "retry" && e.failure === "capacity")).toHaveLength(1);
+    expect(copilotAdapter.classify(transient.outcome)).toBeUndefined();
+    expect(foldEvents(transient.outcome.events).text).toBe("PONG-FROM-FAKE");
+  });
+});

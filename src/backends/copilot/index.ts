@@ -40,23 +40,24 @@ export const copilotAdapter: Adapter = {
   supportsResume: true,
 };
 
+/**
+ * The prompt goes on stdin, never in argv: without -p copilot reads a piped stdin to EOF as the
+ * prompt and runs headless (research §C.1, `copilot-fake-stdin-json`; checked again on 1.0.102
+ * with a 300 KiB prompt), so there is no 128 KiB argument limit, no prompt in `ps`, and a
+ * dash-leading prompt cannot be read as a flag.
+ */
 function copilotInvocation(req: RunRequest): Invocation {
-  const args = [...promptArgs(req.prompt), "--output-format", "json", "--no-auto-update", "--no-ask-user", "--disable-builtin-mcps"];
+  const args = ["--output-format", "json", "--no-auto-update", "--no-ask-user", "--disable-builtin-mcps"];
   if (req.model) args.push("--model", req.model);
   if (req.resumeSessionId) args.push(`--resume=${req.resumeSessionId}`);
   // A delegate must not reach the user's MCP servers (orchestrate itself may be one of them).
   for (const name of req.disableMcpServers ?? []) args.push(`--disable-mcp-server=${name}`);
-  if (req.mode === "route") return { args: [...args, "--allow-all-tools"] };
+  if (req.mode === "route") return { args: [...args, "--allow-all-tools"], stdin: req.prompt };
   for (const rule of ANSWER_DENY_RULES) args.push(`--deny-tool=${rule}`);
   const usageFile = copilotUsageFilePath(req);
   if (usageFile) args.push("--usage-output-file", usageFile);
   // A user-level COPILOT_ALLOW_ALL=true would auto-approve tools and trust the cwd's hooks.
-  return { args, env: { COPILOT_ALLOW_ALL: undefined } };
-}
-
-/** `-p -x` would be read as a flag; the `=` form keeps a dash-leading prompt a value. */
-function promptArgs(prompt: string): string[] {
-  return prompt.startsWith("-") ? [`--prompt=${prompt}`] : ["-p", prompt];
+  return { args, stdin: req.prompt, env: { COPILOT_ALLOW_ALL: undefined } };
 }
 
 /**
@@ -109,8 +110,12 @@ export function parseCopilotLine(line: string): AgentEvent[] {
     case "tool.execution_start":
       return [toolStart(data)];
     case "tool.execution_complete":
-      return [toolEnd(data)];
+      return toolEnd(data);
+    case "model.call_failure":
+      return callFailure(data);
     case "assistant.turn_retry":
+      // The retry itself; the failure it follows was already marked by model.call_failure, so
+      // this one carries no class: marking it too would count one transient 429 twice.
       return [{ kind: "retry", message: `model call failed, retrying (${str(data.reason) ?? "unknown"})` }];
     case "session.error":
       return [sessionError(data)];
@@ -138,17 +143,44 @@ function toolStart(data: Json): AgentEvent {
 }
 
 /** The completion record carries no tool name; the start event already said whether it acts. */
-function toolEnd(data: Json): AgentEvent {
+function toolEnd(data: Json): AgentEvent[] {
   const exitCode = asObject(data.shellExecution)?.exitCode;
-  const error = str(asObject(data.error)?.message);
-  return {
+  const error = asObject(data.error);
+  const message = str(error?.message);
+  const end: AgentEvent = {
     kind: "tool",
     name: str(data.toolName) ?? "tool",
     phase: "end",
     acts: false,
     ...(typeof exitCode === "number" ? { exitCode } : {}),
-    ...(error ? { detail: error } : {}),
+    ...(message ? { detail: message } : {}),
   };
+  return error?.code === "denied" ? [end, refusal(data, message)] : [end];
+}
+
+/**
+ * A write copilot refused (research retries-and-trust §3): without --allow-all-tools a writing
+ * shell command or file tool ends `success:false`, `error.code:"denied"`, and the run goes on to
+ * exit 0 with nothing changed; a --deny-tool rule refuses the same way. The record names no tool:
+ * the file tools' telemetry says which (`create`, `edit`), a shell refusal says `permission_denied`.
+ */
+function refusal(data: Json, message: string | undefined): AgentEvent {
+  const telemetry = asObject(asObject(data.toolTelemetry)?.properties);
+  const tool = str(telemetry?.command) ?? (telemetry?.shell_error_category === "permission_denied" ? "bash" : "tool");
+  const id = str(data.toolCallId);
+  return { kind: "refusal", tool, ...(id ? { id } : {}), ...(message ? { message } : {}) };
+}
+
+/**
+ * copilot's retry signal (research retries-and-trust §1.5): `model.call_failure` with the HTTP
+ * status, ~5 ms after each failed request — 429 and 5xx are capacity; other statuses (401's
+ * transient-auth retries) are only a retry. It has no retry-after: copilot's retryAfter is
+ * internal, and the "try again in 20s" of an OpenAI message body is not a header.
+ */
+function callFailure(data: Json): AgentEvent[] {
+  const status = num(data.statusCode);
+  const capacity = status === 429 || (status >= 500 && status < 600);
+  return [{ kind: "retry", message: `model call failed (HTTP ${status || "?"}, attempt ${num(data.retryAttempt) + 1})`, ...(capacity ? { failure: "capacity" as const } : {}) }];
 }
 
 export function copilotToolActs(name: string): boolean {
@@ -222,7 +254,7 @@ function isNotInstalled(outcome: ExitOutcome): boolean {
 
 function copilotProbes(): ProbeSpec {
   const since = "1.0.102";
-  const flags = ["--prompt", "--output-format", "--allow-all-tools", "--deny-tool", "--resume", "--no-auto-update", "--no-ask-user", "--disable-builtin-mcps", "--usage-output-file"];
+  const flags = ["--output-format", "--allow-all-tools", "--deny-tool", "--resume", "--no-auto-update", "--no-ask-user", "--disable-builtin-mcps", "--usage-output-file"];
   return {
     version: ["--version"],
     help: ["--help"],
