@@ -61,6 +61,12 @@ describe("grok invocation", () => {
     }
   });
 
+  test("the prompt can only travel as an argument: the transport's size check applies", () => {
+    // community 0.0.34 never reads stdin and has no prompt file (research §D.1).
+    expect(grokAdapter.promptOnArgv).toBe(true);
+    expect(grokAdapter.invocation({ ...base, prompt: "hello" }).stdin).toBeUndefined();
+  });
+
   test("dash-leading prompt uses the = form", () => {
     expect(grokAdapter.invocation({ ...base, prompt: "-x" }).args[0]).toBe("--prompt=-x");
     expect(grokAdapter.invocation({ ...base, prompt: "-x", variant: "official" }).args[0]).toBe("--single=-x");

@@ -24,7 +24,7 @@ function fresh(): Where {
 function childEnv(where: Where, scenario: string, variant: GrokVariant, extra: Record<string, string> = {}): Record<string, string> {
   return {
     PATH: `${BIN}:${dirname(process.execPath)}:${process.env.PATH ?? ""}`, HOME: where.home, FAKE_RECORD_DIR: where.records,
-    FAKE_GROK_SCENARIO: scenario, FAKE_GROK_VARIANT: variant, GROK_API_KEY: "dummy", ...extra,
+    FAKE_GROK_SCENARIO: scenario, FAKE_GROK_VARIANT: variant, GROK_API_KEY: "dummy", FAKE_RETRY_SCALE: "0.001", ...extra,
   };
 }
 
@@ -189,3 +189,32 @@ describe("fake grok kill paths", () => {
 
 const kinds = eventKinds;
 const transcriptKindsOf = (name: string): string[] => transcriptKinds(grokAdapter, FIX, name);
+
+describe("fake community grok is as strict as 0.0.34 (research §D.1, retries-and-trust §1.6)", () => {
+  test("the API key is found only where grok looks: --api-key, GROK_API_KEY, ~/.grok/user-settings.json", async () => {
+    const none = await runFake(community, "ok", { GROK_API_KEY: "" });
+    expect(none.outcome.exitCode).toBe(1);
+    expect(none.stderr).toContain('❌ Error: API key required. Set GROK_API_KEY environment variable, use --api-key flag, or set "apiKey" field in ~/.grok/user-settings.json');
+    expect(grokAdapter.classify(none.outcome)).toBe("auth");
+    const stored = fresh();
+    Bun.spawnSync(["mkdir", "-p", join(stored.home, ".grok")]);
+    await Bun.write(join(stored.home, ".grok", "user-settings.json"), JSON.stringify({ apiKey: "xai-stored" }));
+    expect((await runFake(community, "ok", { GROK_API_KEY: "" }, stored)).outcome.exitCode).toBe(0);
+  });
+
+  test("a 429 prints nothing while the SDK retries twice after the provider's retry-after, then the apology, exit 0", async () => {
+    const started = performance.now();
+    const r = await runFake(community, "rate-limit", { FAKE_RETRY_SCALE: "0.05", FAKE_RETRY_AFTER: "2" });
+    // 2 retries × 2 s retry-after × 0.05 = 200 ms at least before the only output.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(200);
+    expect(r.outcome.exitCode).toBe(0);
+    expect(r.stdout.trim().split("\n")).toHaveLength(2);
+    expect(grokAdapter.classify(r.outcome)).toBe("capacity");
+  });
+
+  test("transient: one retry's wait, then the normal answer", async () => {
+    const r = await runFake(community, "transient");
+    expect(grokAdapter.classify(r.outcome)).toBeUndefined();
+    expect(foldEvents(r.outcome.events).text).toBe("PONG-FROM-FAKE");
+  });
+});

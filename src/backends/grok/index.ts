@@ -28,6 +28,11 @@ export const grokAdapter: Adapter = {
   provider: { kind: "fixed", provider: "xai" },
   ...grokMachine,
   invocation: grokInvocation,
+  // Neither program reads a prompt from stdin or a file orchestrate can rely on (community 0.0.34:
+  // commander's -p only, stdin never read — research §D.1 and its dist/index.js; Grok Build's
+  // `--prompt-file` is seen only in third-party adapters, §D.2), so the prompt is one argument:
+  // over Linux's 128 KiB per argument the transport refuses it as prompt_too_large, unspawned.
+  promptOnArgv: true,
   // The community CLI writes ./.grok/settings.json into the working dir on every run (research §D.1).
   stateFiles: (req) => ((req.variant ?? "community") === "community" ? [".grok/settings.json"] : []),
   // Two programs answer to `grok`; `--help` tells them apart (an unreadable one counts as community).
