@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { agyAdapter, agyPrintTimeout } from "../../src/backends/agy/index.ts";
 import { AGY_MIN_VERSION } from "../../src/backends/agy/version.ts";
+import { goDurationSec } from "../../src/backends/agy/failure-text.ts";
 import type { AgentEvent, ExitOutcome, RunRequest } from "../../src/backends/contract.ts";
 import { foldEvents } from "../../src/backends/fold.ts";
 
@@ -210,6 +211,25 @@ describe("agy classify (the signatures of research §4)", () => {
     expect(agyAdapter.explain?.(bad)).toContain("agy models");
     expect(agyAdapter.explain?.(outcome(ok, 0))).toBeUndefined();
     expect(agyAdapter.explain?.(outcome(failed("Individual quota reached."), 3, QUOTA_ERR))).toBeUndefined();
+  });
+});
+
+describe("agy stderr: the quota's reset is the provider's retry-after", () => {
+  test("`Resets in 1h28m45s` → a capacity retry of 5325 s; anything else → nothing", () => {
+    const parse = (line: string) => agyAdapter.parseStderr?.(line) ?? [];
+    expect(parse("error: Individual quota reached. Please upgrade your subscription to increase your limits. Resets in 1h28m45s.")).toEqual([
+      { kind: "retry", message: expect.stringContaining("Individual quota reached"), failure: "capacity", retryAfterSec: 5325 },
+    ]);
+    expect(parse("error: Individual quota reached. Contact your administrator to enable overages. Resets in 120h9m43s.")[0]).toMatchObject({ retryAfterSec: 432583 });
+    expect(parse('AGY_ERROR: {"status":"RESOURCE_EXHAUSTED","error_code":429}')).toEqual([]);
+    expect(parse("[agy] print timeout after 5m0s with turn in progress; returning partial output")).toEqual([]);
+  });
+
+  test("Go durations", () => {
+    expect(goDurationSec("5m0s")).toBe(300);
+    expect(goDurationSec("1.5s")).toBe(1.5);
+    expect(goDurationSec("500ms")).toBe(0.5);
+    expect(goDurationSec("soon")).toBeUndefined();
   });
 });
 

@@ -78,6 +78,7 @@ describe("fake agy scenarios, classified by the adapter", () => {
     ["crash", "task_failed", 2],
     ["rate-limit", "capacity", 3],
     ["overload", "capacity", 3],
+    ["transient", undefined, 0],
     ["transport", "transport", 3],
     ["edits-then-fails", "capacity", 3],
     ["action", "task_failed", 0],

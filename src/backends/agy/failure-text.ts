@@ -29,6 +29,25 @@ export const FLAG_ERROR = /flag provided but not defined: (-\S+)|flag needs an a
 /** The documented unknown-model envelope text (§4.4). */
 export const UNKNOWN_MODEL = /invalid model selection \(--model "([^"]*)"[^)]*\): (?:model \S+ is not recognized|[^\n]*)/;
 
+/**
+ * `Individual quota reached. … Resets in 1h28m45s.` (§4.3, §4.4): the quota is the provider's own
+ * retry-after, hours away — the agent cools down that long instead of being retried in minutes.
+ */
+const QUOTA_RESET = /quota reached[^\n]*?Resets in ((?:\d+(?:\.\d+)?(?:h|m|s|ms))+)/i;
+
+export function quotaResetSec(text: string): number | undefined {
+  const duration = QUOTA_RESET.exec(text)?.[1];
+  return duration === undefined ? undefined : goDurationSec(duration);
+}
+
+/** Go's time.Duration text (`1h28m45s`, `5m0s`, `1.5s`, `500ms`) in seconds; undefined when not one. */
+export function goDurationSec(text: string): number | undefined {
+  const units: Record<string, number> = { h: 3600, m: 60, s: 1, ms: 0.001 };
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g)];
+  if (parts.length === 0 || parts.map((p) => p[0]).join("") !== text) return undefined;
+  return parts.reduce((sum, p) => sum + Number(p[1]) * (units[p[2] ?? "s"] ?? 0), 0);
+}
+
 /** The JSON object of the last `AGY_ERROR: ` line, parsed up to its closing brace (text may follow). */
 export function agyErrorOf(stderr: string): Json | undefined {
   const at = stderr.lastIndexOf("AGY_ERROR:");

@@ -9,8 +9,9 @@
  * stream-json out (./parse.ts), classification from the stream and stderr (./classify.ts).
  */
 import { join } from "node:path";
-import type { Adapter, Invocation, ProbeOutput, Readiness, RunRequest } from "../contract.ts";
+import type { Adapter, AgentEvent, Invocation, ProbeOutput, Readiness, RunRequest } from "../contract.ts";
 import { classifyAgy, explainAgy } from "./classify.ts";
+import { quotaResetSec } from "./failure-text.ts";
 import { agyMachine } from "./machine.ts";
 import { parseAgyLine } from "./parse.ts";
 import { agyVariant, AGY_MIN_VERSION } from "./version.ts";
@@ -86,12 +87,23 @@ const REQUIRED_FLAGS = [
   { flag: "--log-file", since: "1.0.0" },
 ];
 
+/**
+ * agy retries 502/503/504 and per-minute 429s in-process and says nothing while it does (§4.3,
+ * §4.6): there is no mid-run signal to read. What stderr does say, at the end, is when an
+ * exhausted quota resets — the provider's retry-after, hours away — so the cooldown lasts that long.
+ */
+function parseAgyStderr(line: string): AgentEvent[] {
+  const resetSec = quotaResetSec(line);
+  return resetSec === undefined ? [] : [{ kind: "retry", message: line.trim().slice(0, 200), failure: "capacity", retryAfterSec: resetSec }];
+}
+
 export const agyAdapter: Adapter = {
   backend: "agy",
   provider: { kind: "fixed", provider: "google" },
   ...agyMachine,
   invocation: agyInvocation,
   parse: parseAgyLine,
+  parseStderr: parseAgyStderr,
   classify: classifyAgy,
   explain: explainAgy,
   probes: {
