@@ -15,7 +15,7 @@
 export type Scenario =
   | { kind: "ok"; text?: string; chunks?: number; chunkDelayMs?: number; delayMs?: number; usage?: { input: number; output: number }; cost?: number; costHeader?: string }
   | { kind: "json"; value: unknown; delayMs?: number }
-  | { kind: "status"; status: number; retryAfter?: string; retryAfterMs?: string; delayMs?: number; echoKey?: boolean }
+  | { kind: "status"; status: number; retryAfter?: string; retryAfterMs?: string; delayMs?: number; echoKey?: boolean; message?: string }
   | { kind: "truncate"; text?: string }
   | { kind: "filter" }
   | { kind: "tool_call" }
@@ -140,7 +140,8 @@ function statusResponse(format: WireFormat, s: Extract<Scenario, { kind: "status
   if (s.retryAfterMs !== undefined) headers["retry-after-ms"] = s.retryAfterMs;
   // A careless provider quoting the credential back, as some do in 401 bodies: the client must scrub it.
   const key = format === "openai" ? req.headers.get("authorization") : req.headers.get("x-api-key");
-  const message = s.echoKey ? `Incorrect API key provided: ${key ?? ""}` : s.status === 429 ? "Rate limit reached for requests" : s.status === 529 ? "Overloaded" : `Upstream failure ${s.status}`;
+  const fallback = s.status === 429 ? "Rate limit reached for requests" : s.status === 529 ? "Overloaded" : `Upstream failure ${s.status}`;
+  const message = s.echoKey ? `Incorrect API key provided: ${key ?? ""}` : (s.message ?? fallback);
   return errorResponse(format, s.status, message, headers);
 }
 

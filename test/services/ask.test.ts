@@ -306,6 +306,19 @@ describe("ask: one budget for retries, fallbacks and repairs", () => {
   });
 });
 
+describe("ask: error messages", () => {
+  test("at most 500 characters, credential shapes scrubbed before the cut", async () => {
+    const model = m("verbose");
+    const leaked = ["sk", "ant", "api03", "QuotedByTheProviderInItsOwnMessage0123456789"].join("-");
+    p.script(model, { kind: "status", status: 500, message: `${"upstream trace ".repeat(20)}token ${leaked} ${"more detail ".repeat(200)}` });
+    const w = world(p, { capabilities: { c: { deployments: [dep(p, model)] } }, retries: 0 });
+    const { envelope } = await ask(w.rt, { capability: "c", prompt: "q" });
+    expect(envelope.error?.code).toBe("provider_error");
+    expect(envelope.error?.message.length).toBeLessThanOrEqual(500);
+    expect(envelope.error?.message).not.toContain("QuotedByTheProvider");
+  });
+});
+
 describe("ask: keys", () => {
   test("read at request time; a named variable that is unset sends nothing and says which one", async () => {
     const model = m("nokey");
