@@ -98,6 +98,26 @@ export const ERROR_CODES = {
   provider_error: "The provider refused or failed the request; the message gives its status. Check the deployment's model and base URL (orchestrate check), or ask again later.",
   deployments_cooling: "Every deployment of this capability and its fallbacks failed recently and is cooling down: ask again after the time in the message, or add a deployment.",
 
+  // ---- workflows ----
+  workflows_not_configured: "Add a consult.workflow block (and store_full_content: true) to the config; the workflow tools are offered only with one.",
+  unknown_workflow: "Workflow ids come from workflow_start; workflow_status without an id lists them.",
+  workflow_wrong_state: "Only an active workflow takes steps; workflow_status says where it stands (start a new one after completed, needs_attention or cancelled).",
+  wrong_step: "Plan the step workflow_status names as next (a step's order is fixed: research, plan, brief, implement, apply, test, review, synthesize, fix).",
+  review_unbound: "Bind reviewers in config: consult.workflow.bindings.review: {agents: [id, …]}; a review cannot be the host's.",
+  workdir_dirty: "Commit or stash your changes first, or pass allow_dirty: true if the workflow should start from this tree.",
+  workdir_not_git: "A workflow works in a git repository: run it in one (git init, commit) or pick another workdir.",
+  mode_refused: "The message names which side said no: add the mode to the agent's execution_modes (operator), or bind an agent whose backend can be contained (backend) — patch works everywhere.",
+  not_host_step: "This step is bound to an agent: run it with workflow_run_step.",
+  not_delegated_step: "This step is the host's: do it yourself and record it with workflow_record_host_step.",
+  step_declined: "The person declined the step; nothing ran. Plan it again (perhaps with other context) to ask again.",
+  nested_repository: "Remove the nested .git from the kept worktree (its path is in the message) and copy the work out, or plan the step again with instructions not to create repositories.",
+  containment_breach: "The agent changed your checkout: inspect it (git status) before anything else, and remove isolated_write from that agent.",
+  worktree_failed: "Check the repository (git worktree list; git worktree prune) and the state directory's free space, then plan the step again.",
+  no_patch: "The agent produced no diff: plan the step again with the source it must change in context.",
+  apply_not_committed: "Apply the patch, commit it, and plan apply_patch again: the new commit is the only evidence it was applied.",
+  test_report_inconsistent: "A pass needs exit code 0 and a fail a non-zero one: record what the command really returned.",
+  review_not_finalized: "Finalize the step's review first (its synthesis goes through the review service), then record synthesize.",
+
   // ---- jobs and history ----
   job_not_found: "Job ids come from route/consult replies with a job field.",
   job_not_owned: "Cancel it from the client that started it (one orchestrate process per MCP client).",

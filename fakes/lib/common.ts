@@ -132,6 +132,21 @@ export function editTree(name = "FAKE_EDIT.txt"): void {
       mkdirSync(join(cwd, "ignored"), { recursive: true });
       writeFileSync(join(cwd, "ignored", "cache.txt"), `${Date.now()}\n`);
     },
+    // A workflow's isolated_write step: an edit, a new file, a deletion and an ignored file at once.
+    "workflow-set": () => {
+      appendFileSync(join(cwd, target), "edited by fake\n");
+      writeFileSync(join(cwd, "NEW_FILE.txt"), "created by fake\n");
+      rmSync(join(cwd, "DELETE_ME.txt"), { force: true });
+      mkdirSync(join(cwd, "ignored"), { recursive: true });
+      writeFileSync(join(cwd, "ignored", "cache.txt"), "ignored\n");
+    },
+    // An agent that escapes its worktree: writes into FAKE_OUTSIDE_DIR (the user's checkout in tests).
+    outside: () => writeFileSync(join(process.env.FAKE_OUTSIDE_DIR ?? cwd, "ESCAPED.txt"), "written outside the worktree\n"),
+    "nested-git": () => {
+      mkdirSync(join(cwd, "sub"), { recursive: true });
+      writeFileSync(join(cwd, "sub", "a.txt"), "nested\n");
+      spawnSync("git", ["init", "-q", join(cwd, "sub")], { stdio: "ignore" });
+    },
   };
   const mutate = mutations[process.env.FAKE_MUTATION ?? "new-untracked"];
   if (!mutate) throw new Error(`unknown FAKE_MUTATION ${process.env.FAKE_MUTATION}`);
@@ -163,6 +178,9 @@ const DEFAULT_REVIEW = JSON.stringify({
 /** What a reviewer replies when the prompt is a review (undefined otherwise): every fake answers reviews alike. */
 export function reviewReply(prompt: string, scenario: string): string | undefined {
   if (!prompt.includes(REVIEW_MARKER) || scenario === "empty" || scenario === "prose-answer") return undefined;
+  // A file read on every run: a test rewrites it between review rounds.
+  const file = process.env.FAKE_REVIEW_REPLY_FILE;
+  if (file) return readFileSync(file, "utf8");
   return process.env.FAKE_REVIEW_REPLY ?? DEFAULT_REVIEW;
 }
 

@@ -115,6 +115,15 @@ function agentBinding(step: WorkflowStepName, raw: Record<string, unknown>, at: 
   return { kind: "agent", agent: agent.id, execution: mode };
 }
 
+/** A binding given as a tool argument (workflow_start's bindings), checked by the same rules as the file's. */
+export function checkBinding(step: string, raw: Record<string, unknown>, agents: Record<string, AgentConfig>): { ok: true; binding: WorkflowBinding } | { ok: false; message: string } {
+  const errors: string[] = [];
+  const ctx: Ctx = { agents, errors, path: (parts) => parts.map(String).slice(2).join(".") };
+  if (!isStep(step)) return { ok: false, message: `${step} is not a workflow step (${WORKFLOW_STEPS.join(", ")})` };
+  const binding = bindingOf(step, raw, ctx);
+  return binding ? { ok: true, binding } : { ok: false, message: errors.join("; ") || `bindings.${step} is not a binding` };
+}
+
 /** Seed 001: an agent that declares isolated_write on a runtime that cannot be contained is refused at startup. */
 function checkAgentModes(ctx: Ctx): void {
   for (const agent of Object.values(ctx.agents)) {

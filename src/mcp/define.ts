@@ -11,7 +11,7 @@ import type { RawConfig } from "../config/presence.ts";
 import type { Failure } from "../result.ts";
 import { failureReply, toolReply, type ToolOutcome, type ToolReply } from "./outcome.ts";
 
-export type ToolGroup = "core" | "consult" | "jobs" | "review" | "ask" | "init" | "history";
+export type ToolGroup = "core" | "consult" | "jobs" | "review" | "workflow" | "ask" | "init" | "history";
 
 export interface ToolAnnotations {
   title: string;

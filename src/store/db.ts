@@ -17,6 +17,7 @@ import { createReviewStore, type ReviewStore } from "./reviews.ts";
 import { createRunStore, type RunStore } from "./runs.ts";
 import { APPLICATION_ID, ownershipOf } from "./ownership.ts";
 import { createUsageStore, type UsageStore } from "./usage.ts";
+import { createWorkflowStore, type WorkflowStore } from "./workflows.ts";
 import { createBrowseStore, type BrowseStore } from "./browse.ts";
 import { createSeriesStore, type SeriesStore } from "./series.ts";
 
@@ -38,6 +39,7 @@ export interface Store {
   consultations: ConsultationStore;
   jobs: JobStore;
   reviews: ReviewStore;
+  workflows: WorkflowStore;
   usage: UsageStore;
   /** The dashboard's read-only listings and aggregates. */
   browse: BrowseStore;
@@ -81,6 +83,7 @@ function assemble(db: Database, path: string, policy: ContentPolicy): Store {
     consultations: createConsultationStore(db, policy),
     jobs,
     reviews: createReviewStore(db, policy),
+    workflows: createWorkflowStore(db, policy),
     usage: createUsageStore(db),
     browse: createBrowseStore(db),
     series: createSeriesStore(db),

@@ -7,6 +7,7 @@ export type * from "./cooldowns.ts";
 export type * from "./consultations.ts";
 export type * from "./jobs.ts";
 export type * from "./reviews.ts";
+export type * from "./workflows.ts";
 export type * from "./usage.ts";
 export type * from "./browse.ts";
 export type * from "./series.ts";

@@ -5,6 +5,7 @@ import { coreTools } from "./core/def.ts";
 import { consultTools } from "./consult/def.ts";
 import { jobTools } from "./jobs/def.ts";
 import { reviewTools } from "./review/def.ts";
+import { workflowTools } from "./workflow/def.ts";
 import { askTools } from "./ask/def.ts";
 import { hasAskCapabilities } from "./ask/advertise.ts";
 import { initTools } from "./init/def.ts";
@@ -12,7 +13,7 @@ import { historyTools } from "./history/def.ts";
 
 /** Every tool the server can advertise, in tools/list order. */
 export function allTools(): ToolDef[] {
-  return [...coreTools, ...consultTools, ...jobTools, ...reviewTools, ...askTools, ...initTools, ...historyTools];
+  return [...coreTools, ...consultTools, ...jobTools, ...reviewTools, ...workflowTools, ...askTools, ...initTools, ...historyTools];
 }
 
 /**
@@ -22,6 +23,8 @@ export function allTools(): ToolDef[] {
 const CONFIG_GATED: Partial<Record<ToolDef["group"], (raw: RawConfig | undefined) => boolean>> = {
   // Seed 001: the review tools only with a consult.review block (either format keeps it there).
   review: (raw) => blockAt(raw, "consult", "review") !== undefined,
+  // Seed 001: the workflow tools only with a consult.workflow block (either format keeps it there).
+  workflow: (raw) => blockAt(raw, "consult", "workflow") !== undefined,
   // Seed 002: ask and list_capabilities only with capabilities that have deployments — the unified
   // ask: block, or a seed 002 file's model_list.
   ask: (raw) => hasAskCapabilities(raw),

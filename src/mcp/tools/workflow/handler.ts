@@ -1,0 +1,88 @@
+/** The workflow tools' handlers, typed by their schemas: call the workflow services, shape the reply. Never throw. */
+import type { ToolContext } from "../../define.ts";
+import type { ToolOutcome } from "../../outcome.ts";
+import type { Result } from "../../../result.ts";
+import { resolveHost } from "../../../services/consult-target.ts";
+import { withRuntime } from "../runtime.ts";
+import type { workflowIdInput, workflowPlanStepInput, workflowRecordHostStepInput, workflowReplanInput, workflowRunStepInput, workflowStartInput, workflowStatusInput } from "./schema.ts";
+
+const service = () => Promise.all([import("../../../services/workflow/start.ts"), import("../../../services/workflow/plan.ts"), import("../../../services/workflow/run.ts"), import("../../../services/workflow/host.ts"), import("../../../services/workflow/views.ts")]);
+
+function reply<T extends object>(out: Result<T>, text: (v: T) => string): ToolOutcome {
+  if (!out.ok) return { ok: false, error: out.error };
+  const data: Record<string, unknown> = Object.fromEntries(Object.entries(out.value));
+  return { ok: true, data, text: text(out.value) };
+}
+
+function approverOf(ctx: ToolContext) {
+  const elicit = ctx.elicit;
+  return elicit ? { ask: (q: string) => elicit(q) } : undefined;
+}
+
+export function workflowStart(input: typeof workflowStartInput.infer, ctx: ToolContext): Promise<ToolOutcome> {
+  return withRuntime(async (rt) => {
+    const host = resolveHost(rt, ctx.clientName);
+    if (!host.ok) return { ok: false, error: host.error };
+    const [{ startWorkflow }] = await service();
+    return reply(await startWorkflow(rt, input, host.value), (v) => `Workflow ${v.workflow_id} started at ${v.commit.slice(0, 12)}. Next: workflow_plan_step(step: "research").`);
+  });
+}
+
+export function workflowReplan(input: typeof workflowReplanInput.infer, ctx: ToolContext): Promise<ToolOutcome> {
+  return withRuntime(async (rt) => {
+    const host = resolveHost(rt, ctx.clientName);
+    if (!host.ok) return { ok: false, error: host.error };
+    const [{ replanWorkflow }] = await service();
+    return reply(replanWorkflow(rt, input.workflow_id, input.steps, host.value), () => `Re-decided ${input.steps.join(", ")}; every other step keeps its routing. Planned steps were cancelled: plan again.`);
+  });
+}
+
+export function workflowPlanStep(input: typeof workflowPlanStepInput.infer, ctx: ToolContext): Promise<ToolOutcome> {
+  return withRuntime(async (rt) => {
+    const [, { planStep }] = await service();
+    const approval = ctx.elicit ? "elicitation" : "token";
+    const out = planStep(rt, input);
+    return reply(out.ok ? { ok: true, value: { ...out.value, approval } } : out, (v) =>
+      `Step ${v.step} (round ${v.round}) planned for ${v.executor === "host" ? "the host" : v.agent ? `${v.agent.id} in ${v.execution} mode` : `reviewers ${(v.reviewers ?? []).map((r) => r.id).join(", ")}`}; nothing was sent. Show this to the person, then ${v.executor === "host" ? "workflow_record_host_step" : "workflow_run_step"} with step_id ${v.step_id} and the token${approval === "elicitation" ? " (the person is asked to approve)" : ""}.`,
+    );
+  });
+}
+
+export function workflowRunStep(input: typeof workflowRunStepInput.infer, ctx: ToolContext): Promise<ToolOutcome> {
+  return withRuntime(async (rt) => {
+    const [, , { runStep }] = await service();
+    return reply(await runStep(rt, input, approverOf(ctx), ctx.signal), (v) => `Step ${v.step} ${v.status}. Call workflow_status for what comes next.`);
+  });
+}
+
+export function workflowRecordHostStep(input: typeof workflowRecordHostStepInput.infer, ctx: ToolContext): Promise<ToolOutcome> {
+  return withRuntime(async (rt) => {
+    const [, , , { recordHostStep }] = await service();
+    return reply(await recordHostStep(rt, input, approverOf(ctx)), (v) => `Step ${v.step} recorded. Call workflow_status for what comes next.`);
+  });
+}
+
+export function workflowStatus(input: typeof workflowStatusInput.infer): Promise<ToolOutcome> {
+  return withRuntime(async (rt) => {
+    const [, , , , { getWorkflow, listWorkflows }] = await service();
+    if (!input.workflow_id) {
+      const workflows = listWorkflows(rt);
+      return { ok: true, data: { workflows }, text: workflows.map((w) => `${w.workflow_id} ${w.status} round ${w.round}: ${w.goal}`).join("\n") || "No workflows." };
+    }
+    return reply(getWorkflow(rt, input.workflow_id), (v) => `Workflow ${v.workflow_id}: ${v.status}, round ${v.round}/${v.max_fix_rounds ?? "?"}, loop_done ${v.loop_done}. Next: ${v.next}.`);
+  });
+}
+
+export function workflowCancel(input: typeof workflowIdInput.infer): Promise<ToolOutcome> {
+  return withRuntime(async (rt) => {
+    const [{ cancelWorkflow }] = await service();
+    return reply(cancelWorkflow(rt, input.workflow_id), (v) => `Workflow ${v.workflow_id} cancelled; its planned tokens are dead.`);
+  });
+}
+
+export function workflowDelete(input: typeof workflowIdInput.infer): Promise<ToolOutcome> {
+  return withRuntime(async (rt) => {
+    const [{ deleteWorkflow }] = await service();
+    return reply(deleteWorkflow(rt, input.workflow_id), (v) => `Workflow ${v.workflow_id} and its steps were deleted (its reviews stay in the review history).`);
+  });
+}

@@ -1,0 +1,133 @@
+/**
+ * workflow_plan_step: a preview and a one-time token, sending nothing. The host's context is
+ * redacted before it is stored and before it is sent, and the prompt built from it is hashed into
+ * the token's binding, so the text the preview described is the text that goes out. A review step
+ * is planned by the review service itself: its plan and token are the review's.
+ */
+import { createHash } from "node:crypto";
+import { redact } from "../../safety/redact.ts";
+import { fail, ok, type Result } from "../../result.ts";
+import { newId } from "../../store/ids.ts";
+import type { StepRecord, WorkflowRecord } from "../../store/workflows.ts";
+import { planReview } from "../review-plan.ts";
+import { sameExecution } from "../../routing/review-plan.ts";
+import { bindToken, digest, newToken } from "../tokens.ts";
+import type { Runtime } from "../runtime.ts";
+import type { WorkflowStepName } from "../../config/workflow-types.ts";
+import { buildStepPrompt, type PromptPayload } from "./prompt.ts";
+import { asStep, openFindings } from "./order.ts";
+import { currentNext, latestReview, snapshotOf } from "./state.ts";
+import type { StepBinding } from "./snapshot.ts";
+
+export const STEP_TOKEN_TTL_MS = 30 * 60_000;
+
+export interface PlanStepRequest {
+  workflow_id: string;
+  step: WorkflowStepName;
+  context: string;
+}
+
+export interface StepPreview {
+  workflow_id: string;
+  step_id: string;
+  step: WorkflowStepName;
+  round: number;
+  executor: StepBinding["kind"];
+  agent?: { id: string; backend: string; model: string | null };
+  reviewers?: { id: string; backend: string; model: string | null }[];
+  execution?: string;
+  review_id?: string;
+  commit: string;
+  prompt_sha256: string;
+  context_chars: number;
+  context_redacted: boolean;
+  open_findings: number;
+  expires_at: string;
+  token: string;
+}
+
+export function planStep(rt: Runtime, req: PlanStepRequest): Result<StepPreview> {
+  const wf = rt.store.workflows.get(req.workflow_id);
+  if (!wf) return fail("unknown_workflow", `No workflow "${req.workflow_id}" is stored here.`);
+  if (wf.status !== "active") return fail("workflow_wrong_state", `Workflow ${wf.id} is ${wf.status}.`);
+  const snapshot = snapshotOf(wf);
+  if (!snapshot) return fail("internal_error", `Workflow ${wf.id}'s snapshot cannot be read.`);
+  const next = currentNext(rt, wf);
+  if (!("step" in next) || next.step !== req.step) return fail("wrong_step", `Workflow ${wf.id} expects ${"step" in next ? next.step : `nothing more (${next.end})`}, not ${req.step}.`);
+  const binding = snapshot.bindings[req.step];
+  const context = redact(req.context);
+  const round = req.step === "fix" ? wf.round + 1 : wf.round;
+  const findings = openFindings(latestReview(rt, wf.id)).map((f) => ({ id: f.id, severity: f.severity, claim: f.claim, location: f.location }));
+  const payload: PromptPayload = { step: req.step, round, goal: wf.goal, ...priorOutputs(rt.store.workflows.steps(wf.id)), ...(findings.length && (req.step === "fix" || req.step === "review") ? { open_findings: findings } : {}), context };
+  rt.store.workflows.cancelPlanned(wf.id, rt.now());
+  if (binding.kind === "agents") return planReviewStep(rt, wf, binding, payload, context !== req.context, findings.length);
+  const prompt = binding.kind === "agent" ? buildStepPrompt(binding.execution, payload) : JSON.stringify(payload);
+  const promptSha = createHash("sha256").update(prompt).digest("hex");
+  const token = newToken("wfs");
+  const expiresAt = rt.now() + STEP_TOKEN_TTL_MS;
+  const id = newId(rt.now());
+  const step = rt.store.workflows.addStep(
+    {
+      id, workflowId: wf.id, step: req.step, round, executor: binding.kind,
+      ...(binding.kind === "agent" ? { agentId: binding.agent, execution: binding.execution } : {}),
+      preview: { prompt }, context, promptSha256: promptSha,
+      token: { sha256: digest(token), binding: "" , expiresAt }, commitBefore: wf.currentCommit,
+    },
+    rt.now(),
+  );
+  rt.store.workflows.bind(step.id, bindToken(token, stepSnapshot(step)));
+  return ok({
+    workflow_id: wf.id, step_id: id, step: req.step, round, executor: binding.kind,
+    ...(binding.kind === "agent" ? { agent: { id: binding.agent, backend: binding.backend, model: binding.model }, execution: binding.execution } : {}),
+    commit: wf.currentCommit, prompt_sha256: promptSha, context_chars: context.length, context_redacted: context !== req.context,
+    open_findings: findings.length, expires_at: new Date(expiresAt).toISOString(), token,
+  });
+}
+
+/** What a token approves: the step, its agent and mode, its round, the commit, and the prompt's hash. */
+export function stepSnapshot(step: Pick<StepRecord, "id" | "workflowId" | "step" | "round" | "executor" | "agentId" | "execution" | "commitBefore" | "promptSha256">): string {
+  return JSON.stringify([step.id, step.workflowId, step.step, step.round, step.executor, step.agentId, step.execution, step.commitBefore, step.promptSha256]);
+}
+
+function priorOutputs(steps: readonly StepRecord[]): Pick<PromptPayload, "plan" | "brief"> {
+  const text = (name: string) => {
+    const s = [...steps].reverse().find((x) => x.step === name && x.status === "succeeded");
+    const r = s?.result;
+    return typeof r === "object" && r !== null && "text" in r && typeof r.text === "string" ? r.text : undefined;
+  };
+  const plan = text("plan");
+  const brief = text("author_execution_prompt");
+  return { ...(plan ? { plan } : {}), ...(brief ? { brief } : {}) };
+}
+
+function planReviewStep(rt: Runtime, wf: WorkflowRecord, binding: Extract<StepBinding, { kind: "agents" }>, payload: PromptPayload, redacted: boolean, findings: number): Result<StepPreview> {
+  const snapshot = snapshotOf(wf);
+  const implementer = [...rt.store.workflows.steps(wf.id)].reverse().find((s) => (s.step === "implement" || s.step === "fix") && s.agentId);
+  const impl = implementer?.agentId ? rt.config.agents[implementer.agentId] : undefined;
+  const reviewers = binding.agents.filter((id) => {
+    const agent = rt.config.agents[id];
+    return agent && !(snapshot?.policy.reviewPolicy.differentFromImplementer && impl && sameExecution(agent, impl));
+  });
+  if (reviewers.length === 0) return fail("mode_refused", `operator: review_policy.different_from_implementer leaves no reviewer (every bound reviewer is ${impl?.id}'s model).`);
+  const patch = latestPatch(rt.store.workflows.steps(wf.id));
+  const material = [{ text: payload.context || "(no context supplied)", label: "context" }, ...(patch ? [{ text: patch, label: "patch" }] : [])];
+  const plan = planReview(rt, { goal: wf.goal, mode: reviewers.length === 1 ? "standard" : "deep", material, ...(payload.open_findings ? { context: JSON.stringify({ open_findings: payload.open_findings }) } : {}), reviewers }, snapshot?.host);
+  if (!plan.ok) return plan;
+  const id = newId(rt.now());
+  const expiresAt = Date.parse(plan.value.expires_at);
+  rt.store.workflows.addStep(
+    { id, workflowId: wf.id, step: "review", round: wf.round, executor: "agents", preview: plan.value, context: payload.context, promptSha256: digest(JSON.stringify(material)), token: { sha256: digest(plan.value.token), binding: "review", expiresAt }, commitBefore: wf.currentCommit, reviewId: plan.value.review_id },
+    rt.now(),
+  );
+  return ok({
+    workflow_id: wf.id, step_id: id, step: asStep("review"), round: wf.round, executor: "agents", reviewers: plan.value.reviewers, review_id: plan.value.review_id,
+    commit: wf.currentCommit, prompt_sha256: digest(JSON.stringify(material)), context_chars: payload.context.length, context_redacted: redacted, open_findings: findings, expires_at: plan.value.expires_at, token: plan.value.token,
+  });
+}
+
+/** The patch the host last applied: what a review reads beside the context. */
+function latestPatch(steps: readonly StepRecord[]): string | undefined {
+  const s = [...steps].reverse().find((x) => (x.step === "implement" || x.step === "fix") && (x.status === "awaiting_host_apply" || x.status === "succeeded"));
+  const r = s?.result;
+  return typeof r === "object" && r !== null && "patch" in r && typeof r.patch === "string" ? r.patch : undefined;
+}

@@ -1,0 +1,160 @@
+/**
+ * workflow_run_step: a delegated step, after its token is spent. consultation and patch run
+ * answer-only (the consult sandbox, in a scratch directory: the agent sees only the payload);
+ * isolated_write runs the agent in a worktree under the state dir, with the user's checkout
+ * fingerprinted before and after — a checkout that changed fails the step as a containment breach.
+ * The review step goes through the review service: its token is the review's, its reviewers run
+ * there, and its findings stay in the review rows.
+ */
+import { createHash } from "node:crypto";
+import { mkdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import type { AgentConfig } from "../../config/types.ts";
+import { fingerprintTree } from "../../git/fingerprint.ts";
+import { captureWorktree, createWorktree, removeWorktree, type Worktree } from "../../git/worktree.ts";
+import { fail, ok, type Failure, type Result } from "../../result.ts";
+import type { FindingInput } from "../../store/reviews.ts";
+import type { StepRecord } from "../../store/workflows.ts";
+import { runAttempt } from "../../runner/attempt.ts";
+import { answerTraits } from "../cli-variant.ts";
+import { consultTurn } from "../consult-turn.ts";
+import { CONSULT_CONTRACT } from "../envelope.ts";
+import { approveRun, runReviewers, type Approver } from "../review-run.ts";
+import type { Runtime } from "../runtime.ts";
+import { extractPatch } from "./prompt.ts";
+import { spendStep, type StepApprover } from "./spend.ts";
+import { advance, snapshotOf } from "./state.ts";
+
+export interface RunStepRequest {
+  workflow_id: string;
+  step_id: string;
+  token: string;
+  host_findings?: FindingInput[];
+}
+
+export interface StepOutcome {
+  workflow_id: string;
+  step_id: string;
+  step: string;
+  status: StepRecord["status"];
+  approval: "elicitation" | "token";
+  result?: unknown;
+}
+
+export async function runStep(rt: Runtime, req: RunStepRequest, approver: StepApprover | undefined, signal: AbortSignal): Promise<Result<StepOutcome>> {
+  const planned = rt.store.workflows.step(req.step_id);
+  if (planned && planned.executor === "host") return fail("not_delegated_step", `Step ${planned.step} is the host's.`);
+  const spent = await spendStep(rt, req.workflow_id, req.step_id, req.token, approver);
+  if (!spent.ok) return spent;
+  const step = spent.value;
+  const done = step.executor === "agents" ? await reviewStep(rt, step, req, approver, signal) : await agentStep(rt, step, signal);
+  if (!done.ok) {
+    rt.store.workflows.finishStep(step.id, { status: "failed", errorCode: done.error.code, errorMessage: done.error.message }, rt.now());
+    advance(rt, step.workflowId);
+    return done;
+  }
+  const status = step.step === "implement" || step.step === "fix" ? "awaiting_host_apply" : "succeeded";
+  rt.store.workflows.finishStep(step.id, { status, result: done.value, approval: spent.value.approvedBy }, rt.now());
+  if (step.step === "fix") rt.store.workflows.update(step.workflowId, { round: step.round }, rt.now());
+  advance(rt, step.workflowId);
+  return ok({ workflow_id: step.workflowId, step_id: step.id, step: step.step, status, approval: spent.value.approvedBy, result: done.value });
+}
+
+async function reviewStep(rt: Runtime, step: StepRecord, req: RunStepRequest, approver: StepApprover | undefined, signal: AbortSignal): Promise<Result<unknown>> {
+  if (!step.reviewId) return fail("internal_error", `Review step ${step.id} has no review.`);
+  const asker: Approver | undefined = approver ? { kind: "elicitation", ask: approver.ask } : undefined;
+  const approved = await approveRun(rt, { review_id: step.reviewId, token: req.token, ...(req.host_findings ? { host_findings: req.host_findings } : {}) }, asker);
+  if (!approved.ok) return approved;
+  const outcome = await runReviewers(rt, approved.value, { signal, onProgress: () => {} });
+  if (!outcome.ok) return { ok: false, error: outcome.error ?? { code: "internal_error", message: "The review did not finish." } };
+  return ok({ review_id: step.reviewId, review_status: outcome.status, findings: outcome.findings.length, next: "Finalize the review through workflow_record_host_step(synthesize) with your synthesis." });
+}
+
+async function agentStep(rt: Runtime, step: StepRecord, signal: AbortSignal): Promise<Result<unknown>> {
+  const agent = step.agentId ? rt.config.agents[step.agentId] : undefined;
+  if (!agent) return fail("mode_refused", `operator: agent ${step.agentId} is no longer configured.`);
+  const prompt = promptOf(step);
+  if (prompt === undefined) return fail("invalid_token", `Step ${step.id}'s prompt no longer matches its preview's hash; nothing ran.`);
+  if (step.execution === "isolated_write") return isolatedStep(rt, step, agent, prompt, signal);
+  return answerStep(rt, step, agent, prompt, signal);
+}
+
+/** The stored prompt, only if it still hashes to what the token approved. */
+function promptOf(step: StepRecord): string | undefined {
+  const preview = step.preview;
+  const prompt = typeof preview === "object" && preview !== null && "prompt" in preview && typeof preview.prompt === "string" ? preview.prompt : undefined;
+  if (prompt === undefined) return undefined;
+  return createHash("sha256").update(prompt).digest("hex") === step.promptSha256 ? prompt : undefined;
+}
+
+function timeoutMs(rt: Runtime, step: StepRecord): number {
+  const wf = rt.store.workflows.get(step.workflowId);
+  const snapshot = wf ? snapshotOf(wf) : undefined;
+  return (snapshot?.policy.executionTimeoutSec ?? 900) * 1000;
+}
+
+async function answerStep(rt: Runtime, step: StepRecord, agent: AgentConfig, prompt: string, signal: AbortSignal): Promise<Result<unknown>> {
+  const cwd = join(tmpdir(), `orchestrate-workflow-${step.id}`);
+  try {
+    const turn = await consultTurn(rt, { agent, contract: CONSULT_CONTRACT, traits: await answerTraits(rt, agent), prompt, cwd, deadline: rt.now() + timeoutMs(rt, step), signal });
+    if (!turn.content) return { ok: false, error: turn.error ?? { code: "bad_output", message: "No reply was produced." } };
+    const answer = turn.content.answer;
+    if (step.execution !== "patch" || (step.step !== "implement" && step.step !== "fix")) return ok({ text: answer, uncertainties: turn.content.uncertainties });
+    const patch = extractPatch(answer);
+    if (!patch) return fail("no_patch", `${agent.id} replied without a diff${turn.content.uncertainties.length ? `: ${turn.content.uncertainties.join("; ")}` : ""}.`);
+    return ok({ patch, summary: answer === patch.trim() ? "" : answer.replace(patch.trim(), "").trim(), mode: "patch" });
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+}
+
+async function isolatedStep(rt: Runtime, step: StepRecord, agent: AgentConfig, prompt: string, signal: AbortSignal): Promise<Result<unknown>> {
+  const wf = rt.store.workflows.get(step.workflowId);
+  if (!wf) return fail("unknown_workflow", `Workflow ${step.workflowId} disappeared.`);
+  const path = join(dirname(rt.store.path), "worktrees", wf.id, step.id);
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const before = await fingerprintTree(wf.workdir, { timeoutMs: 60_000 });
+  if (!before.ok) return fail("worktree_failed", `Could not fingerprint ${wf.workdir}: ${before.message}`);
+  const created = await createWorktree(wf.workdir, path, step.commitBefore);
+  if (!created.ok || !created.worktree) return fail("worktree_failed", `Could not create the worktree: ${created.ok ? "no gitdir" : created.message}`);
+  const wt = created.worktree;
+  const attempt = await runAttempt({
+    agent,
+    adapter: rt.adapters[agent.backend],
+    // The backend's own defaults are its containment (codex workspace-write, claude acceptEdits, gemini
+    // auto_edit): none of the agent's sandbox or permission options are passed.
+    request: { mode: "route", prompt, cwd: wt.path, ...(agent.model ? { model: agent.model } : {}), provider: agent.provider },
+    env: rt.env,
+    timeoutMs: timeoutMs(rt, step),
+    signal,
+    fingerprint: false,
+  });
+  const after = await fingerprintTree(wf.workdir, { timeoutMs: 60_000, top: before.top });
+  if (!after.ok || after.value !== before.value) {
+    await removeWorktree(wt);
+    return fail("containment_breach", `${agent.id} (${agent.backend}) changed your checkout ${wf.workdir} while it worked in its worktree; the step failed and nothing was captured.`);
+  }
+  if (attempt.failure) {
+    await removeWorktree(wt);
+    return { ok: false, error: attemptFailure(agent, attempt.failure, attempt.reason) };
+  }
+  return capture(wt, attempt.run.text, attempt.events.filter((e) => e.kind === "tool" && e.phase === "start").map((e) => (e.kind === "tool" ? `${e.name}${e.detail ? ` ${e.detail}` : ""}` : "")));
+}
+
+async function capture(wt: Worktree, summary: string, commands: string[]): Promise<Result<unknown>> {
+  const captured = await captureWorktree(wt);
+  if (!captured.ok) {
+    // The worktree then holds the only copy of the work: it is kept, and named.
+    if (captured.reason === "nested_repository") return fail("nested_repository", `A git repository was created inside the worktree, so its work cannot travel as a patch; the worktree is kept at ${wt.path} (${captured.message}).`, undefined, { worktree: wt.path });
+    return fail("worktree_failed", `Capturing the worktree at ${wt.path} failed: ${captured.message}`, undefined, { worktree: wt.path });
+  }
+  await removeWorktree(wt);
+  if (!captured.patch.trim()) return fail("no_patch", "The agent finished without changing any file in its worktree.");
+  // The diff is the record; the model's summary and its (knowingly incomplete) command list are descriptions beside it.
+  return ok({ patch: captured.patch, files: captured.files, ignored: captured.ignored, summary, commands, mode: "isolated_write", baseline: wt.baseline });
+}
+
+function attemptFailure(agent: AgentConfig, failure: string, reason: string): Failure {
+  return { code: failure === "timeout" ? "timeout" : failure === "cancelled" ? "cancelled" : "agent_failed", message: `${agent.id} (${agent.backend}) failed in its worktree: ${reason}` };
+}
