@@ -15,7 +15,7 @@ export interface WorkflowWorld {
 }
 
 /** Seed 001's config.yaml as written: one consult: block with host:, agents and workflow:. */
-export function seedConfig(opts: { implement?: string; maxFixRounds?: number; review?: boolean; extraAgents?: string; store?: boolean } = {}): string {
+export function seedConfig(opts: { hostResearch?: boolean; implement?: string; maxFixRounds?: number; review?: boolean; extraAgents?: string; store?: boolean } = {}): string {
   return `consult:
   store_full_content: ${opts.store === false ? "false" : "true"}
   host:
@@ -42,8 +42,8 @@ ${opts.extraAgents ?? ""}  workflow:
     review_policy:
       different_from_implementer: true
     bindings:
-      research:  {agent: claude-opus}
-      plan:      {agent: claude-opus}
+      research:  ${opts.hostResearch ? "{executor: host}" : "{agent: claude-opus}"}
+      plan:      ${opts.hostResearch ? "{executor: host}" : "{agent: claude-opus}"}
       author_execution_prompt: {executor: host}
       implement: {agent: ${opts.implement ?? "codex-sol"}, execution: isolated_write}
       apply_patch: {executor: host}
@@ -62,6 +62,8 @@ export async function openWorkflowWorld(config: string, env: Record<string, stri
   writeFileSync(reviewFile, REVIEW_CLEAN);
   box.env.FAKE_REVIEW_REPLY_FILE = reviewFile;
   box.env.FAKE_CLAUDE_SCENARIO = env.FAKE_CLAUDE_SCENARIO ?? "ok";
+  // "<repo>" stands for the sandbox's checkout, which exists only once the sandbox does.
+  for (const [key, value] of Object.entries(box.env)) if (value === "<repo>") box.env[key] = box.repo;
   box.writeConfig(config);
   const git = (...args: string[]) => {
     const out = spawnSync("git", args, { cwd: box.repo, encoding: "utf8", env: { ...box.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" } });
