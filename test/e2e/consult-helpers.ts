@@ -60,6 +60,9 @@ export function answerRuns(recs: Recording[]): Recording[] {
         return argv.includes("stream-json");
       case "grok":
         return argv.includes("-p") || argv.some((a) => a.startsWith("--prompt=") || a.startsWith("--single="));
+      case "copilot":
+        // The prompt comes on stdin; probes (--version, --help) never ask for JSON output.
+        return argv.includes("--output-format");
       default:
         return argv.includes("-p");
     }

@@ -295,7 +295,8 @@ tiers: { light: null, standard: null, heavy: [cp] }
     session = await connect(box.env);
     const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
     expect(reply.isError).toBeFalsy();
-    const argv = box.recordings("copilot").find((r) => r.argv.includes("-p"))?.argv ?? [];
+    // The run, not a probe: its prompt came on stdin (copilot never gets it in argv).
+    const argv = box.recordings("copilot").find((r) => r.stdin === "x")?.argv ?? [];
     expect(argv).toEqual(expect.arrayContaining(["--disable-mcp-server=orchestrate", "--disable-mcp-server=team-tools", "--disable-builtin-mcps"]));
   });
 });
