@@ -9,7 +9,7 @@ import { makeSandbox, REPO_ROOT } from "../../fakes/lib/sandbox.ts";
 const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
 
 /** A config that switches on every config-gated group. */
-const OPT_IN_CONFIG = "agents:\n  r: { backend: claude, model: claude-opus-4-6 }\nconsult:\n  review:\n    reviewers: [r]\nask:\n  capabilities:\n    fast:\n      deployments: [{ model: ollama_chat/qwen2.5:7b }]\n";
+const OPT_IN_CONFIG = "agents:\n  r: { backend: claude, model: claude-opus-4-6 }\nconsult:\n  review:\n    reviewers: [r]\n  workflow:\n    bindings:\n      review: { agents: [r] }\nask:\n  capabilities:\n    fast:\n      deployments: [{ model: ollama_chat/qwen2.5:7b }]\n";
 
 describe("tool surface", () => {
   test("every tool sets all four annotation hints and a title", () => {
@@ -43,7 +43,7 @@ describe("tool surface", () => {
 
   test("with every opt-in group on, tools/list lists every tool; the opt-in groups match their snapshot", async () => {
     const box = makeSandbox({ ORCHESTRATE_ALLOW_INIT: "1", ORCHESTRATE_HISTORY_TOOLS: "1" });
-    // The config-gated groups: review with a consult.review block, ask with capabilities.
+    // The config-gated groups: review with a consult.review block, workflow with consult.workflow, ask with capabilities.
     box.writeConfig(OPT_IN_CONFIG);
     const session = await connect(box.env);
     try {
@@ -58,8 +58,8 @@ describe("tool surface", () => {
     }
   });
 
-  test("only route, consult and the review runs may run as MCP tasks", () => {
-    expect(allTools().filter((t) => t.task).map((t) => t.name)).toEqual(["route", "consult", "review_run", "review_retry"]);
+  test("only route, consult, the review runs and a workflow's delegated step may run as MCP tasks", () => {
+    expect(allTools().filter((t) => t.task).map((t) => t.name)).toEqual(["route", "consult", "review_run", "review_retry", "workflow_run_step"]);
   });
 
   test("init tools are advertised only with ORCHESTRATE_ALLOW_INIT=1", async () => {
