@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connect, textOf, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
-import { git, makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
+import { FAKES_DIR, git, makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 
 let box: Sandbox | undefined;
 let session: McpSession | undefined;
@@ -280,6 +280,24 @@ tiers: { light: null, standard: null, heavy: [g] }
     expect(run?.argv).toEqual(expect.arrayContaining(["-d", box!.repo]));
     expect(run?.argv).not.toContain("--output-format");
     expect(run?.argv).not.toContain("-k");
+  });
+});
+
+describe("route: what copilot refuses is surfaced, not hidden in a plain success", () => {
+  test("a write copilot denies (the person's own --deny-tool) shows in the trace and the answer; nothing changed", async () => {
+    box = makeSandbox({ FAKE_COPILOT_SCENARIO: "action" });
+    // The person's copilot, wrapped with a deny rule of their own: deny beats --allow-all-tools.
+    const wrapper = join(box.root, "copilot-denying");
+    writeFileSync(wrapper, `#!/bin/sh\nexec ${join(FAKES_DIR, "copilot")} "$@" "--deny-tool=shell(touch)"\n`);
+    chmodSync(wrapper, 0o755);
+    box.writeConfig(`agents:\n  cp: { backend: copilot, model: gpt-4o, command: "${wrapper}" }\ntiers: { light: null, standard: null, heavy: [cp] }\n`);
+    session = await connect(box.env);
+    const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "touch a file", cwd: box.repo, tier: "heavy" } })) as ToolReply;
+    const attempt = (reply.structuredContent?.attempts as { refusals?: { tool: string; message?: string }[] }[])[0];
+    expect(attempt?.refusals).toEqual([{ tool: "bash", message: "Permission to run this tool was denied due to the following rules: `shell(touch)`" }]);
+    expect(reply.structuredContent?.refusalNotice).toEqual(expect.stringContaining("cp"));
+    expect(textOf(reply)).toContain("refused");
+    expect(existsSync(join(box.repo, "created-by-tool.txt"))).toBe(false);
   });
 });
 
