@@ -3,10 +3,53 @@
  * Anthropic messages (claude), OpenAI Responses (codex, custom provider) and chat completions
  * (opencode's openai-compatible provider, copilot BYOK, community grok, pi's models.json
  * provider with `api: openai-completions`), streaming or not. Not used by the test suite. Prints `FAKE_LLM_LISTENING <url>`; logs requests to $FAKE_LLM_LOG.
+ *
+ * Capacity failures are steered by the model name, as research/retries-and-trust.md did: a model
+ * whose name contains `ratelimit` gets a 429 (with `retry-after: $FAKE_LLM_RETRY_AFTER`, default
+ * 1; empty for none), one containing `overload` a 529 (Anthropic) or 503 (OpenAI, Gemini), each
+ * in its provider's own error body. With `transient` in the name only the first request for that
+ * model fails (one-shot), then it answers.
  */
 const REPLY = process.env.FAKE_REPLY ?? "PONG-FROM-REAL";
 const LOG = process.env.FAKE_LLM_LOG;
 const log: unknown[] = [];
+const RETRY_AFTER = process.env.FAKE_LLM_RETRY_AFTER ?? "1";
+/** Requests seen per model, for the one-shot (transient) failures. */
+const seen = new Map<string, number>();
+
+type Api = "anthropic" | "openai" | "gemini";
+
+/** The failure this request gets, from its model's name; undefined: answer it. */
+function failureFor(model: string): 429 | 503 | undefined {
+  const status = /ratelimit/.test(model) ? 429 : /overload/.test(model) ? 503 : undefined;
+  if (status === undefined) return undefined;
+  const n = (seen.get(model) ?? 0) + 1;
+  seen.set(model, n);
+  return /transient/.test(model) && n > 1 ? undefined : status;
+}
+
+/** The provider's own error body and status (Anthropic says 529 where the others say 503). */
+function failure(api: Api, status: 429 | 503): Response {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (status === 429 && RETRY_AFTER !== "") headers["retry-after"] = RETRY_AFTER;
+  if (api === "anthropic") {
+    const body = status === 429 ? { type: "error", error: { type: "rate_limit_error", message: "Number of request tokens has exceeded your per-minute rate limit" } } : { type: "error", error: { type: "overloaded_error", message: "Overloaded" } };
+    return new Response(JSON.stringify(body), { status: status === 429 ? 429 : 529, headers });
+  }
+  if (api === "gemini") {
+    const body = status === 429 ? { error: { code: 429, message: "Resource has been exhausted (e.g. check quota).", status: "RESOURCE_EXHAUSTED" } } : { error: { code: 503, message: "The model is overloaded. Please try again later.", status: "UNAVAILABLE" } };
+    return new Response(JSON.stringify(body), { status, headers });
+  }
+  const body = status === 429 ? { error: { message: "Rate limit reached for requests. Please try again in 20s.", type: "requests", param: null, code: "rate_limit_exceeded" } } : { error: { message: "The server is overloaded. Please try again later.", type: "server_error", param: null, code: "server_overloaded" } };
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+function apiOf(path: string): Api | undefined {
+  if (path.endsWith("/messages")) return "anthropic";
+  if (path.endsWith("/responses") || path.endsWith("/chat/completions")) return "openai";
+  if (path.includes(":streamGenerateContent") || path.includes(":generateContent")) return "gemini";
+  return undefined;
+}
 const sse = (events: [string, unknown][]) =>
   new Response(events.map(([e, d]) => `event: ${e}\ndata: ${JSON.stringify(d)}\n\n`).join(""), { headers: { "content-type": "text/event-stream" } });
 const server = Bun.serve({
@@ -18,8 +61,12 @@ const server = Bun.serve({
     // Which tools a CLI offered, and whether anything the smoke planted in the CLIs' own config
     // (extensions, APPEND_SYSTEM.md, … all carry BOOM_MARKER) reached the request.
     const tools = ((body as { tools?: { function?: { name?: string }; name?: string }[] }).tools ?? []).map((t) => t.function?.name ?? t.name ?? "?");
-    log.push({ method: req.method, path: url.pathname, model: (body as { model?: string }).model, tools, leaked: JSON.stringify(body).includes("BOOM_MARKER") });
+    const api = apiOf(url.pathname);
+    const requested = api === "gemini" ? (url.pathname.split("/").pop()?.split(":")[0] ?? "") : ((body as { model?: string }).model ?? "");
+    const failed = api ? failureFor(requested) : undefined;
+    log.push({ at: Date.now(), method: req.method, path: url.pathname, model: requested || undefined, tools, leaked: JSON.stringify(body).includes("BOOM_MARKER"), ...(failed ? { failed } : {}) });
     if (LOG) await Bun.write(LOG, JSON.stringify(log, null, 1));
+    if (api && failed) return failure(api, failed);
     if (url.pathname.endsWith("/messages")) {
       const model = (body as { model?: string }).model ?? "claude-x";
       return sse([

@@ -5,7 +5,9 @@
 #   npm install --prefix /tmp/realcli @anthropic-ai/claude-code @openai/codex opencode-ai @github/copilot @vibe-kit/grok-cli
 #   npm install --prefix /tmp/realpi @mariozechner/pi-coding-agent@0.73.1   # pi 1.x needs Node >= 22.19
 #   PATH=/tmp/realcli/node_modules/.bin:/tmp/realpi/node_modules/.bin:$PATH scripts/smoke/real-clis.sh
-# ONLY=pi (a space-separated list of backends) runs just those.
+# ONLY=pi (a space-separated list of backends) runs just those. After the plain rows, capacity rows
+# time a persistent 429/503 (served by the next agent within 30 s) and a transient one (served by
+# the first); CAPACITY=0 skips them.
 set -u
 here=$(cd "$(dirname "$0")" && pwd); repo=$(cd "$here/../.." && pwd)
 bun="$repo/node_modules/.bin/bun"
@@ -19,7 +21,12 @@ mkdir -p -m 700 "$home/.config/orchestrate" "$home/Projects/repo" "$home/.codex"
 # A "boom" MCP server in every CLI's own config: a delegated run must never start it (isolation).
 boom="$root/boom.sh"; printf '#!/bin/sh\ntouch "%s/BOOM_STARTED_$1"\nexec sleep 30\n' "$root" > "$boom"; chmod +x "$boom"
 printf 'model_provider = "fake"\n[model_providers.fake]\nname = "fake"\nbase_url = "http://127.0.0.1:%s/v1"\nenv_key = "FAKE_API_KEY"\nwire_api = "responses"\n[mcp_servers.boom]\ncommand = "%s"\nargs = ["codex"]\n' "$port" "$boom" > "$home/.codex/config.toml"
-printf '{ "provider": { "fake": { "npm": "@ai-sdk/openai-compatible", "options": { "baseURL": "http://127.0.0.1:%s/v1", "apiKey": "dummy" }, "models": { "fake-model": {} } } }, "mcp": { "boom": { "type": "local", "command": ["%s", "opencode"] } } }\n' "$port" "$boom" > "$home/.config/opencode/opencode.json"
+# opencode: the capacity rows' models are declared too, and small_model keeps its title call off them.
+# Offline, its startup fetch of the models.dev catalog stalls for ~3 s before it falls back to the
+# bundled copy (research §A.5); OPENCODE_DISABLE_MODELS_FETCH skips it, as claude's non-essential
+# traffic is switched off below. Online the fetch costs nothing noticeable.
+export OPENCODE_DISABLE_MODELS_FETCH=1
+printf '{ "provider": { "fake": { "npm": "@ai-sdk/openai-compatible", "options": { "baseURL": "http://127.0.0.1:%s/v1", "apiKey": "dummy" }, "models": { "fake-model": {}, "ratelimit-model": {}, "overload-model": {}, "transient-ratelimit-model": {}, "transient-overload-model": {} } } }, "small_model": "fake/fake-model", "mcp": { "boom": { "type": "local", "command": ["%s", "opencode"] } } }\n' "$port" "$boom" > "$home/.config/opencode/opencode.json"
 printf '{ "mcpServers": { "boom": { "type": "stdio", "command": "%s", "args": ["claude"] } } }\n' "$boom" > "$home/.claude.json"
 printf '{ "mcpServers": { "boom": { "type": "local", "command": "%s", "args": ["copilot"], "tools": ["*"] } } }\n' "$boom" > "$home/.copilot/mcp-config.json"
 export HOME="$home" ORCHESTRATE_ROOTS="$home/Projects" ORCHESTRATE_DB="$root/db.sqlite" ORCHESTRATE_CONFIG="$home/.config/orchestrate/config.yaml"
@@ -33,7 +40,7 @@ export GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$port" GEMINI_API_KEY=dummy GEMI
 # an APPEND_SYSTEM.md that a delegated run must not load (orchestrate passes --no-extensions,
 # --append-system-prompt "", …; research/cli-pi.md §9). Agents must declare `provider: fake`.
 mkdir -p "$home/.pi/agent/extensions"
-printf '{ "providers": { "fake": { "baseUrl": "http://127.0.0.1:%s/v1", "api": "openai-completions", "apiKey": "dummy", "models": [ { "id": "fake-model", "cost": { "input": 3, "output": 15, "cacheRead": 0, "cacheWrite": 0 } } ] } } }\n' "$port" > "$home/.pi/agent/models.json"
+printf '{ "providers": { "fake": { "baseUrl": "http://127.0.0.1:%s/v1", "api": "openai-completions", "apiKey": "dummy", "models": [ { "id": "fake-model", "cost": { "input": 3, "output": 15, "cacheRead": 0, "cacheWrite": 0 } }, { "id": "ratelimit-model" }, { "id": "overload-model" }, { "id": "transient-ratelimit-model" }, { "id": "transient-overload-model" } ] } } }\n' "$port" > "$home/.pi/agent/models.json"
 printf 'import { writeFileSync } from "node:fs";\nexport default function () { writeFileSync("%s/BOOM_STARTED_pi", "extension"); }\n' "$root" > "$home/.pi/agent/extensions/boom.ts"
 printf '{ "mcpServers": { "boom": { "command": "%s", "args": ["pi"] } } }\n' "$boom" > "$home/.pi/agent/mcp.json"
 printf 'BOOM_MARKER: the user APPEND_SYSTEM.md reached the request\n' > "$home/.pi/agent/APPEND_SYSTEM.md"
@@ -55,5 +62,46 @@ for spec in "claude:sonnet" "codex:gpt-5.5" "opencode:fake/fake-model" "copilot:
   if [ "$out" = "PONG-FROM-REAL" ]; then passed=$((passed + 1)); echo "PASS $backend ($version), user MCP servers not started"
   else failed=$((failed + 1)); echo "FAIL $backend: ${out:0:200}"; tail -5 "$root/$backend.err"; fi
 done
+# ---- capacity (issue 11 §1): a persistent 429 / 503 is served by the next agent within 30 s of
+# the call; a one-shot (transient) 429 / 503 still by the first. The loopback server steers by model
+# name (fake-llm.ts). CAPACITY=0 skips these rows. Per CLI: its agent line for a model.
+capacity_agent() { # <backend> <model> → the agent's fields, or nothing when the CLI has no capacity row
+  case $1 in
+    claude) echo "backend: claude, model: \"$2\"" ;;
+    codex) echo "backend: codex, model: \"$2\"" ;;
+    opencode) echo "backend: opencode, model: \"fake/$2\"" ;;
+    pi) echo "backend: pi, provider: fake, model: \"$2\"" ;;
+  esac
+}
+capacity_ok_model() { case $1 in claude) echo sonnet ;; codex) echo gpt-5.5 ;; *) echo fake-model ;; esac; }
+# <backend> <failing model> <the agent that must serve: a1 | a2>
+capacity_row() {
+  local backend=$1 model=$2 want=$3 first second t0 t1 json served secs
+  first=$(capacity_agent "$backend" "$model"); second=$(capacity_agent "$backend" "$(capacity_ok_model "$backend")")
+  printf 'agents:\n  a1: { %s }\n  a2: { %s }\ntiers: { light: null, standard: null, heavy: [a1, a2] }\n' "$first" "$second" > "$ORCHESTRATE_CONFIG"
+  chmod 600 "$ORCHESTRATE_CONFIG"
+  t0=$(date +%s.%N)
+  json=$(timeout 120 "$bun" "$repo/src/main.ts" run --json --tier heavy --cwd "$home/Projects/repo" "say pong" 2> "$root/$backend-$model.err")
+  t1=$(date +%s.%N)
+  secs=$(echo "$t1 - $t0" | bc)
+  served=$(printf '%s' "$json" | python3 -c 'import json,sys
+try: o=json.load(sys.stdin)
+except Exception: print("-"); sys.exit()
+t=" ".join("%s:%s:%.1fs" % (a["agent"], a["outcome"], a["durationMs"] / 1000) for a in o.get("attempts", []))
+print((o.get("servedBy") or {}).get("agent","-"), t)')
+  if [ "${served%% *}" = "$want" ] && [ "$(echo "$secs < 30" | bc)" = 1 ] && printf '%s' "$json" | grep -q PONG-FROM-REAL; then
+    passed=$((passed + 1)); printf 'PASS %s %s: served by %s in %.1f s (trace %s)\n' "$backend" "$model" "$want" "$secs" "${served#* }"
+  else
+    failed=$((failed + 1)); printf 'FAIL %s %s: wanted %s within 30 s, got %s in %.1f s\n' "$backend" "$model" "$want" "$served" "$secs"; tail -3 "$root/$backend-$model.err"
+  fi
+}
+if [ "${CAPACITY:-1}" != 0 ]; then
+  for backend in claude codex opencode copilot grok gemini pi; do
+    case " ${ONLY:-$backend} " in *" $backend "*) ;; *) continue ;; esac
+    command -v "$backend" >/dev/null || continue
+    [ -n "$(capacity_agent "$backend" x)" ] || continue
+    for row in "ratelimit-model a2" "overload-model a2" "transient-ratelimit-model a1" "transient-overload-model a1"; do capacity_row "$backend" $row; done
+  done
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
