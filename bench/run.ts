@@ -19,6 +19,7 @@ const BENCHES: Bench[] = [
   { name: "startup", load: () => import("./startup.ts") },
   { name: "route", load: () => import("./route-overhead.ts") },
   { name: "fingerprint", load: () => import("./fingerprint.ts") },
+  { name: "worktree", load: () => import("./worktree.ts") },
   { name: "concurrency", load: () => import("./concurrency.ts") },
   { name: "review", load: () => import("./review-parallel.ts") },
   { name: "surface", load: () => import("./tool-surface.ts") },
