@@ -127,7 +127,7 @@ function validateFinding(value: unknown): FindingInput | undefined {
 }
 
 function isSeverity(value: string): value is Severity {
-  return (SEVERITIES as readonly string[]).includes(value);
+  return SEVERITIES.some((s) => s === value);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

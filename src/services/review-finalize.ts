@@ -75,7 +75,7 @@ export function checkSynthesis(findings: readonly FindingRecord[], combined: rea
   const out = new Map<string, { id: string; disposition: Disposition; reason?: string }>();
   for (const c of combined) {
     const disposition = c.disposition ?? "open";
-    const worst = Math.max(RANK[c.severity], ...c.sources.map((id) => RANK[(byId.get(id) as FindingRecord).severity]));
+    const worst = Math.max(RANK[c.severity], ...c.sources.map((id) => RANK[byId.get(id)?.severity ?? "minor"]));
     if (NEEDS_REASON.has(disposition) && worst >= RANK.important && !c.reason?.trim()) {
       return fail("disposition_reason_required", `Combined finding "${c.claim.slice(0, 80)}" is ${disposition} but carries a ${worst === RANK.critical ? "critical" : "important"} finding (${c.sources.join(", ")}) and gives no reason.`);
     }

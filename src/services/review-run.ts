@@ -13,7 +13,7 @@ import { fail, ok, type Failure, type Result } from "../result.ts";
 import type { Approval, FindingInput, ReviewerEnd, ReviewRecord, ReviewStatus, SecretsMode } from "../store/reviews.ts";
 import { cancelJob } from "./jobs.ts";
 import { buildReviewPrompt } from "./review-envelope.ts";
-import { masked } from "./review-material.ts";
+import { locateSecrets, masked, sizeOf } from "./review-material.ts";
 import { runReviewer } from "./review-reviewer.ts";
 import { release, resolveHeld, type ResolvedScope } from "./review-scope.ts";
 import { reviewView, type ReviewView } from "./review-views.ts";
@@ -54,7 +54,7 @@ export async function approveRun(rt: Runtime, req: ReviewRunRequest, approver: A
   const scope = checkBinding(rt, req, claimed.value);
   if (!scope.ok) return scope;
   const secrets = req.secrets ?? "mask";
-  const approval = await approve(rt, record, approver, secrets);
+  const approval = await approve(rt, record, scope.value, approver, secrets);
   if (!approval.ok) return approval;
   if (req.host_findings?.length) rt.store.reviews.addHostFindings(record.id, req.host_findings, rt.now());
   if (!rt.store.reviews.transition(record.id, ["approving"], "running", { approval: approval.value, secrets }, rt.now())) return fail("review_wrong_state", `Review ${record.id} was cancelled while it waited for approval.`);
@@ -87,9 +87,9 @@ function checkBinding(rt: Runtime, req: ReviewRunRequest, binding: string): Resu
   return scope.ok ? fail("plan_changed", `Review ${req.review_id}'s token is not bound to the material as it is now; nothing was sent.`) : scope;
 }
 
-async function approve(rt: Runtime, record: ReviewRecord, approver: Approver | undefined, secrets: SecretsMode): Promise<Result<Approval>> {
+async function approve(rt: Runtime, record: ReviewRecord, scope: ResolvedScope, approver: Approver | undefined, secrets: SecretsMode): Promise<Result<Approval>> {
   if (!approver) return ok("token");
-  const answer = await approver.ask(approvalQuestion(record, secrets)).catch(() => "failed" as const);
+  const answer = await approver.ask(approvalQuestion(record, scope, secrets)).catch((): "failed" => "failed");
   if (answer === "accept") return ok(approver.kind);
   rt.store.reviews.transition(record.id, ["approving"], "declined", {}, rt.now());
   release(record.id);
@@ -97,16 +97,17 @@ async function approve(rt: Runtime, record: ReviewRecord, approver: Approver | u
   return fail("approval_failed", `Review ${record.id} could not be put to the person for approval, so it was not run; nothing was sent.`);
 }
 
-/** The plan in a few lines, as the person is asked to approve it. */
-export function approvalQuestion(record: ReviewRecord, secrets: SecretsMode): string {
-  const plan = (record.plan ?? {}) as { material?: { total?: { chars?: number; items?: number } }; secrets?: unknown[]; requests?: { at_most?: number } };
+/** The plan in a few lines, as the person is asked to approve it: worked out from the scope that would be sent. */
+export function approvalQuestion(record: ReviewRecord, resolved: ResolvedScope, secrets: SecretsMode): string {
+  const { goal, context } = resolved.scope;
   const who = record.reviewers.map((r) => `${r.agentId} (${r.backend}${r.model ? ` · ${r.model}` : ""})`).join(", ");
-  const found = plan.secrets?.length ?? 0;
+  const found = locateSecrets([{ label: "goal", text: goal }, ...(context ? [{ label: "context", text: context }] : []), ...resolved.items]).length;
+  const size = sizeOf(resolved.items);
   const handling = found === 0 ? "No credential-shaped text was found." : `${found} credential-shaped value(s) found; they will be ${secrets === "mask" ? "masked" : "SENT AS IS"}.`;
   return [
     `Run a ${record.mode} review with ${record.reviewers.length} reviewer(s): ${who}?`,
-    `Goal: ${(record.goal ?? "(not stored)").slice(0, 300)}`,
-    `Material: ${plan.material?.total?.items ?? "?"} item(s), ${plan.material?.total?.chars ?? "?"} characters; at most ${plan.requests?.at_most ?? "?"} request(s).`,
+    `Goal: ${redact(goal).slice(0, 300)}`,
+    `Material: ${size.items} item(s), ${size.chars} characters; at most ${record.reviewers.length * 2} request(s).`,
     handling,
     "The material may stay in each reviewer CLI's own history.",
   ].join("\n");
@@ -202,12 +203,17 @@ export function cancelReview(rt: Runtime, id: string): Result<ReviewView> {
   const record = rt.store.reviews.get(id);
   if (!record) return fail("unknown_review", `No review "${id}" is stored here.`);
   if (record.status === "running") {
-    const job = rt.store.jobs.list({ status: "running", limit: 1000 }).find((j) => j.kind === "review" && (j.args as { review_id?: unknown } | undefined)?.review_id === id);
+    const job = rt.store.jobs.list({ status: "running", limit: 1000 }).find((j) => j.kind === "review" && namesReview(j.args, id));
     if (job && !cancelJob(job.id, "cancelled")) return fail("job_not_owned", `Review ${id} is running in another orchestrate process (job ${job.id}).`);
   }
   if (!rt.store.reviews.transition(id, ["planned", "approving", "running"], "cancelled", {}, rt.now())) return fail("review_wrong_state", `Review ${id} is ${record.status}; only a planned or running review can be cancelled.`);
   release(id);
   return ok(reviewView(rt.store.reviews.get(id) ?? record));
+}
+
+/** A review job's stored arguments name its review. */
+function namesReview(args: unknown, id: string): boolean {
+  return typeof args === "object" && args !== null && "review_id" in args && args.review_id === id;
 }
 
 const RETRIABLE = new Set(["failed", "unparseable", "cancelled"]);

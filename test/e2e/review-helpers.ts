@@ -2,7 +2,6 @@
 import { Database } from "bun:sqlite";
 import { connect, type Elicitor, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
 import { makeSandbox, type Recording, type Sandbox } from "../../fakes/lib/sandbox.ts";
-import { answerRuns } from "./consult-helpers.ts";
 
 export interface Reviewer {
   backend: string;
@@ -73,9 +72,9 @@ export async function plan(s: McpSession, args: Record<string, unknown>): Promis
   return reply as Plan & Data;
 }
 
-/** Answer runs of the reviewer CLIs (probes and side channels excluded). */
+/** The reviewer CLIs' runs: the ones whose prompt is a review (probes and side channels carry none). */
 export function reviewerRuns(box: Sandbox): Recording[] {
-  return answerRuns(box.recordings()).filter((r) => JSON.stringify(r).includes("ORCHESTRATE_REVIEW_ENVELOPE"));
+  return box.recordings().filter((r) => JSON.stringify(r).includes("ORCHESTRATE_REVIEW_ENVELOPE"));
 }
 
 /** A query on the world's store file, read-only. */
