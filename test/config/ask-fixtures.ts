@@ -1,3 +1,4 @@
+import { join } from "node:path";
 /** Seed 002's config.yaml examples, as its README prints them. */
 
 /** The Configuration section's file, byte for byte. */
@@ -40,4 +41,5 @@ model_list:
       api_key: os.environ/LOCAL_VLLM_KEY
 `;
 
-export const SEED_002_PATH = "/work/shared/seeds/002_6144608932b35f49.txt";
+/** The seed, copied into the repo (test/fixtures/seeds): tests read nothing outside it. */
+export const SEED_002_PATH = join(import.meta.dir, "..", "fixtures", "seeds", "002_6144608932b35f49.txt");
