@@ -56,7 +56,6 @@ export interface AgentConfig {
   executionModes?: ExecutionMode[];
 }
 
-export type ExecutionMode = "consultation" | "patch" | "isolated_write";
 
 export interface CooldownTtls {
   authSec: number;
@@ -75,8 +74,8 @@ export interface ReviewConfig {
   deepReviewers: string[];
 }
 
-export type { WorkflowBinding, WorkflowConfig, WorkflowStepName } from "./workflow-types.ts";
-import type { WorkflowConfig } from "./workflow-types.ts";
+export type { ExecutionMode, WorkflowBinding, WorkflowConfig, WorkflowStepName } from "./workflow-types.ts";
+import type { ExecutionMode, WorkflowConfig } from "./workflow-types.ts";
 
 export interface Config {
   source: {

@@ -4,7 +4,8 @@
  * list of reviewers; the round cap and the policy the loop runs under. A workflow snapshots all of
  * this at start, so editing the file never reroutes a running one.
  */
-import type { ExecutionMode } from "./types.ts";
+/** Seed 001's execution modes: an answer, a diff sent back, or writes into a throw-away worktree. */
+export type ExecutionMode = "consultation" | "patch" | "isolated_write";
 
 export const WORKFLOW_STEPS = ["research", "plan", "author_execution_prompt", "implement", "apply_patch", "test", "review", "synthesize", "fix"] as const;
 export type WorkflowStepName = (typeof WORKFLOW_STEPS)[number];

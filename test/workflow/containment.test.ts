@@ -19,7 +19,7 @@ afterEach(async () => {
 
 const AGENT_OF: Record<string, string> = { codex: "codex-sol", claude: "claude-opus", gemini: "gem" };
 /** The implementer's fake edits; claude's steps other than implement are then the host's (its fake would edit in answer mode too). */
-const SCENARIO = (backend: string) => (backend === "claude" ? { FAKE_CLAUDE_SCENARIO: "edits-then-ok" } : {});
+const SCENARIO = (backend: string): Record<string, string> => (backend === "claude" ? { FAKE_CLAUDE_SCENARIO: "edits-then-ok" } : {});
 const CONTAINED = Object.values(adapters).filter((a) => a.writes.isolatedWrite).map((a) => a.backend);
 
 /** Every file of the checkout (not .git), with its bytes: "byte-identical" compared literally. */
