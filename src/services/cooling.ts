@@ -37,12 +37,16 @@ export function coolingByAgent(rt: Runtime, now: number): Map<string, Cooling> {
   return out;
 }
 
-/** After an unavailable failure, every orchestrate process on the machine skips this agent for a while. */
+/**
+ * After an unavailable failure, every orchestrate process on the machine skips this agent for a
+ * while: the class's TTL, or the provider's announced wait when that is longer. A TTL of 0 turns
+ * the class's cooldowns off (config.example.yaml), and a retry-after does not turn them back on.
+ */
 export function armCooldown(rt: Runtime, agent: AgentConfig, failure: FailureClass | undefined, retryAfterSec?: number): void {
   const cls = failure ? cooldownClass(failure) : undefined;
   if (!cls) return;
   const now = rt.now();
   const ttl = cooldownUntil(cls, rt.config.cooldowns, now);
-  const until = retryAfterSec !== undefined ? Math.max(ttl, now + retryAfterSec * 1000) : ttl;
+  const until = retryAfterSec !== undefined && ttl > now ? Math.max(ttl, now + retryAfterSec * 1000) : ttl;
   rt.store.cooldowns.arm(agentIdentityKey(rt, agent), cls, until, now);
 }

@@ -149,6 +149,19 @@ describe("a provider's long retry-after", () => {
   }, 60_000);
 });
 
+describe("a capacity TTL of 0 keeps cooldowns off", () => {
+  test("even when the provider announced a wait: the next call tries the agent again", async () => {
+    const backend = BACKENDS.claude as Backend;
+    box = makeSandbox();
+    box.writeConfig(`${backend.config({ FAKE_CLAUDE_SCENARIO: "rate-limit", FAKE_RETRY_AFTER: "30", ...REAL })}cooldowns: { capacitySec: 0 }\n`);
+    session = await connect(box.env);
+    await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } });
+    const later = (await session.client.callTool({ name: "router_dry_run", arguments: { cwd: box.repo, tier: "heavy" } })) as ToolReply;
+    const decisions = (later.structuredContent?.decisions ?? []) as { agent: string; decision: string }[];
+    expect(decisions.find((d) => d.agent === "a1")).toMatchObject({ decision: "include" });
+  }, 60_000);
+});
+
 describe("a run that already acted stays terminal, capacity or not", () => {
   test("claude edits, then rate-limited: no fallback", async () => {
     const backend = BACKENDS.claude as Backend;
