@@ -1,6 +1,6 @@
 /**
- * Job kinds, service side: what each kind of durable job runs — a route or a consult now, review and
- * workflow steps later — and how its result is recorded. Starting a job goes from here straight to
+ * Job kinds, service side: what each kind of durable job runs — a route, a consult, a review or a
+ * workflow step — and how its result is recorded. Starting a job goes from here straight to
  * its service, so a job never calls back up into the MCP layer, which only shapes the result
  * (mcp/jobs/kinds.ts). The services load with their first job, not with this module.
  */
@@ -10,6 +10,7 @@ import type { Runtime } from "./runtime.ts";
 import type { RouteOutcome, RouteRequest } from "./route.ts";
 import type { ConsultEnvelope, ConsultRequest } from "./consult.ts";
 import type { ReviewJobRequest, ReviewOutcome } from "./review-run.ts";
+import type { StepJobOutcome, StepJobRequest } from "./workflow/run.ts";
 import { startJob, type JobEnd, type JobHooks, type JobVerdict } from "./jobs.ts";
 
 /** Each kind's request and service result; its keys must be the store's job kinds. */
@@ -17,6 +18,7 @@ export interface JobKinds {
   route: { request: RouteRequest; result: RouteOutcome };
   consult: { request: ConsultRequest; result: ConsultEnvelope };
   review: { request: ReviewJobRequest; result: ReviewOutcome };
+  workflow_step: { request: StepJobRequest; result: StepJobOutcome };
 }
 
 /** Who asked: the MCP client's name steers consult's host detection. */
@@ -41,6 +43,9 @@ const RUNNERS: { [K in JobKind]: KindRunner<K> } = {
   },
   review: {
     run: async (rt, request, hooks) => (await import("./review-run.ts")).runReviewers(rt, request, { signal: hooks.signal, onProgress: hooks.onProgress }),
+  },
+  workflow_step: {
+    run: async (rt, request, hooks) => (await import("./workflow/run.ts")).executeStep(rt, request, hooks.signal),
   },
 };
 

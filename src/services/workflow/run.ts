@@ -20,7 +20,7 @@ import { runAttempt } from "../../runner/attempt.ts";
 import { answerTraits } from "../cli-variant.ts";
 import { consultTurn } from "../consult-turn.ts";
 import { CONSULT_CONTRACT } from "../envelope.ts";
-import { approveRun, runReviewers, type Approver } from "../review-run.ts";
+import { approveRun, runReviewers, type Approver, type ReviewJobRequest } from "../review-run.ts";
 import type { Runtime } from "../runtime.ts";
 import { extractPatch } from "./prompt.ts";
 import { spendStep, type StepApprover } from "./spend.ts";
@@ -42,33 +42,79 @@ export interface StepOutcome {
   result?: unknown;
 }
 
-export async function runStep(rt: Runtime, req: RunStepRequest, approver: StepApprover | undefined, signal: AbortSignal): Promise<Result<StepOutcome>> {
+/** What a step's job runs once its token is spent (and, for the review, the review's own approval given). */
+export interface StepJobRequest {
+  workflow_id: string;
+  step_id: string;
+  approval: "elicitation" | "token";
+  review?: ReviewJobRequest;
+}
+
+/** A step job's end: the same view whether it ended inside the call or is read back by job_wait. */
+export type StepJobOutcome = StepOutcome & { ok: boolean; error?: Failure };
+
+/**
+ * The live half of workflow_run_step: the token is spent (and elicitation asked) while the call is
+ * still open, because only the call can reach the person; what runs afterwards can outlive it as a job.
+ */
+export async function prepareStep(rt: Runtime, req: RunStepRequest, approver: StepApprover | undefined): Promise<Result<StepJobRequest>> {
   const planned = rt.store.workflows.step(req.step_id);
   if (planned && planned.executor === "host") return fail("not_delegated_step", `Step ${planned.step} is the host's.`);
   const spent = await spendStep(rt, req.workflow_id, req.step_id, req.token, approver);
   if (!spent.ok) return spent;
   const step = spent.value;
-  const done = step.executor === "agents" ? await reviewStep(rt, step, req, approver, signal) : await agentStep(rt, step, signal);
-  if (!done.ok) {
-    rt.store.workflows.finishStep(step.id, { status: "failed", errorCode: done.error.code, errorMessage: done.error.message }, rt.now());
-    advance(rt, step.workflowId);
-    return done;
-  }
-  const status = step.step === "implement" || step.step === "fix" ? "awaiting_host_apply" : "succeeded";
-  rt.store.workflows.finishStep(step.id, { status, result: done.value, approval: spent.value.approvedBy }, rt.now());
-  if (step.step === "fix") rt.store.workflows.update(step.workflowId, { round: step.round }, rt.now());
-  advance(rt, step.workflowId);
-  return ok({ workflow_id: step.workflowId, step_id: step.id, step: step.step, status, approval: spent.value.approvedBy, result: done.value });
+  const base = { workflow_id: step.workflowId, step_id: step.id, approval: step.approvedBy };
+  if (step.executor !== "agents") return ok(base);
+  const review = await approveReview(rt, step, req, approver);
+  if (!review.ok) return failStep(rt, step, review.error);
+  return ok({ ...base, review: review.value });
 }
 
-async function reviewStep(rt: Runtime, step: StepRecord, req: RunStepRequest, approver: StepApprover | undefined, signal: AbortSignal): Promise<Result<unknown>> {
+/** The long half: run the prepared step and record how it ended. Never throws. */
+export async function executeStep(rt: Runtime, req: StepJobRequest, signal: AbortSignal): Promise<StepJobOutcome> {
+  const step = rt.store.workflows.step(req.step_id);
+  const view = { workflow_id: req.workflow_id, step_id: req.step_id, step: step?.step ?? "unknown", approval: req.approval };
+  if (!step) return { ...view, ok: false, status: "failed", error: { code: "unknown_workflow", message: `Step ${req.step_id} disappeared before it ran.` } };
+  const done = req.review ? await reviewStep(rt, req.review, signal) : await agentStep(rt, step, signal);
+  if (!done.ok) {
+    failStep(rt, step, done.error);
+    return { ...view, ok: false, status: "failed", error: done.error };
+  }
+  const status = step.step === "implement" || step.step === "fix" ? "awaiting_host_apply" : "succeeded";
+  rt.store.workflows.finishStep(step.id, { status, result: done.value, approval: req.approval }, rt.now());
+  if (step.step === "fix") rt.store.workflows.update(step.workflowId, { round: step.round }, rt.now());
+  advance(rt, step.workflowId);
+  return { ...view, ok: true, status, result: done.value };
+}
+
+/** Both halves in one call, for callers that hold no job (the service's own tests). */
+export async function runStep(rt: Runtime, req: RunStepRequest, approver: StepApprover | undefined, signal: AbortSignal): Promise<Result<StepOutcome>> {
+  const prepared = await prepareStep(rt, req, approver);
+  if (!prepared.ok) return prepared;
+  const { ok: done, error, ...outcome } = await executeStep(rt, prepared.value, signal);
+  return done ? ok(outcome) : { ok: false, error: error ?? { code: "internal_error", message: "The step failed without an error." } };
+}
+
+function failStep<T>(rt: Runtime, step: StepRecord, error: Failure): Result<T> {
+  rt.store.workflows.finishStep(step.id, { status: "failed", errorCode: error.code, errorMessage: error.message }, rt.now());
+  advance(rt, step.workflowId);
+  return { ok: false, error };
+}
+
+/** The review step's token is the review's: the review service spends it and asks the person. */
+async function approveReview(rt: Runtime, step: StepRecord, req: RunStepRequest, approver: StepApprover | undefined): Promise<Result<ReviewJobRequest>> {
   if (!step.reviewId) return fail("internal_error", `Review step ${step.id} has no review.`);
   const asker: Approver | undefined = approver ? { kind: "elicitation", ask: approver.ask } : undefined;
   const approved = await approveRun(rt, { review_id: step.reviewId, token: req.token, ...(req.host_findings ? { host_findings: req.host_findings } : {}) }, asker);
   if (!approved.ok) return approved;
-  const outcome = await runReviewers(rt, approved.value, { signal, onProgress: () => {} });
+  const { review_id, agents, secrets } = approved.value;
+  return ok({ review_id, agents, secrets });
+}
+
+async function reviewStep(rt: Runtime, review: ReviewJobRequest, signal: AbortSignal): Promise<Result<unknown>> {
+  const outcome = await runReviewers(rt, review, { signal, onProgress: () => {} });
   if (!outcome.ok) return { ok: false, error: outcome.error ?? { code: "internal_error", message: "The review did not finish." } };
-  return ok({ review_id: step.reviewId, review_status: outcome.status, findings: outcome.findings.length, next: "Finalize the review through workflow_record_host_step(synthesize) with your synthesis." });
+  return ok({ review_id: review.review_id, review_status: outcome.status, findings: outcome.findings.length, next: "Finalize the review through workflow_record_host_step(synthesize) with your synthesis." });
 }
 
 async function agentStep(rt: Runtime, step: StepRecord, signal: AbortSignal): Promise<Result<unknown>> {

@@ -5,10 +5,12 @@ import type { ShapedKind } from "../../jobs/kinds.ts";
 import { routeKind } from "../core/kind.ts";
 import { consultKind } from "../consult/kind.ts";
 import { reviewKind } from "../review/kind.ts";
+import { workflowStepKind } from "../workflow/kind.ts";
 
 /** Every job kind has its shaping, and each shapes what its service returns (else this fails to compile). */
 export const JOB_KINDS: { [K in JobKind]: ShapedKind<JobKinds[K]["result"]> } = {
   route: routeKind,
   consult: consultKind,
   review: reviewKind,
+  workflow_step: workflowStepKind,
 };

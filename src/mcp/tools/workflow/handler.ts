@@ -3,7 +3,9 @@ import type { ToolContext } from "../../define.ts";
 import type { ToolOutcome } from "../../outcome.ts";
 import type { Result } from "../../../result.ts";
 import { resolveHost } from "../../../services/consult-target.ts";
+import { runAsJob } from "../../jobs/bridge.ts";
 import { withRuntime } from "../runtime.ts";
+import { workflowStepKind } from "./kind.ts";
 import type { workflowIdInput, workflowPlanStepInput, workflowRecordHostStepInput, workflowReplanInput, workflowRunStepInput, workflowStartInput, workflowStatusInput } from "./schema.ts";
 
 const service = () => Promise.all([import("../../../services/workflow/start.ts"), import("../../../services/workflow/plan.ts"), import("../../../services/workflow/run.ts"), import("../../../services/workflow/host.ts"), import("../../../services/workflow/views.ts")]);
@@ -48,10 +50,13 @@ export function workflowPlanStep(input: typeof workflowPlanStepInput.infer, ctx:
   });
 }
 
+/** The token is spent (and the person asked) while the call is live; the step then runs as a job, so one longer than the client's ceiling answers with its id. */
 export function workflowRunStep(input: typeof workflowRunStepInput.infer, ctx: ToolContext): Promise<ToolOutcome> {
   return withRuntime(async (rt) => {
-    const [, , { runStep }] = await service();
-    return reply(await runStep(rt, input, approverOf(ctx), ctx.signal), (v) => `Step ${v.step} ${v.status}. Call workflow_status for what comes next.`);
+    const [, , { prepareStep }] = await service();
+    const prepared = await prepareStep(rt, input, approverOf(ctx));
+    if (!prepared.ok) return { ok: false, error: prepared.error };
+    return runAsJob(rt, ctx, { kind: "workflow_step", request: prepared.value, background: false }, workflowStepKind);
   });
 }
 

@@ -1,4 +1,5 @@
 import { type } from "arktype";
+import { errorInfo } from "../shared.ts";
 
 const id = type("0 < string <= 64");
 const step = type("'research' | 'plan' | 'author_execution_prompt' | 'implement' | 'apply_patch' | 'test' | 'review' | 'synthesize' | 'fix'");
@@ -64,3 +65,15 @@ export const workflowStatusInput = type({ "+": "reject", "workflow_id?": id });
 
 /** Replies carry the service's view as is; the text says what to do next. */
 export const workflowOutput = type({ "[string]": "unknown" });
+
+/** A workflow_run_step job's end as stored, read back by job_wait (services/workflow/run.ts StepJobOutcome). */
+export const workflowStepOutput = type({
+  ok: "boolean",
+  "error?": errorInfo,
+  workflow_id: "string",
+  step_id: "string",
+  step: "string",
+  status: "string",
+  approval: "'elicitation' | 'token'",
+  "result?": "unknown",
+});
