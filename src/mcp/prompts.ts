@@ -1,7 +1,8 @@
 /**
- * MCP prompts (slash commands): `consult`, `status`, and `review` where the config has a
- * consult.review block (seed 001: advertised only when its tools are — a command that could only
- * say "no reviewers are configured" reads like a bug). Expanding a prompt only builds text — it
+ * MCP prompts (slash commands): `consult`, `status`, `review` where the config has a consult.review
+ * block and `workflow` where it has a consult.workflow block (seed 001: advertised only when its
+ * tools are — a command that could only say "no reviewers are configured" reads like a bug); with
+ * workflows on, `status` covers them too. Expanding a prompt only builds text — it
  * sends nothing, spawns nothing and opens no store — and every argument is optional: a missing one
  * becomes an instruction to ask the person for it rather than a guess. Plain data, no schema
  * library, so listing prompts costs nothing at startup.
@@ -11,8 +12,10 @@ import { blockAt, readRawConfig } from "../config/presence.ts";
 
 type Args = Record<string, string | undefined>;
 
+type Env = Record<string, string | undefined>;
+
 interface PromptDef extends Prompt {
-  expand: (args: Args) => string;
+  expand: (args: Args, env: Env) => string;
   /** Offered only when this holds for the server's environment (its config file). */
   when?: (env: Record<string, string | undefined>) => boolean;
 }
@@ -49,7 +52,23 @@ const PROMPTS: PromptDef[] = [
     expand: expandReview,
     when: (env) => blockAt(readRawConfig(env), "consult", "review") !== undefined,
   },
+  {
+    name: "workflow",
+    title: "Run a workflow",
+    description: "Hold a whole job together: research, plan, brief, implement, apply, test, review and capped fix rounds, each step previewed and approved on its own.",
+    arguments: [
+      { name: "goal", description: "What the workflow should achieve", required: false },
+      { name: "workdir", description: "The git checkout to work on (under a configured root, clean)", required: false },
+      { name: "workflow_id", description: "A workflow to continue instead of starting one", required: false },
+    ],
+    expand: expandWorkflow,
+    when: workflowsOn,
+  },
 ];
+
+function workflowsOn(env: Env): boolean {
+  return blockAt(readRawConfig(env), "consult", "workflow") !== undefined;
+}
 
 function offered(env: Record<string, string | undefined>): PromptDef[] {
   return PROMPTS.filter((p) => !p.when || p.when(env));
@@ -63,7 +82,7 @@ export function getPrompt(name: string, args: Record<string, string> = {}, env: 
   const prompts = offered(env);
   const def = prompts.find((p) => p.name === name);
   if (!def) throw new McpError(ErrorCode.InvalidParams, `No prompt named "${name}"; prompts/list shows ${prompts.map((p) => p.name).join(", ")}.`);
-  const text = def.expand(clean(args));
+  const text = def.expand(clean(args), env);
   return { description: def.description, messages: [{ role: "user", content: { type: "text", text } }] };
 }
 
@@ -92,12 +111,15 @@ function expandConsult(args: Args): string {
   return lines.join("\n\n");
 }
 
-function expandStatus(args: Args): string {
+function expandStatus(args: Args, env: Env): string {
+  const workflows = workflowsOn(env);
   const lines = ["Report orchestrate's status to the person: call `list_tiers` (which tiers are configured and to which agents) and `list_agents` (which consult agents this host can reach, and why others are excluded). Summarize briefly; do not start any work."];
+  if (workflows) lines.push("Also call `workflow_status` without an id and list the stored workflows with their status and round.");
+  const lookups = workflows ? "call `job_status` with that id; if no job has it, `get_consultation`; if no consultation has it, `workflow_status` with workflow_id" : "call `job_status` with that id; if no job has it, call `get_consultation` with it";
   if (args.id) {
-    lines.push(`Also report on "${args.id}": call \`job_status\` with that id; if no job has it, call \`get_consultation\` with it.`);
+    lines.push(`Also report on "${args.id}": ${lookups}.`);
   } else {
-    lines.push("If the person asked about a particular job or consultation, ask them for its id, then use `job_status` or `get_consultation`.");
+    lines.push(`If the person asked about a particular job, consultation${workflows ? " or workflow" : ""}, ask them for its id, then ${lookups.replace("with that id", "with it")}.`);
   }
   return lines.join("\n\n");
 }
@@ -121,6 +143,32 @@ function expandReview(args: Args): string {
       `3. Only once they agree, call \`review_run\` with review_id and token${mode === "deep" ? " — and, because this is a deep review, host_findings: your own findings, written before you see any reviewer's" : " (in deep mode also host_findings: your own findings, recorded before you see theirs)"}.`,
       "4. Read every reviewer's findings. If a reviewer failed or replied unparseably, call `review_retry`.",
       "5. Call `review_finalize`: carry every critical finding's id into a critical combined finding, even where reviewers disagree; reject or accept a risk only with a reason. Then tell the person the result.",
+    ].join("\n"),
+  );
+  return lines.join("\n\n");
+}
+
+function expandWorkflow(args: Args): string {
+  const lines = ["Run a workflow with orchestrate's workflow tools. Every step is two calls — `workflow_plan_step` previews it and returns a one-time token, then `workflow_run_step` (a delegated step) or `workflow_record_host_step` (your own) spends it — and the person approves each step; there is no one-call form."];
+  if (args.workflow_id) {
+    lines.push(`Continue workflow ${args.workflow_id}: call \`workflow_status\` with workflow_id "${args.workflow_id}" and plan the step it names as next.`);
+  } else {
+    const ask: string[] = [];
+    if (args.goal) lines.push(`Goal:\n${args.goal}`);
+    else ask.push("what the workflow should achieve");
+    if (args.workdir) lines.push(`Workdir: ${args.workdir}`);
+    else ask.push("which git checkout to work on (it must be under a configured root and clean)");
+    if (ask.length) lines.push(`First ask the person for ${ask.join(", and ")}. Do not guess these.`);
+    lines.push("Then call `workflow_start` with goal and workdir. It sends nothing.");
+  }
+  lines.push(
+    [
+      "For each step:",
+      "1. Call `workflow_plan_step` with the step `workflow_status` names and context: the source and notes the step needs. A delegated agent sees nothing else — not your checkout.",
+      "2. Show the person the preview (agent, execution mode, context size) and go on only once they agree.",
+      "3. Spend the token: `workflow_run_step` for an agent's or the reviewers' step (a long one may answer with a job id: call `job_wait`), `workflow_record_host_step` for yours — test with the command, exit code, output and duration you observed; apply_patch only after you have applied the step's patch and committed it.",
+      "4. Call `workflow_status` for what comes next. Finalize each review through the synthesize step, carrying every critical and important finding; a fix round answers the findings still open.",
+      "Stop when workflow_status says completed or needs_attention, and tell the person which, with its open findings.",
     ].join("\n"),
   );
   return lines.join("\n\n");

@@ -20,14 +20,21 @@ interface Reply {
   structuredContent?: Record<string, unknown>;
 }
 
+/** The SDK's reply union narrowed to what these tests read, without a cast. */
+async function callTool(w: WorkflowWorld, name: string, args: Record<string, unknown>): Promise<Reply> {
+  const r = await w.session.client.callTool({ name, arguments: args });
+  const data = r.structuredContent;
+  return { isError: r.isError === true, ...(typeof data === "object" && data !== null ? { structuredContent: { ...data } } : {}) };
+}
+
 async function runAsJob(w: WorkflowWorld, wf: string, step: string): Promise<{ first: Reply; done: Reply }> {
   const plan = await w.call("workflow_plan_step", { workflow_id: wf, step, context: "README.md:\nhello\n" });
   expect(plan.error).toBeUndefined();
-  const first: Reply = await w.session.client.callTool({ name: "workflow_run_step", arguments: { workflow_id: wf, step_id: String(plan.step_id), token: String(plan.token) } });
+  const first = await callTool(w, "workflow_run_step", { workflow_id: wf, step_id: String(plan.step_id), token: String(plan.token) });
   const job = first.structuredContent?.job;
   const id = typeof job === "object" && job !== null && "id" in job ? String(job.id) : "";
   for (;;) {
-    const done: Reply = await w.session.client.callTool({ name: "job_wait", arguments: { id, waitSec: 1 } });
+    const done = await callTool(w, "job_wait", { id, waitSec: 1 });
     if (done.structuredContent?.status !== "running") return { first, done };
   }
 }
