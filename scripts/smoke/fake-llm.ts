@@ -60,7 +60,8 @@ const server = Bun.serve({
     const body = req.method === "POST" ? await req.json().catch(() => ({})) : {};
     // Which tools a CLI offered, and whether anything the smoke planted in the CLIs' own config
     // (extensions, APPEND_SYSTEM.md, … all carry BOOM_MARKER) reached the request.
-    const tools = ((body as { tools?: { function?: { name?: string }; name?: string }[] }).tools ?? []).map((t) => t.function?.name ?? t.name ?? "?");
+    // gemini lists its tools as functionDeclarations inside one entry.
+    const tools = ((body as { tools?: { function?: { name?: string }; name?: string; functionDeclarations?: { name?: string }[] }[] }).tools ?? []).flatMap((t) => (t.functionDeclarations ? t.functionDeclarations.map((f) => f.name ?? "?") : [t.function?.name ?? t.name ?? "?"]));
     const api = apiOf(url.pathname);
     const requested = api === "gemini" ? (url.pathname.split("/").pop()?.split(":")[0] ?? "") : ((body as { model?: string }).model ?? "");
     const failed = api ? failureFor(requested) : undefined;

@@ -34,8 +34,9 @@ export ANTHROPIC_BASE_URL="http://127.0.0.1:$port" ANTHROPIC_API_KEY=dummy CLAUD
 export FAKE_API_KEY=dummy OPENAI_API_KEY=dummy
 export COPILOT_PROVIDER_BASE_URL="http://127.0.0.1:$port/v1" COPILOT_PROVIDER_API_KEY=dummy COPILOT_MODEL=gpt-4o COPILOT_OFFLINE=true COPILOT_HOME="$home/.copilot"
 export GROK_BASE_URL="http://127.0.0.1:$port/v1" GROK_API_KEY=dummy
-# gemini: an API key selected in settings, the base URL, and the throw-away repo trusted (research §B.4).
-export GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$port" GEMINI_API_KEY=dummy GEMINI_CLI_TRUST_WORKSPACE=true
+# gemini: an API key selected in settings and the base URL (research §B.4). The repo is NOT trusted
+# here: orchestrate must trust it for each run only, and leave trustedFolders.json as it was.
+export GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$port" GEMINI_API_KEY=dummy
 # pi: a models.json provider for the loopback server, plus a user extension, an MCP server (1.x) and
 # an APPEND_SYSTEM.md that a delegated run must not load (orchestrate passes --no-extensions,
 # --append-system-prompt "", …; research/cli-pi.md §9). Agents must declare `provider: fake`.
@@ -45,6 +46,8 @@ printf 'import { writeFileSync } from "node:fs";\nexport default function () { w
 printf '{ "mcpServers": { "boom": { "command": "%s", "args": ["pi"] } } }\n' "$boom" > "$home/.pi/agent/mcp.json"
 printf 'BOOM_MARKER: the user APPEND_SYSTEM.md reached the request\n' > "$home/.pi/agent/APPEND_SYSTEM.md"
 mkdir -p "$home/.gemini" && printf '{ "security": { "auth": { "selectedType": "gemini-api-key" } }, "mcpServers": { "boom": { "command": "%s", "args": ["gemini"] } } }\n' "$boom" > "$home/.gemini/settings.json"
+printf '{ "%s/elsewhere": "TRUST_FOLDER" }\n' "$root" > "$home/.gemini/trustedFolders.json"
+gemini_files=$(cat "$home/.gemini/trustedFolders.json" "$home/.gemini/settings.json" | sha256sum)
 passed=0; failed=0
 for spec in "claude:sonnet" "codex:gpt-5.5" "opencode:fake/fake-model" "copilot:gpt-4o" "grok:grok-code-fast-1" "gemini:gemini-2.5-flash" "pi:fake-model"; do
   backend=${spec%%:*}; model=${spec#*:}
@@ -59,6 +62,10 @@ for spec in "claude:sonnet" "codex:gpt-5.5" "opencode:fake/fake-model" "copilot:
   if grep -q '"leaked": true' "$root/requests.json" 2>/dev/null; then failed=$((failed + 1)); echo "FAIL $backend: the user's own prompt files reached the model"; continue; fi
   # pi 0.73 prints its version on stderr when stdin is not a terminal.
   version=$($backend --version 2>/dev/null </dev/null | head -1); [ -n "$version" ] || version=$($backend --version 2>&1 </dev/null | head -1)
+  # gemini: the edit tools of auto_edit reached the model (an untrusted folder would drop it to read-only).
+  if [ "$backend" = gemini ] && ! python3 -c 'import json,sys; r=[x for x in json.load(open(sys.argv[1])) if ":streamGenerateContent" in x["path"]]; t=r[-1]["tools"]; sys.exit(0 if "write_file" in t and "replace" in t and "run_shell_command" not in t else 1)' "$root/requests.json"; then
+    failed=$((failed + 1)); echo "FAIL gemini: the model was not offered auto_edit's tools (write_file, replace; no shell)"; continue
+  fi
   if [ "$out" = "PONG-FROM-REAL" ]; then passed=$((passed + 1)); echo "PASS $backend ($version), user MCP servers not started"
   else failed=$((failed + 1)); echo "FAIL $backend: ${out:0:200}"; tail -5 "$root/$backend.err"; fi
 done
@@ -71,6 +78,7 @@ capacity_agent() { # <backend> <model> → the agent's fields, or nothing when t
     codex) echo "backend: codex, model: \"$2\"" ;;
     opencode) echo "backend: opencode, model: \"fake/$2\"" ;;
     pi) echo "backend: pi, provider: fake, model: \"$2\"" ;;
+    copilot | grok | gemini) echo "backend: $1, model: \"$2\"" ;;
   esac
 }
 capacity_ok_model() { case $1 in claude) echo sonnet ;; codex) echo gpt-5.5 ;; *) echo fake-model ;; esac; }
@@ -102,6 +110,11 @@ if [ "${CAPACITY:-1}" != 0 ]; then
     [ -n "$(capacity_agent "$backend" x)" ] || continue
     for row in "ratelimit-model a2" "overload-model a2" "transient-ratelimit-model a1" "transient-overload-model a1"; do capacity_row "$backend" $row; done
   done
+fi
+# gemini ran in a repo it was never told to trust, yet nothing was added to its trusted folders.
+if command -v gemini >/dev/null && case " ${ONLY:-gemini} " in *" gemini "*) true ;; *) false ;; esac; then
+  if [ "$(cat "$home/.gemini/trustedFolders.json" "$home/.gemini/settings.json" | sha256sum)" = "$gemini_files" ]; then passed=$((passed + 1)); echo "PASS gemini left trustedFolders.json and settings.json unchanged"
+  else failed=$((failed + 1)); echo "FAIL gemini changed trustedFolders.json or settings.json"; fi
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
