@@ -71,7 +71,9 @@ describe("consult: answers", () => {
     expect(rec.argv).toContain("--output-schema");
     expect(rec.argv).toContain("read-only");
     expect(rec.argv).toContain("--ignore-user-config");
-    expect(rec.argv.at(-1)).toContain("ORCHESTRATE_JSON_ENVELOPE");
+    // The prompt travels on stdin (`-`), never in argv.
+    expect(rec.argv.at(-1)).toBe("-");
+    expect(rec.stdin).toContain("ORCHESTRATE_JSON_ENVELOPE");
     // An empty scratch dir, not the server's cwd or any project, and gone afterwards.
     expect(rec.cwd).toContain("orchestrate-consult-");
     expect(existsSync(rec.cwd)).toBe(false);
