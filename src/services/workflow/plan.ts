@@ -13,11 +13,12 @@ import { planReview } from "../review-plan.ts";
 import { sameExecution } from "../../routing/review-plan.ts";
 import { bindToken, digest, newToken } from "../tokens.ts";
 import type { Runtime } from "../runtime.ts";
+import type { AgentConfig } from "../../config/types.ts";
 import type { WorkflowStepName } from "../../config/workflow-types.ts";
 import { buildStepPrompt, type PromptPayload } from "./prompt.ts";
 import { asStep, openFindings } from "./order.ts";
 import { currentNext, latestReview, snapshotOf } from "./state.ts";
-import type { StepBinding } from "./snapshot.ts";
+import type { StepBinding, WorkflowSnapshot } from "./snapshot.ts";
 
 export const STEP_TOKEN_TTL_MS = 30 * 60_000;
 
@@ -102,13 +103,12 @@ function priorOutputs(steps: readonly StepRecord[]): Pick<PromptPayload, "plan" 
 
 function planReviewStep(rt: Runtime, wf: WorkflowRecord, binding: Extract<StepBinding, { kind: "agents" }>, payload: PromptPayload, redacted: boolean, findings: number): Result<StepPreview> {
   const snapshot = snapshotOf(wf);
-  const implementer = [...rt.store.workflows.steps(wf.id)].reverse().find((s) => (s.step === "implement" || s.step === "fix") && s.agentId);
-  const impl = implementer?.agentId ? rt.config.agents[implementer.agentId] : undefined;
+  const barred = snapshot ? barredBy(rt, wf, snapshot.policy.reviewPolicy) : [];
   const reviewers = binding.agents.filter((id) => {
     const agent = rt.config.agents[id];
-    return agent && !(snapshot?.policy.reviewPolicy.differentFromImplementer && impl && sameExecution(agent, impl));
+    return agent && !barred.some((b) => sameExecution(agent, b.agent));
   });
-  if (reviewers.length === 0) return fail("mode_refused", `operator: review_policy.different_from_implementer leaves no reviewer (every bound reviewer is ${impl?.id}'s model).`);
+  if (reviewers.length === 0) return fail("mode_refused", `operator: ${barred.map((b) => `review_policy.${b.rule} (${b.agent.id})`).join(" and ")} leaves no reviewer: every bound reviewer runs the same model.`);
   const patch = latestPatch(rt.store.workflows.steps(wf.id));
   const material = [{ text: payload.context || "(no context supplied)", label: "context" }, ...(patch ? [{ text: patch, label: "patch" }] : [])];
   const plan = planReview(rt, { goal: wf.goal, mode: reviewers.length === 1 ? "standard" : "deep", material, ...(payload.open_findings ? { context: JSON.stringify({ open_findings: payload.open_findings }) } : {}), reviewers }, snapshot?.host);
@@ -123,6 +123,21 @@ function planReviewStep(rt: Runtime, wf: WorkflowRecord, binding: Extract<StepBi
     workflow_id: wf.id, step_id: id, step: asStep("review"), round: wf.round, executor: "agents", reviewers: plan.value.reviewers, review_id: plan.value.review_id,
     commit: wf.currentCommit, prompt_sha256: digest(JSON.stringify(material)), context_chars: payload.context.length, context_redacted: redacted, open_findings: findings, expires_at: plan.value.expires_at, token: plan.value.token,
   });
+}
+
+/**
+ * Who the review policy keeps off the review, by execution identity (so two agent ids on one model
+ * are one reviewer): the latest implementer, and the planner when different_from_planner is set.
+ */
+function barredBy(rt: Runtime, wf: WorkflowRecord, policy: WorkflowSnapshot["policy"]["reviewPolicy"]): { rule: string; agent: AgentConfig }[] {
+  const steps = [...rt.store.workflows.steps(wf.id)].reverse();
+  const agentOf = (names: readonly string[]) => {
+    const id = steps.find((s) => names.includes(s.step) && s.agentId)?.agentId;
+    return id ? rt.config.agents[id] : undefined;
+  };
+  const implementer = policy.differentFromImplementer ? agentOf(["implement", "fix"]) : undefined;
+  const planner = policy.differentFromPlanner ? agentOf(["plan"]) : undefined;
+  return [...(implementer ? [{ rule: "different_from_implementer", agent: implementer }] : []), ...(planner ? [{ rule: "different_from_planner", agent: planner }] : [])];
 }
 
 /** The patch the host last applied: what a review reads beside the context. */

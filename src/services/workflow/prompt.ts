@@ -35,3 +35,10 @@ export function extractPatch(answer: string): string | undefined {
   const text = (fenced ?? answer).trim();
   return /^(diff --git |--- )/m.test(text) ? `${text}\n` : undefined;
 }
+
+/** The reply around its fenced diff: the model's description of its work, stored beside the patch (an unfenced reply is all patch). */
+export function patchSummary(answer: string): string {
+  const fenced = /```(?:diff|patch)?\n[\s\S]*?```/.exec(answer);
+  if (!fenced) return "";
+  return `${answer.slice(0, fenced.index)}${answer.slice(fenced.index + fenced[0].length)}`.trim();
+}

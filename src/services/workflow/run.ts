@@ -22,7 +22,7 @@ import { consultTurn } from "../consult-turn.ts";
 import { CONSULT_CONTRACT } from "../envelope.ts";
 import { approveRun, runReviewers, type Approver, type ReviewJobRequest } from "../review-run.ts";
 import type { Runtime } from "../runtime.ts";
-import { extractPatch } from "./prompt.ts";
+import { extractPatch, patchSummary } from "./prompt.ts";
 import { spendStep, type StepApprover } from "./spend.ts";
 import { advance, snapshotOf } from "./state.ts";
 
@@ -149,7 +149,7 @@ async function answerStep(rt: Runtime, step: StepRecord, agent: AgentConfig, pro
     if (step.execution !== "patch" || (step.step !== "implement" && step.step !== "fix")) return ok({ text: answer, uncertainties: turn.content.uncertainties });
     const patch = extractPatch(answer);
     if (!patch) return fail("no_patch", `${agent.id} replied without a diff${turn.content.uncertainties.length ? `: ${turn.content.uncertainties.join("; ")}` : ""}.`);
-    return ok({ patch, summary: answer === patch.trim() ? "" : answer.replace(patch.trim(), "").trim(), mode: "patch" });
+    return ok({ patch, summary: patchSummary(answer), mode: "patch" });
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }
