@@ -21,6 +21,12 @@ export interface TestReport {
   /** Assigned from which tool wrote the row. */
   reported_by: "host" | "orchestrator";
   provenance: string;
+  /** An observed report only: each command the CLI reported with the exit code it read. */
+  observed?: { command: string; exit_code: number | null }[];
+  /** An observed report only: what the agent said about its run, kept as reported text, never the result. */
+  claimed?: string;
+  /** An observed report only: files the step edited while testing (nothing of them is applicable). */
+  changed_files?: string[];
 }
 
 export interface LoopChecks {

@@ -10,6 +10,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import type { AgentEvent } from "../../backends/events.ts";
 import type { AgentConfig } from "../../config/types.ts";
 import { fingerprintTree } from "../../git/fingerprint.ts";
 import { captureWorktree, createWorktree, removeWorktree, type Worktree } from "../../git/worktree.ts";
@@ -22,6 +23,7 @@ import { consultTurn } from "../consult-turn.ts";
 import { CONSULT_CONTRACT } from "../envelope.ts";
 import { approveRun, runReviewers, type Approver, type ReviewJobRequest } from "../review-run.ts";
 import type { Runtime } from "../runtime.ts";
+import { observedReport } from "./observed.ts";
 import { extractPatch, patchSummary } from "./prompt.ts";
 import { spendStep, type StepApprover } from "./spend.ts";
 import { advance, snapshotOf } from "./state.ts";
@@ -185,6 +187,7 @@ async function isolatedStep(rt: Runtime, step: StepRecord, agent: AgentConfig, p
     await removeWorktree(wt);
     return { ok: false, error: attemptFailure(agent, attempt.failure, attempt.reason) };
   }
+  if (step.step === "test") return observedTest(wt, attempt, wf.currentCommit);
   return capture(wt, attempt.run.text, attempt.events.filter((e) => e.kind === "tool" && e.phase === "start").map((e) => (e.kind === "tool" ? `${e.name}${e.detail ? ` ${e.detail}` : ""}` : "")));
 }
 
@@ -199,6 +202,14 @@ async function capture(wt: Worktree, summary: string, commands: string[]): Promi
   if (!captured.patch.trim()) return fail("no_patch", "The agent finished without changing any file in its worktree.");
   // The diff is the record; the model's summary and its (knowingly incomplete) command list are descriptions beside it.
   return ok({ patch: captured.patch, files: captured.files, ignored: captured.ignored, summary, commands, mode: "isolated_write", baseline: wt.baseline });
+}
+
+/** A contained test step: the report comes from the event stream; what it edited is listed, and the worktree goes either way. */
+async function observedTest(wt: Worktree, attempt: { run: { text: string }; events: AgentEvent[]; durationMs: number }, commit: string): Promise<Result<unknown>> {
+  const captured = await captureWorktree(wt);
+  await removeWorktree(wt);
+  const changedFiles = captured.ok ? captured.files.map((f) => f.path) : [];
+  return ok({ report: observedReport({ events: attempt.events, claim: attempt.run.text, cwd: wt.path, commit, durationMs: attempt.durationMs, changedFiles }) });
 }
 
 function attemptFailure(agent: AgentConfig, failure: string, reason: string): Failure {
