@@ -27,13 +27,13 @@ describe("closed objects: unknown keys are errors, one line each", () => {
   test("inside an agent and its limits", () => {
     expect(errorsOf("agents:\n  a: { backend: codex, model: m, permission_mode: x, limits: { maxturns: 3 } }\n")).toEqual([
       "agents.a.limits.maxturns: unknown key (did you mean maxTurns? known keys: maxWallSec, maxTurns, maxTokens, maxCostUsd, stallSec)",
-      "agents.a.permission_mode: unknown key (did you mean permissionMode? known keys: backend, model, provider, command, advisory, sandbox, permissionMode, allowedTools, capabilities, scores, priority, enabled, env, limits)",
+      "agents.a.permission_mode: unknown key (did you mean permissionMode? known keys: backend, model, provider, command, advisory, sandbox, permissionMode, allowedTools, capabilities, scores, priority, enabled, env, limits, executionModes)",
     ]);
   });
 
   test("inside an inline tier entry, at its own path", () => {
     expect(errorsOf("tiers:\n  heavy: [{ backend: claude, model: opus, sandbox2: x }]\n")).toEqual([
-      "tiers.heavy[0].sandbox2: unknown key (did you mean sandbox? known keys: backend, model, provider, command, advisory, sandbox, permissionMode, allowedTools, capabilities, scores, priority, enabled, env, limits)",
+      "tiers.heavy[0].sandbox2: unknown key (did you mean sandbox? known keys: backend, model, provider, command, advisory, sandbox, permissionMode, allowedTools, capabilities, scores, priority, enabled, env, limits, executionModes)",
     ]);
   });
 
