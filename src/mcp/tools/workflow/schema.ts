@@ -63,8 +63,11 @@ export const workflowRecordHostStepInput = type({
 export const workflowIdInput = type({ "+": "reject", workflow_id: id });
 export const workflowStatusInput = type({ "+": "reject", "workflow_id?": id });
 
-/** Replies carry the service's view as is; the text says what to do next. */
-export const workflowOutput = type({ "[string]": "unknown" });
+/**
+ * Replies carry the service's view as is; the text says what to do next. `ok` and `error` are
+ * declared so every reply advertises the closed set of error codes, like every other tool's.
+ */
+export const workflowOutput = type({ "[string]": "unknown", ok: "boolean", "error?": errorInfo });
 
 /** A workflow_run_step job's end as stored, read back by job_wait (services/workflow/run.ts StepJobOutcome). */
 export const workflowStepOutput = type({
