@@ -80,7 +80,8 @@ export interface ToolDef {
   readonly advertise?: ToolSpec<unknown>["advertise"];
   /** Set by activeTools for a tool with `advertise`: the wire input schema, bound to this process's config. */
   readonly wireInput?: (generated: Record<string, unknown>) => Record<string, unknown>;
-  schemas(): Promise<{ input: { toJsonSchema(): object }; output: { toJsonSchema(): object } }>;
+  /** The arktype types (validators that also publish their JSON Schema); the e2e client checks every reply against `output`. */
+  schemas(): Promise<{ input: ToolSchema<unknown>; output: ToolSchema<object> }>;
   /** Validates, runs and shapes one call; answers every failure as an isError result, never throws. */
   call(args: unknown, ctx: ToolContext): Promise<ToolReply>;
 }
