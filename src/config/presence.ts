@@ -4,7 +4,7 @@
  * SDK load. A file that is missing, unreadable or not YAML/JSON holds no blocks here; the server
  * reports what is wrong with it on the first call, through the hardened loader.
  */
-import { readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import { resolveConfigPath, type Env } from "./paths.ts";
 
 /** The parsed file as plain data, before any validation: only for presence checks. */
@@ -17,12 +17,28 @@ export function readRawConfig(env: Env): RawConfig | undefined {
   const location = resolveConfigPath(env);
   if (!location.exists) return undefined;
   try {
-    const text = readFileSync(location.path, "utf8");
-    if (text.length > MAX_BYTES) return undefined;
+    const text = regularFileText(location.path);
+    if (text === undefined) return undefined;
     const parsed: unknown = /\.json$/i.test(location.path) ? JSON.parse(text) : Bun.YAML.parse(text);
     return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as RawConfig) : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The file's text only when it is a regular file of sensible size: tools/list must never block on
+ * a FIFO, follow a symlink, or read a device planted at the config path (the loader refuses those
+ * too, with the fix; here they simply hold no blocks).
+ */
+function regularFileText(path: string): string | undefined {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_BYTES) return undefined;
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
   }
 }
 
