@@ -37,6 +37,7 @@ export async function runInit(opts: InitOptions): Promise<number> {
   }
   say(`orchestrate setup — will write ${opts.path} (replacing it; it starts blank, not a merge).`);
   const probes = await detectWithProgress(opts.env);
+  if (probes.some((p) => p.path)) say("Reading the model lists the CLIs print…");
   const models = await discoverAll(probes, opts.env);
   const spec = await askForConfig({ probes, models, ...(opts.host ? { host: opts.host } : {}) });
   const proposal = await prepareProposal(spec, opts.path, opts.env);
