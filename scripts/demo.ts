@@ -3,12 +3,14 @@
  * bundled fake CLIs, so it works with no vendor CLI installed. Shows list_tiers, a dry run, a routed
  * call with its model check, a fallback with its trace and cross-provider notice, a background job
  * awaited with job_wait, a limit refused because the CLI could never enforce it, and a second
- * opinion from pi (one of eight backends, each in its own src/backends/ folder).
+ * opinion from pi (one of eight backends, each in its own src/backends/ folder), a review planned
+ * (nothing sent) and run with its one-time token, and an `ask` over HTTP to a loopback provider.
  */
 import { makeSandbox } from "../fakes/lib/sandbox.ts";
+import { startFakeProvider, type FakeProvider } from "../fakes/lib/fake-provider.ts";
 import { connect, textOf, type ToolReply } from "../fakes/lib/mcp-client.ts";
 
-const CONFIG = `# demo config: every id below is served by a fake CLI from fakes/
+const config = (provider: FakeProvider) => `# demo config: every id below is served by a fake CLI from fakes/ (ask: by a loopback fake provider)
 agents:
   cheap:
     backend: opencode
@@ -33,6 +35,14 @@ tiers:
 fallbacks:
   heavy: standard
 allowCrossProviderFallback: true
+consult:
+  review:
+    reviewers: [pi-reviewer]
+ask:
+  capabilities:
+    quick:
+      description: short factual answers from a small model over its HTTP API
+      deployments: [{ model: openai/quick-model, baseUrl: "${provider.openaiBase}" }]
 `;
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
@@ -43,7 +53,9 @@ async function main(): Promise<void> {
   // claude answers like a rate-limited account, so the heavy call must fall back. The demo's client
   // plays Claude Code, so consult never asks claude (the host's own runtime is excluded).
   const box = makeSandbox({ FAKE_CLAUDE_SCENARIO: "rate-limit", ORCHESTRATE_HOST_RUNTIME: "claude", OPENAI_API_KEY: "sk-demo-not-a-real-key-000000000000", ANTHROPIC_API_KEY: "demo-not-a-real-key" });
-  box.writeConfig(CONFIG);
+  const provider = startFakeProvider();
+  provider.script("quick-model", { kind: "ok", text: "A trie: prefix lookups walk one node per character.", chunks: 3 });
+  box.writeConfig(config(provider));
   out(`sandbox: ${box.root} (fake HOME, config, SQLite store and a git repo at ${box.repo})`);
   const session = await connect(box.env, { clientName: "orchestrate-demo" });
   try {
@@ -59,11 +71,16 @@ async function main(): Promise<void> {
     if (job) await show(session, "job_wait", { id: job, waitSec: 30 });
     await show(session, "route", { prompt: "Tidy the imports", cwd: box.repo, tier: "standard", limits: { maxCostUsd: 0.5 } });
     await show(session, "consult", { prompt: "Is a trie or a hash map better for prefix lookups here?", capability: "review" });
+    const plan = await show(session, "review", { goal: "Find bugs in the prefix index", mode: "standard", material: [{ label: "index.ts", text: "export function find(prefix: string) { return keys.filter((k) => k.startsWith(prefix)); }\n" }] });
+    const planned = plan.structuredContent as { review_id?: string; token?: string } | undefined;
+    if (planned?.review_id && planned.token) await show(session, "review_run", { review_id: planned.review_id, token: planned.token });
+    await show(session, "ask", { capability: "quick", prompt: "Trie or hash map for prefix lookups? One line." });
   } finally {
     await session.close();
+    await provider.stop();
     box.cleanup();
   }
-  out("\nDone: a routed call (its model checked), a fallback after a fast clean failure (tree unchanged) with its trace, a background job, a typed refusal, and a second opinion from another vendor's agent.");
+  out("\nDone: a routed call (its model checked), a fallback after a fast clean failure (tree unchanged) with its trace, a background job, a typed refusal, a second opinion from another vendor's agent, a review behind a one-time token, and a direct HTTP ask.");
 }
 
 async function show(session: Awaited<ReturnType<typeof connect>>, name: string, args: Record<string, unknown>): Promise<ToolReply> {
