@@ -66,3 +66,13 @@ async function runCommand(channel: Extract<SideChannel, { kind: "command" }>, in
   const out = await capture(command.path, channel.argv(sessionId), input.env, { timeoutMs: COMMAND_TIMEOUT_MS, cwd: input.request.cwd, ...(channel.maxLines ? { maxLines: channel.maxLines } : {}) });
   return out.ok ? channel.read(out.stdout) : undefined;
 }
+
+/**
+ * The models a run reported serving: the stream's, then the side channel's — except that a
+ * requested-model record (codex rollout, opencode export) counts only where the stream named no
+ * model, since a reroute the stream revealed is what served. Route and consult read it alike.
+ */
+export function reportedModels(streamModels: readonly string[], side: SideReport): string[] {
+  const fromSide = side.requested && streamModels.length > 0 ? [] : side.models;
+  return [...new Set([...streamModels, ...fromSide].filter((m) => m !== ""))];
+}

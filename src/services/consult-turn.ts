@@ -16,7 +16,7 @@ import type { ErrorCode } from "../errors.ts";
 import { runAttempt, type AttemptResult } from "../runner/attempt.ts";
 import { withExplanation } from "./route-outcome.ts";
 import type { AnswerContract } from "./envelope.ts";
-import { sideChannelReport } from "../runner/side-channel.ts";
+import { reportedModels, sideChannelReport } from "../runner/side-channel.ts";
 import type { AnswerTraits } from "./cli-variant.ts";
 import type { Runtime } from "./runtime.ts";
 
@@ -99,7 +99,7 @@ async function runAnswer<C>(rt: Runtime, spec: TurnSpec<C>, prompt: string, resu
       ...(spec.onActivity ? { onActivity: spec.onActivity } : {}),
     });
     const side = await sideChannelReport({ adapter, command: spec.agent.command ?? spec.agent.backend, env, request: attempt.request, sessionId: attempt.run.sessionId ?? resumeSessionId });
-    return { attempt, models: unique([...servedModels(spec.agent, attempt.events), ...side.models]), usage: { ...attempt.run.usage, ...side.usage } };
+    return { attempt, models: reportedModels(servedModels(spec.agent, attempt.events), side), usage: { ...attempt.run.usage, ...side.usage } };
   } finally {
     rmSync(home, { recursive: true, force: true });
   }

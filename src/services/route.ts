@@ -16,7 +16,7 @@ import { runAttempt, type AttemptResult } from "../runner/attempt.ts";
 import { failed, success, terminal, traceOf, type AttemptTrace, type RouteOutcome } from "./route-outcome.ts";
 import { advisoryHint } from "./advisory.ts";
 import { armCooldown, coolingByAgent } from "./cooling.ts";
-import { sideChannelReport } from "../runner/side-channel.ts";
+import { reportedModels, sideChannelReport } from "../runner/side-channel.ts";
 import { compareModel, served } from "../config/model-id.ts";
 import type { Runtime } from "./runtime.ts";
 
@@ -96,10 +96,7 @@ async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string
 async function servedIdentity(rt: Runtime, agent: AgentConfig, result: AttemptResult): Promise<Pick<AttemptTrace, "modelVerification" | "modelsReported">> {
   const adapter = rt.adapters[agent.backend];
   const side = await sideChannelReport({ adapter, command: agent.command ?? agent.backend, env: { ...rt.env, ...agent.env }, request: result.request, sessionId: result.run.sessionId });
-  // A requested-model record (codex rollout, opencode export) counts only where the stream named
-  // no model: a reroute the stream revealed is what served.
-  const fromSide = side.requested && result.run.models.length > 0 ? [] : side.models;
-  const reported = [...new Set([...result.run.models, ...fromSide])];
+  const reported = reportedModels(result.run.models, side);
   return { modelVerification: compareModel(agent.model, reported, adapter.helperModel), modelsReported: served(reported, agent.model, adapter.helperModel) };
 }
 
