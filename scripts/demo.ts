@@ -7,35 +7,17 @@
  * (nothing sent) and run with its one-time token, and an `ask` over HTTP to a loopback provider.
  */
 import { makeSandbox } from "../fakes/lib/sandbox.ts";
+import { DEMO_AGENTS, DEMO_ENV, DEMO_ROUTING } from "../fakes/lib/demo-world.ts";
 import { startFakeProvider, type FakeProvider } from "../fakes/lib/fake-provider.ts";
 import { connect, textOf, type ToolReply } from "../fakes/lib/mcp-client.ts";
 
 const config = (provider: FakeProvider) => `# demo config: every id below is served by a fake CLI from fakes/ (ask: by a loopback fake provider)
-agents:
-  cheap:
-    backend: opencode
-    model: deepseek/deepseek-v4-flash
-  codex-main:
-    backend: codex
-    model: gpt-5.5
-    sandbox: workspace-write
-    scores: { review: 90, coding: 85 }
-  claude-opus:
-    backend: claude
-    model: opus
-  pi-reviewer:
+${DEMO_AGENTS}  pi-reviewer:
     backend: pi
     provider: anthropic           # pi serves many providers: its agents say which
     model: claude-sonnet-4-5
     scores: { review: 95 }
-tiers:
-  light: [cheap]
-  standard: [codex-main]
-  heavy: [claude-opus]
-fallbacks:
-  heavy: standard
-allowCrossProviderFallback: true
-consult:
+${DEMO_ROUTING}consult:
   review:
     reviewers: [pi-reviewer]
 ask:
@@ -52,7 +34,7 @@ const heading = (s: string) => out(`\n${bold(`== ${s}`)}`);
 async function main(): Promise<void> {
   // claude answers like a rate-limited account, so the heavy call must fall back. The demo's client
   // plays Claude Code, so consult never asks claude (the host's own runtime is excluded).
-  const box = makeSandbox({ FAKE_CLAUDE_SCENARIO: "rate-limit", ORCHESTRATE_HOST_RUNTIME: "claude", OPENAI_API_KEY: "sk-demo-not-a-real-key-000000000000", ANTHROPIC_API_KEY: "demo-not-a-real-key" });
+  const box = makeSandbox({ ...DEMO_ENV, ANTHROPIC_API_KEY: "demo-not-a-real-key" });
   const provider = startFakeProvider();
   provider.script("quick-model", { kind: "ok", text: "A trie: prefix lookups walk one node per character.", chunks: 3 });
   box.writeConfig(config(provider));

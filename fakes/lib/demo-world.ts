@@ -5,8 +5,8 @@
  */
 import { makeSandbox, type Sandbox } from "./sandbox.ts";
 
-export const DEMO_CONFIG = `# demo config: every id below is served by a fake CLI from fakes/
-agents:
+/** The agents every demo world has; the demo script adds its own beside them. */
+export const DEMO_AGENTS = `agents:
   cheap:
     backend: opencode
     model: deepseek/deepseek-v4-flash
@@ -18,7 +18,10 @@ agents:
   claude-opus:
     backend: claude
     model: opus
-tiers:
+`;
+
+/** Tiers and the fallback that makes heavy work fall back from the rate-limited claude. */
+export const DEMO_ROUTING = `tiers:
   light: [cheap]
   standard: [codex-main]
   heavy: [claude-opus]
@@ -26,6 +29,9 @@ fallbacks:
   heavy: standard
 allowCrossProviderFallback: true
 `;
+
+export const DEMO_CONFIG = `# demo config: every id below is served by a fake CLI from fakes/
+${DEMO_AGENTS}${DEMO_ROUTING}`;
 
 export const DEMO_ENV: Readonly<Record<string, string>> = {
   FAKE_CLAUDE_SCENARIO: "rate-limit",
