@@ -5,7 +5,7 @@
  * only as what it claimed.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openWorkflowWorld, seedConfig, type WorkflowWorld } from "./world.ts";
 
@@ -29,8 +29,8 @@ async function step(w: WorkflowWorld, wf: string, name: string, extra: Record<st
   return w.call(tool, { workflow_id: wf, step_id: String(plan.step_id), token: String(plan.token), ...extra });
 }
 
-async function toTest(exit: number): Promise<{ w: WorkflowWorld; wf: string; test: Reply }> {
-  const w = (world = await openWorkflowWorld(config, { FAKE_CODEX_SCENARIO: "runs-tests", FAKE_TEST_EXIT: String(exit), FAKE_REPLY: CLAIM }));
+async function toTest(exit: number, env: Record<string, string> = {}): Promise<{ w: WorkflowWorld; wf: string; test: Reply }> {
+  const w = (world = await openWorkflowWorld(config, { FAKE_CODEX_SCENARIO: "runs-tests", FAKE_TEST_EXIT: String(exit), FAKE_REPLY: CLAIM, ...env }));
   const wf = String((await w.call("workflow_start", { goal: "g", workdir: w.box.repo })).workflow_id);
   for (const s of ["research", "plan", "author_execution_prompt"]) await step(w, wf, s, { text: s });
   const impl = await step(w, wf, "implement");
@@ -63,5 +63,17 @@ describe("tests observed", () => {
     expect(report).toMatchObject({ reported_by: "orchestrator", status: "fail", exit_code: 1, claimed: CLAIM });
     const status = await w.call("workflow_status", { workflow_id: wf });
     expect(String(status.next)).toContain("fix");
+  }, 60_000);
+
+  test("a repository created while testing fails the step and keeps the worktree, named in the error", async () => {
+    const { w, wf, test: run } = await toTest(0, { FAKE_TEST_MUTATION: "nested-git" });
+    expect(run.error?.code).toBe("nested_repository");
+    const path = /kept at (\S+) /.exec(run.error?.message ?? "")?.[1] ?? "";
+    expect(path).toContain(join(w.box.root, "state", "worktrees"));
+    expect(existsSync(join(path, "sub", "a.txt"))).toBe(true);
+    const status = await w.call("workflow_status", { workflow_id: wf });
+    const steps = status.steps as { step: string; status: string; error?: { code: string } }[];
+    expect(steps.find((s) => s.step === "test")).toMatchObject({ status: "failed", error: { code: "nested_repository" } });
+    expect(w.git("status", "--porcelain")).toBe("");
   }, 60_000);
 });

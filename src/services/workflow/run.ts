@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import type { AgentEvent } from "../../backends/events.ts";
 import type { AgentConfig } from "../../config/types.ts";
 import { fingerprintTree } from "../../git/fingerprint.ts";
-import { captureWorktree, createWorktree, removeWorktree, type Worktree } from "../../git/worktree.ts";
+import { captureWorktree, createWorktree, removeWorktree, type Captured, type Worktree } from "../../git/worktree.ts";
 import { fail, ok, type Failure, type Result } from "../../result.ts";
 import type { FindingInput } from "../../store/reviews.ts";
 import type { StepRecord } from "../../store/workflows.ts";
@@ -191,24 +191,32 @@ async function isolatedStep(rt: Runtime, step: StepRecord, agent: AgentConfig, p
   return capture(wt, attempt.run.text, attempt.events.filter((e) => e.kind === "tool" && e.phase === "start").map((e) => (e.kind === "tool" ? `${e.name}${e.detail ? ` ${e.detail}` : ""}` : "")));
 }
 
+/** A capture that failed: the worktree then holds the only copy of what the step did, so it is kept, and named. */
+function keptWorktree(wt: Worktree, captured: Extract<Captured, { ok: false }>): Failure {
+  const details = { worktree: wt.path };
+  if (captured.reason === "nested_repository") return { code: "nested_repository", message: `A git repository was created inside the worktree, so its work cannot travel as a patch; the worktree is kept at ${wt.path} (${captured.message}).`, details };
+  return { code: "worktree_failed", message: `Capturing the worktree at ${wt.path} failed; the worktree is kept there: ${captured.message}`, details };
+}
+
 async function capture(wt: Worktree, summary: string, commands: string[]): Promise<Result<unknown>> {
   const captured = await captureWorktree(wt);
-  if (!captured.ok) {
-    // The worktree then holds the only copy of the work: it is kept, and named.
-    if (captured.reason === "nested_repository") return fail("nested_repository", `A git repository was created inside the worktree, so its work cannot travel as a patch; the worktree is kept at ${wt.path} (${captured.message}).`, undefined, { worktree: wt.path });
-    return fail("worktree_failed", `Capturing the worktree at ${wt.path} failed: ${captured.message}`, undefined, { worktree: wt.path });
-  }
+  if (!captured.ok) return { ok: false, error: keptWorktree(wt, captured) };
   await removeWorktree(wt);
   if (!captured.patch.trim()) return fail("no_patch", "The agent finished without changing any file in its worktree.");
   // The diff is the record; the model's summary and its (knowingly incomplete) command list are descriptions beside it.
   return ok({ patch: captured.patch, files: captured.files, ignored: captured.ignored, summary, commands, mode: "isolated_write", baseline: wt.baseline });
 }
 
-/** A contained test step: the report comes from the event stream; what it edited is listed, and the worktree goes either way. */
+/**
+ * A contained test step: the report comes from the event stream and what it edited is listed. The
+ * worktree goes only once captured: a nested repository (or any capture failure) keeps it, named in
+ * the step's error, as on the implement and fix path.
+ */
 async function observedTest(wt: Worktree, attempt: { run: { text: string }; events: AgentEvent[]; durationMs: number }, commit: string): Promise<Result<unknown>> {
   const captured = await captureWorktree(wt);
+  if (!captured.ok) return { ok: false, error: keptWorktree(wt, captured) };
   await removeWorktree(wt);
-  const changedFiles = captured.ok ? captured.files.map((f) => f.path) : [];
+  const changedFiles = captured.files.map((f) => f.path);
   return ok({ report: observedReport({ events: attempt.events, claim: attempt.run.text, cwd: wt.path, commit, durationMs: attempt.durationMs, changedFiles }) });
 }
 
