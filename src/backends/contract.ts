@@ -286,6 +286,11 @@ export interface WriteContainment {
   isolatedWrite: boolean;
   patch: boolean;
   why: string;
+  /**
+   * Set where a contained run cannot execute commands (its shell denied or not offered), so an
+   * isolated_write test step would observe no command: the reason, quoted in that step's refusal.
+   */
+  commandsDenied?: string;
 }
 
 export interface Adapter {

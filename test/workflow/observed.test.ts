@@ -77,3 +77,20 @@ describe("tests observed", () => {
     expect(w.git("status", "--porcelain")).toBe("");
   }, 60_000);
 });
+
+describe("test steps on backends whose contained runs execute no command", () => {
+  // claude (acceptEdits) is denied test runners headless; gemini (auto_edit) is offered no shell at all.
+  for (const [backend, agent] of [["claude", "claude-opus"], ["gemini", "gem"]] as const) {
+    test(`${backend}: an isolated_write test step is refused at workflow_start, naming the backend side`, async () => {
+      const bound = seedConfig({ hostResearch: true, implement: "codex-sol" })
+        .replaceAll("scores: { coding: 30 }", "scores: { coding: 30, testing: 80 }")
+        .replace("scores: { review: 90, research: 80, planning: 80, coding: 40 }", "scores: { review: 90, research: 80, planning: 80, coding: 40, testing: 80 }")
+        .replace("test:      {executor: host}", `test:      {agent: ${agent}, execution: isolated_write}`);
+      const w = (world = await openWorkflowWorld(bound));
+      const out = await w.call("workflow_start", { goal: "g", workdir: w.box.repo });
+      expect(out.error?.code).toBe("mode_refused");
+      expect(out.error?.message).toContain(`Step test: backend: ${backend} cannot run a test step's commands contained`);
+      expect(w.box.recordings()).toEqual([]);
+    }, 60_000);
+  }
+});

@@ -7,7 +7,13 @@ type Machine = Pick<Adapter, "traits" | "writes" | "helperModel" | "installDirs"
 export const geminiMachine: Machine = {
   // stats arrive in the final result event; the served model is named in the stream.
   traits: { usage: { tokens: "final", cost: "none", turns: "none" }, identity: "stream", resumedUsage: "per-turn", containment: "permission-mode" },
-  writes: { isolatedWrite: true, patch: true, why: "gemini in auto_edit approves its edit tools, which refuse paths outside the workspace; shell commands need an approval headless mode cannot give" },
+  writes: {
+    isolatedWrite: true,
+    patch: true,
+    why: "gemini in auto_edit approves its edit tools, which refuse paths outside the workspace; shell commands need an approval headless mode cannot give",
+    // research/retries-and-trust.md §4.2: auto_edit's request offers no run_shell_command; its tool_result carries an id and a status, never an exit code.
+    commandsDenied: "gemini in auto_edit, its contained mode, is offered no run_shell_command (only yolo has it, with no sandbox), so no test command can run",
+  },
   // gemini calls flash-lite for its own chores (routing, "summarize the user's intent", research
   // §B.2) beside the model that answers; where the stream gives no roles, it is told apart by name.
   helperModel: /flash-lite/i,

@@ -65,17 +65,22 @@ function bindStep(config: Config, adapters: Record<string, Adapter>, step: Workf
   if (binding.kind === "agents") return ok({ kind: "agents", agents: [...binding.agents] });
   const picked = pickConsultAgent(config, host, STEP_CAPABILITY[step], binding.agent);
   if (!picked.ok) return fail("mode_refused", `Step ${step}: ${picked.error.message}`);
-  const refusal = modeRefusal(picked.pick.agent, adapters, binding.execution);
+  const refusal = modeRefusal(picked.pick.agent, adapters, binding.execution, step);
   if (refusal) return fail("mode_refused", `Step ${step}: ${refusal}`);
   const agent = picked.pick.agent;
   return ok({ kind: "agent", agent: agent.id, backend: agent.backend, model: agent.model ?? null, execution: binding.execution });
 }
 
-/** Why the mode cannot run on this agent, naming the side that said no; undefined when it can. */
-export function modeRefusal(agent: AgentConfig, adapters: Record<string, Adapter>, mode: ExecutionMode): string | undefined {
+/**
+ * Why the mode cannot run on this agent for this step, naming the side that said no; undefined when
+ * it can. A contained test step needs commands to run and their exit codes read (its report is
+ * built from them), so a backend whose contained mode runs none is refused for it.
+ */
+export function modeRefusal(agent: AgentConfig, adapters: Record<string, Adapter>, mode: ExecutionMode, step?: WorkflowStepName): string | undefined {
   if (!modesOf(agent).includes(mode)) return `operator: ${mode} is not in ${agent.id}'s execution_modes (${modesOf(agent).join(", ")})`;
   const writes = adapters[agent.backend]?.writes;
   if (mode === "isolated_write" && !writes?.isolatedWrite) return `backend: ${agent.backend} cannot be contained for isolated_write (${writes?.why ?? "unknown backend"})`;
+  if (mode === "isolated_write" && step === "test" && writes?.commandsDenied) return `backend: ${agent.backend} cannot run a test step's commands contained, so nothing would be observed (${writes.commandsDenied}); bind test to the host or to an agent whose contained runs report exit codes`;
   if (mode === "patch" && !writes?.patch) return `backend: ${agent.backend} cannot run patch mode (${writes?.why ?? "unknown backend"})`;
   return undefined;
 }
