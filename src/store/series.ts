@@ -60,12 +60,39 @@ export interface SeriesStore {
   totals(opts: Window): WindowTotals;
 }
 
-/** Consult turns have no tier: they are their own series. */
+const HOUR_MS = 3_600_000;
+
+/**
+ * Consult turns have no tier: they are their own series. One expression for usage rows and
+ * usage_hourly rows alike (migration 005: both carry source, agent, backend and the run's tier).
+ */
 const KEY_SQL: Record<SeriesDimension, string> = {
-  agent: "u.agent_id",
-  backend: "u.backend",
-  tier: "CASE WHEN u.source = 'turn' THEN 'consult' ELSE coalesce(r.tier, 'none') END",
+  agent: "agent_id",
+  backend: "backend",
+  tier: "CASE WHEN source = 'turn' THEN 'consult' ELSE coalesce(nullif(tier, ''), 'none') END",
 };
+
+/**
+ * Whole hours come from the rollup, the window's partial first hour from the usage rows. A bucket
+ * that is not a whole number of hours would split rollup rows, so it reads the usage rows only.
+ */
+function usageSql(by: SeriesDimension): string {
+  return `SELECT (hour / $bucket) * $bucket AS bucket, ${KEY_SQL[by]} AS key, sum(calls) AS calls,
+       sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens,
+       sum(cost_usd) AS cost_usd, sum(latency_ms) * 1.0 / sum(calls) AS latency_avg
+     FROM (
+       SELECT hour, source, agent_id, backend, tier, calls, input_tokens, output_tokens, cost_usd, latency_ms
+         FROM usage_hourly WHERE hour >= $whole
+       UNION ALL
+       SELECT created_at, source, agent_id, backend, coalesce(tier, ''), 1, coalesce(input_tokens, 0), coalesce(output_tokens, 0), cost_usd, latency_ms
+         FROM usage WHERE created_at >= $since AND created_at < $whole
+     )
+     GROUP BY bucket, key ORDER BY bucket, key`;
+}
+
+function firstWholeHour(since: number, bucketMs: number): number {
+  return bucketMs % HOUR_MS === 0 ? Math.ceil(since / HOUR_MS) * HOUR_MS : Number.MAX_SAFE_INTEGER;
+}
 
 interface UsageSql {
   bucket: number;
@@ -82,17 +109,9 @@ type Params = Record<string, number>;
 export function createSeriesStore(db: Database): SeriesStore {
   return {
     usage({ since, bucketMs, by }) {
-      const join = by === "tier" ? "LEFT JOIN runs r ON u.source = 'attempt' AND r.id = u.ref_id" : "";
       return db
-        .query<UsageSql, Params>(
-          `SELECT (u.created_at / $bucket) * $bucket AS bucket, ${KEY_SQL[by]} AS key, count(*) AS calls,
-             coalesce(sum(u.input_tokens), 0) AS input_tokens, coalesce(sum(u.output_tokens), 0) AS output_tokens,
-             sum(u.cost_usd) AS cost_usd, avg(u.latency_ms) AS latency_avg
-           FROM usage u ${join}
-           WHERE u.created_at >= $since
-           GROUP BY bucket, key ORDER BY bucket, key`,
-        )
-        .all({ since, bucket: bucketMs })
+        .query<UsageSql, Params>(usageSql(by))
+        .all({ since, bucket: bucketMs, whole: firstWholeHour(since, bucketMs) })
         .map((r) => ({
           bucket: r.bucket,
           key: r.key,
@@ -105,13 +124,22 @@ export function createSeriesStore(db: Database): SeriesStore {
     },
 
     rates({ since, bucketMs }) {
-      // Two covering-index passes over the window (migration 003) instead of a correlated EXISTS
-      // per run: the fallback count reads only the attempts that fell back.
+      // Runs and failures: one covering-index range count per bucket (migration 003), walked in
+      // index order, instead of sorting every run of the window into a GROUP BY. The fallback
+      // count reads only the attempts that fell back.
       const params = { since, bucket: bucketMs };
       const runs = db
         .query<{ bucket: number; runs: number; failed: number }, Params>(
-          `SELECT (started_at / $bucket) * $bucket AS bucket, count(*) AS runs, sum(status = 'failed') AS failed
-           FROM runs WHERE started_at >= $since GROUP BY bucket ORDER BY bucket`,
+          `WITH RECURSIVE b(lo) AS (
+             SELECT ((SELECT min(started_at) FROM runs WHERE started_at >= $since) / $bucket) * $bucket
+             UNION ALL SELECT lo + $bucket FROM b WHERE lo + $bucket <= (SELECT max(started_at) FROM runs)
+           )
+           SELECT bucket, runs, failed FROM (
+             SELECT lo AS bucket,
+               (SELECT count(*) FROM runs WHERE started_at >= max(lo, $since) AND started_at < lo + $bucket) AS runs,
+               (SELECT count(*) FROM runs WHERE started_at >= max(lo, $since) AND started_at < lo + $bucket AND status = 'failed') AS failed
+             FROM b WHERE lo IS NOT NULL
+           ) WHERE runs > 0 ORDER BY bucket`,
         )
         .all(params);
       const fell = db

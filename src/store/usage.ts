@@ -34,13 +34,18 @@ export interface UsageStore {
   summary(opts?: { since?: number }): AgentUsageSummary[];
 }
 
-/** Shared by runs.ts and consultations.ts so a usage row is written in the same transaction. */
+/**
+ * Shared by runs.ts and consultations.ts so a usage row is written in the same transaction. An
+ * attempt's row carries its run's tier (migration 005), so plots per tier read no join; the
+ * usage_hourly trigger rolls the row into its hour.
+ */
 export function insertUsage(db: Database, row: UsageRow): void {
   const u = row.usage ?? {};
   db.query(
     `INSERT INTO usage (source, ref_id, ref_n, agent_id, backend, model, input_tokens, output_tokens,
-       cached_input_tokens, cost_usd, latency_ms, created_at)
-     VALUES ($source, $refId, $refN, $agentId, $backend, $model, $input, $output, $cached, $cost, $latency, $createdAt)`,
+       cached_input_tokens, cost_usd, latency_ms, created_at, tier)
+     VALUES ($source, $refId, $refN, $agentId, $backend, $model, $input, $output, $cached, $cost, $latency, $createdAt,
+       CASE WHEN $source = 'attempt' THEN (SELECT tier FROM runs WHERE id = $refId) END)`,
   ).run({
     source: row.source,
     refId: row.refId,

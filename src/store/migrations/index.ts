@@ -6,6 +6,7 @@ import init001 from "./001_init.sql" with { type: "text" };
 import reviews002 from "./002_reviews.sql" with { type: "text" };
 import dashboard003 from "./003_dashboard.sql" with { type: "text" };
 import workflows004 from "./004_workflows.sql" with { type: "text" };
+import usageRollup005 from "./005_usage_rollup.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -18,6 +19,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 2, name: "002_reviews", sql: reviews002 },
   { version: 3, name: "003_dashboard", sql: dashboard003 },
   { version: 4, name: "004_workflows", sql: workflows004 },
+  { version: 5, name: "005_usage_rollup", sql: usageRollup005 },
 ];
 
 /** The schema version this binary writes; a database above it came from a newer orchestrate. */
