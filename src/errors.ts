@@ -110,6 +110,7 @@ export const ERROR_CODES = {
   not_host_step: "This step is bound to an agent: run it with workflow_run_step.",
   not_delegated_step: "This step is the host's: do it yourself and record it with workflow_record_host_step.",
   step_declined: "The person declined the step; nothing ran. Plan it again (perhaps with other context) to ask again.",
+  replan_declined: "The person declined the replan; every step keeps its routing. Call workflow_replan without a token to preview it again.",
   nested_repository: "Remove the nested .git from the kept worktree (its path is in the message) and copy the work out, or plan the step again with instructions not to create repositories.",
   containment_breach: "The agent changed your checkout: inspect it (git status) before anything else, and remove isolated_write from that agent.",
   worktree_failed: "Check the repository (git worktree list; git worktree prune) and the state directory's free space, then plan the step again.",

@@ -77,7 +77,9 @@ describe("replan, cancel, delete", () => {
       return typeof data === "object" && data !== null ? { ...data } : {};
     };
     try {
-      const replanned = await call("workflow_replan", { workflow_id: wf, steps: ["implement"] });
+      const preview = await call("workflow_replan", { workflow_id: wf, steps: ["implement"] });
+      expect(preview.error).toBeUndefined();
+      const replanned = await call("workflow_replan", { workflow_id: wf, steps: ["implement"], token: preview.token });
       expect(replanned.error).toBeUndefined();
       const bindings = replanned.bindings as Record<string, { agent?: string }>;
       expect(bindings.implement?.agent).toBe("gem");

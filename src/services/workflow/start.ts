@@ -1,5 +1,5 @@
 /**
- * workflow_start, replan, status, cancel, delete. Start resolves the workdir beneath a root (/ never,
+ * workflow_start, cancel, delete (replan: replan.ts). Start resolves the workdir beneath a root (/ never,
  * nothing inferred), refuses a dirty tree unless allowed, and snapshots bindings, cap and policy:
  * an unbound review is refused here, before anything is spent.
  */
@@ -10,11 +10,9 @@ import { checkCwd } from "../../safety/roots.ts";
 import { fail, ok, type Result } from "../../result.ts";
 import { newId } from "../../store/ids.ts";
 import type { Host } from "../../routing/consult-plan.ts";
-import type { WorkflowStepName } from "../../config/workflow-types.ts";
 import { expandHome } from "../../config/paths.ts";
 import type { Runtime } from "../runtime.ts";
 import { resolveSnapshot, type WorkflowSnapshot } from "./snapshot.ts";
-import { snapshotOf } from "./state.ts";
 
 export interface StartRequest {
   goal: string;
@@ -40,21 +38,6 @@ export async function startWorkflow(rt: Runtime, req: StartRequest, host: Host):
   const id = newId(rt.now());
   rt.store.workflows.create({ id, goal: req.goal, workdir: cwd.value, commit: head.value, snapshot: snapshot.value, now: rt.now() });
   return ok({ workflow_id: id, commit: head.value, snapshot: snapshot.value });
-}
-
-/** Re-decides only the named steps, from the config as it is now; every other step keeps its routing and the policy stays. */
-export function replanWorkflow(rt: Runtime, workflowId: string, steps: readonly WorkflowStepName[], host: Host): Result<WorkflowSnapshot> {
-  const wf = rt.store.workflows.get(workflowId);
-  if (!wf) return fail("unknown_workflow", `No workflow "${workflowId}" is stored here.`);
-  if (wf.status !== "active") return fail("workflow_wrong_state", `Workflow ${wf.id} is ${wf.status}.`);
-  const wfConfig = rt.config.consult.workflow;
-  const prior = snapshotOf(wf);
-  if (!wfConfig || !prior) return fail("workflows_not_configured", "The config has no consult.workflow block.");
-  const next = resolveSnapshot(rt.config, rt.adapters, wfConfig, host, {}, steps, prior);
-  if (!next.ok) return next;
-  rt.store.workflows.cancelPlanned(wf.id, rt.now());
-  rt.store.workflows.update(wf.id, { snapshot: next.value }, rt.now());
-  return next;
 }
 
 export function cancelWorkflow(rt: Runtime, workflowId: string): Result<{ workflow_id: string; status: string }> {

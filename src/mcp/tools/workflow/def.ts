@@ -21,7 +21,7 @@ export const workflowTools = [
   defineTool({
     name: "workflow_replan",
     group: "workflow",
-    description: "Re-decide the routing of the named steps from the current config; every other step keeps its binding. Planned steps' tokens die.",
+    description: "Re-decide the routing of the named steps from the current config, in two calls: without token a preview (each step's old and new agent, mode and why, what would be cancelled) and a one-time token; with the token and the same steps it is applied. Every other step keeps its binding; planned steps' tokens die.",
     annotations: { title: "Replan workflow steps", ...WRITES },
     schemas: async () => ({ input: (await schema()).workflowReplanInput, output: (await schema()).workflowOutput }),
     handler: async () => (await handlers()).workflowReplan,

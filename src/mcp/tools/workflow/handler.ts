@@ -30,12 +30,21 @@ export function workflowStart(input: typeof workflowStartInput.infer, ctx: ToolC
   });
 }
 
+/** Two calls, like a step: without a token a preview and the token; with it, the person asked where the client can, then applied. */
 export function workflowReplan(input: typeof workflowReplanInput.infer, ctx: ToolContext): Promise<ToolOutcome> {
   return withRuntime(async (rt) => {
     const host = resolveHost(rt, ctx.clientName);
     if (!host.ok) return { ok: false, error: host.error };
-    const [{ replanWorkflow }] = await service();
-    return reply(replanWorkflow(rt, input.workflow_id, input.steps, host.value), () => `Re-decided ${input.steps.join(", ")}; every other step keeps its routing. Planned steps were cancelled: plan again.`);
+    const { previewReplan, applyReplan } = await import("../../../services/workflow/replan.ts");
+    if (input.token === undefined) {
+      const approval = ctx.elicit ? "elicitation" : "token";
+      const out = previewReplan(rt, input.workflow_id, input.steps, host.value);
+      return reply(out.ok ? { ok: true, value: { ...out.value, approval } } : out, (v) =>
+        `Replan preview (nothing changed yet): ${v.decisions.map((d) => `${d.step} ${d.changed ? "changes" : "stays"}`).join(", ")}; ${v.cancels.length} planned step(s) would be cancelled. Show this to the person, then call workflow_replan again with the same steps and the token${approval === "elicitation" ? " (the person is asked to approve)" : ""}.`,
+      );
+    }
+    const out = await applyReplan(rt, input.workflow_id, input.steps, input.token, host.value, approverOf(ctx));
+    return reply(out, (v) => `Re-decided ${v.steps.join(", ")}; every other step keeps its routing. ${v.cancelled} planned step(s) were cancelled: plan again.`);
   });
 }
 

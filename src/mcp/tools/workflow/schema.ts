@@ -14,7 +14,8 @@ export const workflowStartInput = type({
   "allow_dirty?": "boolean",
 });
 
-export const workflowReplanInput = type({ "+": "reject", workflow_id: id, steps: step.array().atLeastLength(1).atMostLength(9) });
+/** Without token: a preview and a one-time token; with the token (and the same steps): applied. */
+export const workflowReplanInput = type({ "+": "reject", workflow_id: id, steps: step.array().atLeastLength(1).atMostLength(9), "token?": "0 < string <= 128" });
 
 export const workflowPlanStepInput = type({ "+": "reject", workflow_id: id, step, context: "string <= 2000000" });
 
