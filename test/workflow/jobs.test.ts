@@ -4,6 +4,7 @@
  * with the step's own code, and recorded failed on the workflow.
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { openWorkflowWorld, seedConfig, type WorkflowWorld } from "./world.ts";
 
 let world: WorkflowWorld | undefined;
@@ -72,3 +73,36 @@ describe("workflow steps as jobs", () => {
     expect(steps.find((s) => s.step === "implement")?.status).toBe("failed");
   }, 60_000);
 });
+
+describe("workflow steps as MCP tasks, and in the background on request", () => {
+  test("a Tasks-capable client runs workflow_run_step as a task: created, then its result past the sync budget", async () => {
+    const w = (world = await openWorkflowWorld(seedConfig(), SLOW));
+    const tools = await w.session.client.listTools();
+    expect(tools.tools.find((t) => t.name === "workflow_run_step")?.execution).toEqual({ taskSupport: "optional" });
+    const wf = String((await w.call("workflow_start", { goal: "g", workdir: w.box.repo })).workflow_id);
+    const plan = await w.call("workflow_plan_step", { workflow_id: wf, step: "research", context: "x" });
+    const created = await w.session.client.request({ method: "tools/call", params: { name: "workflow_run_step", arguments: { workflow_id: wf, step_id: String(plan.step_id), token: String(plan.token) }, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+    // tasks/result blocks until the task is terminal: a task waits for the real end (2 s) instead of turning into a job at 1 s.
+    const result = await w.session.client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema);
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ ok: true, workflow_id: wf, step: "research", status: "succeeded", result: { text: expect.stringContaining("PONG-FROM-FAKE") } });
+    expect(result.structuredContent?.job).toBeUndefined();
+    expect((await w.session.client.experimental.tasks.getTask(created.task.taskId)).status).toBe("completed");
+  }, 60_000);
+
+  test("background: true answers with the job at once, even for a step well inside the budget", async () => {
+    const w = (world = await openWorkflowWorld(seedConfig()));
+    const wf = String((await w.call("workflow_start", { goal: "g", workdir: w.box.repo })).workflow_id);
+    const plan = await w.call("workflow_plan_step", { workflow_id: wf, step: "research", context: "x" });
+    const first = await callTool(w, "workflow_run_step", { workflow_id: wf, step_id: String(plan.step_id), token: String(plan.token), background: true });
+    expect(first.isError).toBeFalsy();
+    const job = first.structuredContent?.job;
+    expect(job).toMatchObject({ status: "running" });
+    expect(first.structuredContent?.status).toBeUndefined();
+    const id = typeof job === "object" && job !== null && "id" in job ? String(job.id) : "";
+    let done: Reply = await callTool(w, "job_wait", { id, waitSec: 5 });
+    while (done.structuredContent?.status === "running") done = await callTool(w, "job_wait", { id, waitSec: 5 });
+    expect(done.structuredContent?.result).toMatchObject({ step: "research", status: "succeeded" });
+  }, 60_000);
+});
+

@@ -59,13 +59,18 @@ export function workflowPlanStep(input: typeof workflowPlanStepInput.infer, ctx:
   });
 }
 
-/** The token is spent (and the person asked) while the call is live; the step then runs as a job, so one longer than the client's ceiling answers with its id. */
+/**
+ * The token is spent (and the person asked) while the call is live; the step then runs as a job, so
+ * one longer than the client's ceiling answers with its id, background: true answers with it at once,
+ * and as an MCP task it runs to its end.
+ */
 export function workflowRunStep(input: typeof workflowRunStepInput.infer, ctx: ToolContext): Promise<ToolOutcome> {
   return withRuntime(async (rt) => {
     const [, , { prepareStep }] = await service();
-    const prepared = await prepareStep(rt, input, approverOf(ctx));
+    const { background, ...request } = input;
+    const prepared = await prepareStep(rt, request, approverOf(ctx));
     if (!prepared.ok) return { ok: false, error: prepared.error };
-    return runAsJob(rt, ctx, { kind: "workflow_step", request: prepared.value, background: false }, workflowStepKind);
+    return runAsJob(rt, ctx, { kind: "workflow_step", request: prepared.value, background: background === true }, workflowStepKind);
   });
 }
 

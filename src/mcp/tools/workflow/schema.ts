@@ -21,7 +21,7 @@ export const workflowPlanStepInput = type({ "+": "reject", workflow_id: id, step
 
 const hostFinding = type({ "+": "reject", severity, claim: "0 < string <= 20000", "location?": "string <= 1000", "evidence?": "string <= 20000" });
 
-export const workflowRunStepInput = type({ "+": "reject", workflow_id: id, step_id: id, token: "0 < string <= 128", "host_findings?": hostFinding.array().atMostLength(200) });
+export const workflowRunStepInput = type({ "+": "reject", workflow_id: id, step_id: id, token: "0 < string <= 128", "host_findings?": hostFinding.array().atMostLength(200), "background?": "boolean" });
 
 const combinedFinding = type({
   "+": "reject",
