@@ -7,6 +7,7 @@ const NAV: readonly [string, string][] = [
   ["/consultations", "Consultations"],
   ["/jobs", "Jobs"],
   ["/reviews", "Reviews"],
+  ["/workflows", "Workflows"],
   ["/usage", "Usage"],
 ];
 

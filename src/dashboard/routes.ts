@@ -17,6 +17,7 @@ import { reviewPage, reviewsPage } from "./pages/reviews.ts";
 import { runPage } from "./pages/run.ts";
 import { runsPage } from "./pages/runs.ts";
 import { usagePage } from "./pages/usage.ts";
+import { workflowPage, workflowsPage } from "./pages/workflows.ts";
 
 /** Editable mode plugs its pages in here (GET form, POST save); absent in read-only mode. */
 export type EditHandler = (req: Request, url: URL, ctx: DashboardContext) => Promise<Response | undefined>;
@@ -36,6 +37,7 @@ const PAGES: Record<string, PageFn> = {
   "/jobs": jobsPage,
   "/usage": usagePage,
   "/reviews": reviewsPage,
+  "/workflows": workflowsPage,
 };
 
 const DETAILS: [RegExp, DetailFn][] = [
@@ -43,6 +45,7 @@ const DETAILS: [RegExp, DetailFn][] = [
   [/^\/consultations\/([\w-]+)$/, consultationPage],
   [/^\/jobs\/([\w-]+)$/, jobPage],
   [/^\/reviews\/([\w-]+)$/, reviewPage],
+  [/^\/workflows\/([\w-]+)$/, workflowPage],
 ];
 
 export function htmlResponse(body: Html, status = 200, started?: number): Response {

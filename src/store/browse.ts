@@ -1,5 +1,5 @@
 /**
- * Read-only listings for the dashboard: runs, consultations and jobs with filters, newest first,
+ * Read-only listings for the dashboard: runs, consultations, jobs and workflows with filters, newest first,
  * paged by keyset (the last row's sort key), so page 1 and page 1000 cost the same over a big
  * history. Every query walks an index in its ORDER BY and stops at LIMIT; filters only thin it.
  */
@@ -7,15 +7,31 @@ import type { Database } from "bun:sqlite";
 import type { RunStatus, RunTool } from "./runs.ts";
 import type { ConsultationStatus, ModelVerification } from "./consultations.ts";
 import type { JobKind, JobStatus } from "./jobs.ts";
+import { clampLimit, paged, type Page, type Params } from "./browse-paging.ts";
+import { countNeedingAttention, listWorkflows, type WorkflowListFilter, type WorkflowListRow } from "./browse-workflows.ts";
+
+export type { Page } from "./browse-paging.ts";
+export { WORKFLOW_STATUSES, type WorkflowListFilter, type WorkflowListRow } from "./browse-workflows.ts";
 
 /** How much of a prompt a listing shows; the detail page shows all of it. */
 export const HEAD_CHARS = 140;
 
-export interface Page<T> {
-  rows: T[];
-  /** The id to pass as `before` for the next page; absent on the last page. */
-  next?: string;
-}
+/**
+ * Every job kind, checked against the store's JobKind by the compiler (a kind added there fails
+ * to compile here until it is listed), with the key of its result or arguments that names what
+ * the job delivered: a run, a consultation, a review, a workflow.
+ */
+const JOB_REFS: { [K in JobKind]: { from: "result" | "args"; key: string } } = {
+  route: { from: "result", key: "runId" },
+  consult: { from: "result", key: "consultation_id" },
+  review: { from: "args", key: "review_id" },
+  workflow_step: { from: "args", key: "workflow_id" },
+};
+
+const isJobKind = (k: string): k is JobKind => k in JOB_REFS;
+
+/** The store's job kinds, in JobKind's order. */
+export const JOB_KIND_VALUES: readonly JobKind[] = Object.keys(JOB_REFS).filter(isJobKind);
 
 export interface RunListFilter {
   status?: RunStatus;
@@ -80,7 +96,7 @@ export interface JobListRow {
   errorCode: string | null;
   createdAt: number;
   updatedAt: number;
-  /** The run or consultation the job delivered, when it names one. */
+  /** What the job delivered or worked on, when it names one: a run, consultation, review or workflow id. */
   ref: string | null;
 }
 
@@ -88,12 +104,12 @@ export interface BrowseStore {
   runs(filter?: RunListFilter): Page<RunListRow>;
   consultations(filter?: ConsultationListFilter): Page<ConsultationListRow>;
   jobs(filter?: JobListFilter): Page<JobListRow>;
+  workflows(filter?: WorkflowListFilter): Page<WorkflowListRow>;
+  /** Workflows that stopped at their round cap or on a failure the host must look at. */
+  workflowsNeedingAttention(): number;
   /** Changes whenever another connection commits: the live view's cheap "anything new?" probe. */
   dataVersion(): number;
 }
-
-const MAX_LIMIT = 200;
-const clampLimit = (limit: number | undefined): number => Math.min(MAX_LIMIT, Math.max(1, limit ?? 50));
 
 interface RunListSql {
   id: string;
@@ -136,14 +152,10 @@ interface JobListSql {
   ref: string | null;
 }
 
-type Params = Record<string, string | number | null>;
-
-/** Fetches one row more than asked: its presence says there is a next page. */
-function paged<S, T>(rows: S[], limit: number, map: (row: S) => T, idOf: (row: T) => string): Page<T> {
-  const mapped = rows.slice(0, limit).map(map);
-  const last = mapped.at(-1);
-  return rows.length > limit && last ? { rows: mapped, next: idOf(last) } : { rows: mapped };
-}
+/** One CASE over the kinds: each reads its own key, from the result or from the arguments. */
+const REF_SQL = `CASE ${Object.entries(JOB_REFS)
+  .map(([kind, ref]) => `WHEN j.kind = '${kind}' AND json_valid(j.${ref.from}_json) THEN json_extract(j.${ref.from}_json, '$.${ref.key}')`)
+  .join(" ")} END`;
 
 export function createBrowseStore(db: Database): BrowseStore {
   return {
@@ -205,7 +217,7 @@ export function createBrowseStore(db: Database): BrowseStore {
       const rows = db
         .query<JobListSql, Params>(
           `SELECT j.id, j.kind, j.status, j.progress, j.error_code, j.created_at, j.updated_at,
-             CASE WHEN json_valid(j.result_json) THEN coalesce(json_extract(j.result_json, '$.runId'), json_extract(j.result_json, '$.consultation_id')) END AS ref
+             ${REF_SQL} AS ref
            FROM jobs j
            LEFT JOIN jobs b ON b.id = $before
            WHERE ($status IS NULL OR j.status = $status)
@@ -216,6 +228,9 @@ export function createBrowseStore(db: Database): BrowseStore {
         .all(params);
       return paged(rows, limit, toJobRow, (r) => r.id);
     },
+
+    workflows: (filter = {}) => listWorkflows(db, filter, HEAD_CHARS),
+    workflowsNeedingAttention: () => countNeedingAttention(db),
 
     dataVersion() {
       return db.query<{ data_version: number }, []>("PRAGMA data_version").get()?.data_version ?? 0;

@@ -12,7 +12,9 @@ import { DEMO_CONFIG } from "../../fakes/lib/demo-world.ts";
 import { guard, loopbackHost, SECURITY_HEADERS } from "../../src/dashboard/guard.ts";
 import { startDashboard, type Dashboard } from "../../src/dashboard/server.ts";
 import { openReadonlyRuntime } from "../../src/services/dashboard.ts";
+import { PATCH_CAP } from "../../src/dashboard/pages/workflow-step.ts";
 import { openStore } from "../../src/store/db.ts";
+import type { WorkflowStore } from "../../src/store/index.ts";
 import { startDashboardProcess } from "./world.ts";
 
 const PORT = 41234;
@@ -104,6 +106,7 @@ describe("a dashboard over a store", () => {
     const runId = store.value.runs.startRun({ tool: "route", tier: "light", cwd: box.repo, prompt: `<script>alert("x")</script> secret ghp_${"a1B2c3D4e5".repeat(4)}` });
     store.value.runs.addAttempt({ runId, n: 1, agentId: "cheap", backend: "opencode", provider: "deepseek", outcome: "ok", reason: "answered", exitCode: 0, durationMs: 40, fellBack: false, usage: { inputTokens: 10, outputTokens: 2, costUsd: 0.001 } });
     store.value.runs.finishRun(runId, { status: "ok", servedBy: "cheap", answer: "<img src=x onerror=alert(1)>" });
+    storedWorkflow(store.value.workflows);
     store.value.close();
     const rt = await openReadonlyRuntime(box.env);
     if (!rt.ok) throw new Error(rt.error.message);
@@ -124,7 +127,7 @@ describe("a dashboard over a store", () => {
   test("browsing every page leaves the store's bytes as they were (opened read-only)", async () => {
     const before = hashes();
     const run = (await (await get("/runs")).text()).match(/\/runs\/(\w+)/)?.[1] ?? "";
-    for (const path of ["/", "/runs", `/runs/${run}`, "/consultations", "/jobs", "/usage", "/usage?range=90d&by=tier", "/nope", "/runs/NOPE"]) {
+    for (const path of ["/", "/runs", `/runs/${run}`, "/consultations", "/jobs", "/usage", "/usage?range=90d&by=tier", "/workflows", `/workflows/${WORKFLOW}`, "/nope", "/runs/NOPE", "/workflows/NOPE"]) {
       const res = await get(path);
       expect(res.status).toBe(path.includes("NOPE") || path === "/nope" ? 404 : 200);
       await res.text();
@@ -141,11 +144,36 @@ describe("a dashboard over a store", () => {
     expect(page).not.toContain("a1B2c3D4e5a1B2c3D4e5");
   });
 
+  test("a workflow's huge patch is cut with a note and escaped; the overview counts it as needing attention", async () => {
+    const detail = await (await get(`/workflows/${WORKFLOW}`)).text();
+    expect(detail).toContain(`Showing the first ${PATCH_CAP.toLocaleString("en")} of ${HUGE_PATCH.length.toLocaleString("en")} characters.`);
+    expect(detail).not.toContain("<script>alert");
+    expect(detail).toContain("+&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(detail).not.toContain(HUGE_PATCH.slice(0, PATCH_CAP + 1));
+    expect(detail).toContain("needs attention");
+    const overview = await (await get("/")).text();
+    expect(overview).toMatch(/id="card-attention"><a href="\/workflows\?status=needs_attention">1<\/a>/);
+    const list = await (await get("/workflows?status=needs_attention")).text();
+    expect(list).toContain(`/workflows/${WORKFLOW}`);
+    expect(await (await get("/workflows?status=completed")).text()).not.toContain(`/workflows/${WORKFLOW}`);
+  });
+
   test("pages report their server time", async () => {
     const res = await get("/");
     expect(res.headers.get("server-timing")).toMatch(/^app;dur=\d+(\.\d+)?$/);
   });
 });
+
+const WORKFLOW = "wf-stored";
+const HUGE_PATCH = `diff --git a/x.html b/x.html\n--- a/x.html\n+++ b/x.html\n@@ -0,0 +1 @@\n+<script>alert(1)</script>\n${"+filler line\n".repeat(8000)}`;
+
+/** A workflow stopped at its cap, whose implement step produced a diff longer than a page shows. */
+function storedWorkflow(workflows: WorkflowStore): void {
+  workflows.create({ id: WORKFLOW, goal: "Rewrite x.html", workdir: "/p/repo", commit: "a".repeat(40), snapshot: { bindings: { implement: { kind: "agent", agent: "cheap", backend: "opencode", model: null, execution: "patch" } }, policy: { maxFixRounds: 1 }, host: {} }, now: 1 });
+  workflows.addStep({ id: "st-1", workflowId: WORKFLOW, step: "implement", round: 0, executor: "agent", agentId: "cheap", execution: "patch", preview: {}, context: "", promptSha256: "p", token: { sha256: "t", binding: "b", expiresAt: 10 }, commitBefore: "a".repeat(40) }, 2);
+  workflows.finishStep("st-1", { status: "awaiting_host_apply", result: { patch: HUGE_PATCH, summary: "Rewrites x.html", mode: "patch" } }, 3);
+  workflows.update(WORKFLOW, { status: "needs_attention" }, 4);
+}
 
 describe("orchestrate dashboard (the command)", () => {
   test("--host 0.0.0.0 is ignored with a notice: it still serves 127.0.0.1 only", async () => {

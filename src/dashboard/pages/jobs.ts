@@ -1,5 +1,6 @@
 /** `/jobs` and `/jobs/:id`: background work, its progress line and the tail of its output. */
 import type { JobKind, JobStatus } from "../../store/index.ts";
+import { JOB_KIND_VALUES } from "../../store/browse.ts";
 import type { DashboardContext } from "../context.ts";
 import { duration, when } from "../format.ts";
 import { html, query, type Html } from "../html.ts";
@@ -7,19 +8,26 @@ import { badge, empty, page, table } from "../layout.ts";
 import { select } from "./runs.ts";
 
 const STATUSES: readonly JobStatus[] = ["running", "ok", "failed", "cancelled"];
-const KINDS: readonly JobKind[] = ["route", "consult"];
+
+/** The page each kind's ref opens; a kind the store gains fails to compile until it has one. */
+const REF_PAGE: { [K in JobKind]: string } = {
+  route: "/runs",
+  consult: "/consultations",
+  review: "/reviews",
+  workflow_step: "/workflows",
+};
 
 function refLink(ref: string | null, kind: JobKind): Html | string {
   if (!ref) return "—";
-  return kind === "consult" ? html`<a href="/consultations/${ref}">${ref}</a>` : html`<a href="/runs/${ref}">${ref}</a>`;
+  return html`<a class="ref" href="${REF_PAGE[kind]}/${ref}">${ref}</a>`;
 }
 
 export function jobsPage(ctx: DashboardContext, params: URLSearchParams): Html {
   const status = STATUSES.find((s) => s === params.get("status"));
-  const kind = KINDS.find((k) => k === params.get("kind"));
+  const kind = JOB_KIND_VALUES.find((k) => k === params.get("kind"));
   const before = params.get("before") || undefined;
   const result = ctx.rt.store.browse.jobs({ ...(status ? { status } : {}), ...(kind ? { kind } : {}), ...(before ? { before } : {}), limit: 50 });
-  const form = html`<form class="filters" method="get" action="/jobs">${select("status", status, STATUSES)} ${select("kind", kind, KINDS)} <button type="submit">Filter</button> <a href="/jobs">clear</a></form>`;
+  const form = html`<form class="filters" method="get" action="/jobs">${select("status", status, STATUSES)} ${select("kind", kind, JOB_KIND_VALUES)} <button type="submit">Filter</button> <a href="/jobs">clear</a></form>`;
   const rows = result.rows.map((j) => [
     html`<a href="/jobs/${j.id}">${j.id}</a>`,
     j.kind,

@@ -16,6 +16,7 @@ export function overviewPage(ctx: DashboardContext): Html {
   const totals = rt.store.series.totals({ since: now - DAY_MS });
   const recent = rt.store.browse.runs({ limit: 10 });
   const running = rt.store.browse.jobs({ status: "running", limit: 20 });
+  const attention = rt.store.browse.workflowsNeedingAttention();
   const body = html`
 <section class="cards">
   <div class="card"><b id="card-running">${totals.running}</b><span>running now</span></div>
@@ -24,6 +25,7 @@ export function overviewPage(ctx: DashboardContext): Html {
   <div class="card"><b>${percent(totals.fellBack, totals.runs)}</b><span>fell back</span></div>
   <div class="card"><b>${totals.consultations}</b><span>consultations, 24 h</span></div>
   <div class="card"><b>${usd(totals.costUsd)}</b><span>reported cost, 24 h</span></div>
+  <div class="card"><b id="card-attention"><a href="/workflows?status=needs_attention">${attention}</a></b><span>workflows need attention</span></div>
 </section>
 <h2>Agents</h2>
 ${agentsTable(ctx, agentStatuses(rt), now)}
@@ -33,7 +35,7 @@ ${tierMap(ctx)}
 ${running.rows.length ? table(["job", "kind", "progress", "started"], running.rows.map((j) => [html`<a href="/jobs/${j.id}">${j.id}</a>`, j.kind, j.progress ?? "", when(j.createdAt)])) : empty("Nothing is running.")}
 <h2>Latest runs</h2>
 ${recent.rows.length ? runRows(recent.rows) : empty("No runs stored yet.")}
-<p><a href="/runs">All runs →</a> · <a href="/consultations">Consultations →</a> · <a href="/usage">Usage plots →</a></p>`;
+<p><a href="/runs">All runs →</a> · <a href="/consultations">Consultations →</a> · <a href="/workflows">Workflows →</a> · <a href="/usage">Usage plots →</a></p>`;
   return page({ title: "Overview", section: "/", body, editable: ctx.managedPath !== undefined });
 }
 
