@@ -279,6 +279,13 @@ export interface BackendTraits {
   resumedUsage: "cumulative" | "per-turn";
   /** What can keep a route run inside its cwd: an OS sandbox, a permission mode, or nothing. */
   containment: "os-sandbox" | "permission-mode" | "none";
+  /**
+   * Run the same agent once more, `delayMs` after it ended, when an attempt failed on capacity
+   * having done nothing (no acting tool, tree unchanged) and no long wait was announced: for a CLI
+   * whose own retry waits longer than starting it again takes (its retries are then capped to
+   * one attempt), so a transient failure is answered sooner and a persistent one falls back sooner.
+   */
+  capacityRerun?: { delayMs: number };
 }
 
 /** See Adapter.writes. */

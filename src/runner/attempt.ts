@@ -9,6 +9,7 @@ import type { AgentConfig } from "../config/types.ts";
 import { classifyAttempt } from "./classify.ts";
 import { attemptGuards } from "./guards.ts";
 import { prepareAttempt, type PrepareOutcome } from "./prepare.ts";
+import { pause, rerunDelayMs, rerunReason } from "./rerun.ts";
 import { streamAttempt } from "./stream.ts";
 import { treeState } from "./tree.ts";
 import { cliTransport } from "./transports/cli.ts";
@@ -49,9 +50,23 @@ export interface AttemptResult {
   explanation?: string;
   /** A capacity failure's provider-announced wait, in seconds: the agent cools down at least that long. */
   retryAfterSec?: number;
+  /**
+   * The earlier run of the same agent that this one re-ran (the backend's capacityRerun), as it
+   * ended: a trace shows it before this one. The tree fingerprints then span both runs.
+   */
+  reran?: AttemptResult[];
 }
 
+/** One attempt on one agent: a run, and one re-run where the backend asks for it after a capacity failure. */
 export async function runAttempt(spec: AttemptSpec): Promise<AttemptResult> {
+  const first = await runOnce(spec);
+  const delayMs = rerunDelayMs({ traits: spec.adapter.traits, first, fingerprinted: spec.fingerprint, timeoutMs: spec.timeoutMs, callerAborted: spec.signal?.aborted === true });
+  if (delayMs === undefined || !(await pause(delayMs, spec.signal))) return first;
+  const second = await runOnce({ ...spec, timeoutMs: spec.timeoutMs - first.durationMs - delayMs });
+  return { ...second, ...(first.treeBefore !== undefined ? { treeBefore: first.treeBefore } : {}), reran: [{ ...first, reason: rerunReason(first) }] };
+}
+
+async function runOnce(spec: AttemptSpec): Promise<AttemptResult> {
   const started = Date.now();
   const prepared = await prepareAttempt(spec, spec.transport ?? cliTransport);
   if (!prepared.ok) return refused(spec, prepared, started);

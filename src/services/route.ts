@@ -75,7 +75,13 @@ async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string
     if (remainingSec <= 0) return terminal(attempts, { code: "budget_exceeded", message: "The route's time budget ran out before another attempt could start." }, crossing);
     const capSec = attemptCapSec(remainingSec, plan.budget.reserveSec, total - n, candidate.agent.limits.maxWallSec);
     const result = await runWithProgress(rt, req, candidate, { n, total, capSec, deadline }, hooks);
-    const trace = traceOf(n, candidate, result);
+    // A run the runner re-ran on the same agent shows first, as it ended, neither fallen back nor cooled.
+    for (const earlier of result.reran ?? []) {
+      const trace = traceOf(attempts.length + 1, candidate, earlier);
+      attempts.push(trace);
+      recordAttempt(rt, runId, trace, earlier);
+    }
+    const trace = traceOf(attempts.length + 1, candidate, result);
     if (!result.failure) Object.assign(trace, await servedIdentity(rt, candidate.agent, result));
     attempts.push(trace);
     armCooldown(rt, candidate.agent, result.failure, result.retryAfterSec);

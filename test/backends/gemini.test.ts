@@ -41,8 +41,17 @@ describe("gemini invocation", () => {
     const adjust = overlay?.settings[".gemini/settings.json"];
     expect(adjust?.({ security: { auth: { selectedType: "oauth-personal" } }, general: { vimMode: true } })).toEqual({ security: { auth: { selectedType: "oauth-personal" } }, general: { vimMode: true, maxAttempts: GEMINI_MAX_ATTEMPTS } });
     // A stricter cap of the person's own stands; a looser one does not.
+    expect(GEMINI_MAX_ATTEMPTS).toBe(1);
     expect(capAttempts({ general: { maxAttempts: 1 } })).toEqual({ general: { maxAttempts: 1 } });
-    expect(capAttempts({ general: { maxAttempts: 10 } })).toEqual({ general: { maxAttempts: 2 } });
+    expect(capAttempts({ general: { maxAttempts: 10 } })).toEqual({ general: { maxAttempts: 1 } });
+  });
+
+  test("one attempt, then the runner re-runs it: the trait, and a provider's asked-for wait read from the result", () => {
+    expect(geminiAdapter.traits.capacityRerun?.delayMs).toBeLessThan(1000);
+    const line = JSON.stringify({ type: "result", status: "error", error: { type: "unknown", message: "[API Error: Resource has been exhausted (e.g. check quota).\nSuggested retry after 20s.]" }, stats: {} });
+    expect(geminiAdapter.parse(line).filter((e) => e.kind === "retry")).toEqual([expect.objectContaining({ failure: "capacity", retryAfterSec: 20 })]);
+    const plain = JSON.stringify({ type: "result", status: "error", error: { type: "unknown", message: "[API Error: Resource has been exhausted (e.g. check quota).]" }, stats: {} });
+    expect(geminiAdapter.parse(plain).filter((e) => e.kind === "retry")).toEqual([]);
   });
 
   test("answer: explicit default approval, no extensions, trusted throw-away cwd, --resume", () => {

@@ -227,6 +227,22 @@ describe("fake gemini is as strict as gemini 0.61.0 (retries-and-trust §4)", ()
     expect((seen[1] ?? 0) - (seen[0] ?? 0)).toBeGreaterThanOrEqual(6151 * 0.02 - 5);
   });
 
+  test("maxAttempts 1 prints what the real gemini prints, noted as the retry signal; transient fails only this server's first request", async () => {
+    const d = dirs("transient-once");
+    writeSettings(d.home, { general: { maxAttempts: 1 } });
+    const first = await runArgs([], { FAKE_SCENARIO: "transient" }, d);
+    expect(first.exitCode).toBe(173);
+    expect(first.stderrTail.match(/^Attempt \d+ failed.*$/gm)).toEqual(["Attempt 1 failed: Resource has been exhausted (e.g. check quota).. Max attempts reached"]);
+    expect(geminiAdapter.classify(first)).toBe("capacity");
+    expect(first.events.findLast((e) => e.kind === "final")).toMatchObject({ ok: false });
+    expect(readFileSync(join(d.rec, "retry-signals"), "utf8").trim().split("\n")).toHaveLength(1);
+    // A new process on the same server: the server's second request, answered.
+    const second = await runArgs([], { FAKE_SCENARIO: "transient" }, d);
+    expect(second.exitCode).toBe(0);
+    expect(second.stderrTail).not.toMatch(/^Attempt/m);
+    expect(foldEvents(second.events).text).toBe("PONG-FROM-FAKE");
+  });
+
   test("transient: the very first line a persistent failure prints, then the answer", async () => {
     const r = await runArgs([], { FAKE_SCENARIO: "transient" });
     expect(r.exitCode).toBe(0);

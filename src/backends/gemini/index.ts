@@ -79,14 +79,15 @@ const SUGGESTED_WAIT = /^Suggested retry after (\d+(?:\.\d+)?)s\./;
 /**
  * gemini retries a 429/503 ten times over ~4 minutes by default, and the only cap is
  * `general.maxAttempts` in its settings file — no flag, no variable (research §1.4, verified: 1
- * request with 1, 2 requests 4.4 s apart with 2). The person's ~/.gemini/settings.json is never
- * edited: each run gets a private GEMINI_CLI_HOME whose .gemini links every entry of the
- * person's own (sign-in, sessions, trust, extensions) and whose settings.json is theirs with the
- * cap. Two attempts, not one: a single transient 429 still recovers on gemini's own retry (~5 s
- * later, inside the runner's capacity window), while a persistent one ends by itself ~5 s after
- * its first signal instead of ~4 minutes. A stricter cap of the person's own is kept.
+ * request and the `result` ~0.4 s later with 1; 2 requests 4.4 s apart with 2). The person's
+ * ~/.gemini/settings.json is never edited: each run gets a private GEMINI_CLI_HOME whose .gemini
+ * links every entry of the person's own (sign-in, sessions, trust, extensions) and whose
+ * settings.json is theirs with the cap. One attempt: gemini's own backoff before a second one is
+ * a fixed 5 s ±30 %, longer than starting gemini again (~2.5 s), so a transient failure is retried
+ * by the runner re-running the agent once (traits.capacityRerun, machine.ts) — answered sooner —
+ * and a persistent one falls back right after that re-run fails. A cap of the person's own is kept.
  */
-export const GEMINI_MAX_ATTEMPTS = 2;
+export const GEMINI_MAX_ATTEMPTS = 1;
 
 function homeOverlay(ctx: { env: Env; home: string }): HomeOverlay {
   return {
@@ -175,7 +176,20 @@ function resultEvents(obj: Record<string, unknown>): AgentEvent[] {
   if (obj.status === "success") return [...events, { kind: "final", ok: true }];
   const message = firstString(asRecord(obj.error)?.message) ?? "gemini reported an error";
   const failure = textFailure(message);
-  return [...events, { kind: "error", message, ...(failure ? { failure } : {}) }, { kind: "final", ok: false, message }];
+  return [...events, ...suggestedWait(message), { kind: "error", message, ...(failure ? { failure } : {}) }, { kind: "final", ok: false, message }];
+}
+
+/**
+ * With one attempt gemini never prints its "Suggested retry after Ns." stderr line; the wait the
+ * provider asked for (a Google RetryInfo body) is then only in the result's text (research §1.4:
+ * `…\nSuggested retry after 20s.`). Read as the capacity wait it is: it cools the agent down, and
+ * a failure that asked for a wait is not re-run at once.
+ */
+const SUGGESTED_IN_RESULT = /Suggested retry after (\d+(?:\.\d+)?)s\./;
+
+function suggestedWait(message: string): AgentEvent[] {
+  const wait = SUGGESTED_IN_RESULT.exec(message)?.[1];
+  return wait ? [{ kind: "retry", message: message.slice(0, 200), failure: "capacity", retryAfterSec: Number(wait) }] : [];
 }
 
 function usageOf(stats: Record<string, unknown>): { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number } {

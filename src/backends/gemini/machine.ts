@@ -2,11 +2,26 @@
 import { join } from "node:path";
 import type { Adapter } from "../contract.ts";
 
+/**
+ * The pause before the re-run. Measured against the real 0.61.0 on a loopback server (scripts/smoke/
+ * gemini-capacity.sh): its start-up (~2–3.5 s on 2 cores) already puts the second request ~3 s
+ * after the first, about gemini's own shortest backoff (3.5 s), so the pause adds little.
+ */
+export const GEMINI_RERUN_DELAY_MS = 500;
+
 type Machine = Pick<Adapter, "traits" | "writes" | "helperModel" | "installDirs" | "history" | "client" | "registration" | "registrationHelp">;
 
 export const geminiMachine: Machine = {
   // stats arrive in the final result event; the served model is named in the stream.
-  traits: { usage: { tokens: "final", cost: "none", turns: "none" }, identity: "stream", resumedUsage: "per-turn", containment: "permission-mode" },
+  traits: {
+    usage: { tokens: "final", cost: "none", turns: "none" },
+    identity: "stream",
+    resumedUsage: "per-turn",
+    containment: "permission-mode",
+    // gemini waits 5 s ±30 % before its own second attempt; starting it again takes ~2.5 s, so
+    // its retries are capped at one (index.ts) and the runner re-runs it once instead.
+    capacityRerun: { delayMs: GEMINI_RERUN_DELAY_MS },
+  },
   writes: {
     isolatedWrite: true,
     patch: true,
