@@ -12,6 +12,7 @@ import type { StepRecord } from "../../store/workflows.ts";
 import { finalizeReview, type FinalizeRequest } from "../review-finalize.ts";
 import type { Runtime } from "../runtime.ts";
 import type { TestReport } from "./order.ts";
+import type { StepResult } from "./results.ts";
 import type { StepOutcome } from "./run.ts";
 import { spendStep, type StepApprover } from "./spend.ts";
 import { advance, latestReview } from "./state.ts";
@@ -69,7 +70,7 @@ function precheck(step: StepRecord, req: RecordHostRequest): Result<void> {
   return { ok: true, value: undefined };
 }
 
-async function perform(rt: Runtime, step: StepRecord, req: RecordHostRequest): Promise<Result<unknown>> {
+async function perform(rt: Runtime, step: StepRecord, req: RecordHostRequest): Promise<Result<StepResult>> {
   const wf = rt.store.workflows.get(step.workflowId);
   if (!wf) return fail("unknown_workflow", `Workflow ${step.workflowId} disappeared.`);
   if (step.step === "apply_patch") return applied(rt, step, wf.workdir);
@@ -79,7 +80,7 @@ async function perform(rt: Runtime, step: StepRecord, req: RecordHostRequest): P
 }
 
 /** The only evidence a patch was applied is a commit that was not there before. */
-async function applied(rt: Runtime, step: StepRecord, workdir: string): Promise<Result<unknown>> {
+async function applied(rt: Runtime, step: StepRecord, workdir: string): Promise<Result<StepResult>> {
   const head = await headCommit(workdir);
   if (!head.ok) return fail("workdir_not_git", `Cannot read HEAD of ${workdir}: ${head.message}`);
   if (head.value === step.commitBefore) return fail("apply_not_committed", `HEAD of ${workdir} is still ${head.value.slice(0, 12)}, the commit this step started from: the step is marked failed.`);
@@ -101,7 +102,7 @@ function testReport(t: HostTest, workdir: string, commit: string): TestReport {
   };
 }
 
-function synthesized(rt: Runtime, workflowId: string, synthesis: Omit<FinalizeRequest, "review_id">): Result<unknown> {
+function synthesized(rt: Runtime, workflowId: string, synthesis: Omit<FinalizeRequest, "review_id">): Result<StepResult> {
   const review = latestReview(rt, workflowId);
   if (!review) return fail("review_not_finalized", "This workflow has no review to synthesize: run the review step first.");
   const done = finalizeReview(rt, { review_id: review.id, ...synthesis });

@@ -26,6 +26,7 @@ import type { Runtime } from "../runtime.ts";
 import { observedReport } from "./observed.ts";
 import { extractPatch, patchSummary } from "./prompt.ts";
 import { spendStep, type StepApprover } from "./spend.ts";
+import type { StepResult } from "./results.ts";
 import { advance, snapshotOf } from "./state.ts";
 
 export interface RunStepRequest {
@@ -41,7 +42,7 @@ export interface StepOutcome {
   step: string;
   status: StepRecord["status"];
   approval: "elicitation" | "token";
-  result?: unknown;
+  result?: StepResult;
 }
 
 /** What a step's job runs once its token is spent (and, for the review, the review's own approval given). */
@@ -113,13 +114,13 @@ async function approveReview(rt: Runtime, step: StepRecord, req: RunStepRequest,
   return ok({ review_id, agents, secrets });
 }
 
-async function reviewStep(rt: Runtime, review: ReviewJobRequest, signal: AbortSignal): Promise<Result<unknown>> {
+async function reviewStep(rt: Runtime, review: ReviewJobRequest, signal: AbortSignal): Promise<Result<StepResult>> {
   const outcome = await runReviewers(rt, review, { signal, onProgress: () => {} });
   if (!outcome.ok) return { ok: false, error: outcome.error ?? { code: "internal_error", message: "The review did not finish." } };
   return ok({ review_id: review.review_id, review_status: outcome.status, findings: outcome.findings.length, next: "Finalize the review through workflow_record_host_step(synthesize) with your synthesis." });
 }
 
-async function agentStep(rt: Runtime, step: StepRecord, signal: AbortSignal): Promise<Result<unknown>> {
+async function agentStep(rt: Runtime, step: StepRecord, signal: AbortSignal): Promise<Result<StepResult>> {
   const agent = step.agentId ? rt.config.agents[step.agentId] : undefined;
   if (!agent) return fail("mode_refused", `operator: agent ${step.agentId} is no longer configured.`);
   const prompt = promptOf(step);
@@ -142,7 +143,7 @@ function timeoutMs(rt: Runtime, step: StepRecord): number {
   return (snapshot?.policy.executionTimeoutSec ?? 900) * 1000;
 }
 
-async function answerStep(rt: Runtime, step: StepRecord, agent: AgentConfig, prompt: string, signal: AbortSignal): Promise<Result<unknown>> {
+async function answerStep(rt: Runtime, step: StepRecord, agent: AgentConfig, prompt: string, signal: AbortSignal): Promise<Result<StepResult>> {
   const cwd = join(tmpdir(), `orchestrate-workflow-${step.id}`);
   try {
     const turn = await consultTurn(rt, { agent, contract: CONSULT_CONTRACT, traits: await answerTraits(rt, agent), prompt, cwd, deadline: rt.now() + timeoutMs(rt, step), signal });
@@ -151,13 +152,13 @@ async function answerStep(rt: Runtime, step: StepRecord, agent: AgentConfig, pro
     if (step.execution !== "patch" || (step.step !== "implement" && step.step !== "fix")) return ok({ text: answer, uncertainties: turn.content.uncertainties });
     const patch = extractPatch(answer);
     if (!patch) return fail("no_patch", `${agent.id} replied without a diff${turn.content.uncertainties.length ? `: ${turn.content.uncertainties.join("; ")}` : ""}.`);
-    return ok({ patch, summary: patchSummary(answer), mode: "patch" });
+    return ok({ patch, summary: patchSummary(answer), mode: "patch" as const });
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }
 }
 
-async function isolatedStep(rt: Runtime, step: StepRecord, agent: AgentConfig, prompt: string, signal: AbortSignal): Promise<Result<unknown>> {
+async function isolatedStep(rt: Runtime, step: StepRecord, agent: AgentConfig, prompt: string, signal: AbortSignal): Promise<Result<StepResult>> {
   const wf = rt.store.workflows.get(step.workflowId);
   if (!wf) return fail("unknown_workflow", `Workflow ${step.workflowId} disappeared.`);
   const path = join(dirname(rt.store.path), "worktrees", wf.id, step.id);
@@ -198,13 +199,13 @@ function keptWorktree(wt: Worktree, captured: Extract<Captured, { ok: false }>):
   return { code: "worktree_failed", message: `Capturing the worktree at ${wt.path} failed; the worktree is kept there: ${captured.message}`, details };
 }
 
-async function capture(wt: Worktree, summary: string, commands: string[]): Promise<Result<unknown>> {
+async function capture(wt: Worktree, summary: string, commands: string[]): Promise<Result<StepResult>> {
   const captured = await captureWorktree(wt);
   if (!captured.ok) return { ok: false, error: keptWorktree(wt, captured) };
   await removeWorktree(wt);
   if (!captured.patch.trim()) return fail("no_patch", "The agent finished without changing any file in its worktree.");
   // The diff is the record; the model's summary and its (knowingly incomplete) command list are descriptions beside it.
-  return ok({ patch: captured.patch, files: captured.files, ignored: captured.ignored, summary, commands, mode: "isolated_write", baseline: wt.baseline });
+  return ok({ patch: captured.patch, files: captured.files, ignored: captured.ignored, summary, commands, mode: "isolated_write" as const, baseline: wt.baseline });
 }
 
 /**
@@ -212,7 +213,7 @@ async function capture(wt: Worktree, summary: string, commands: string[]): Promi
  * worktree goes only once captured: a nested repository (or any capture failure) keeps it, named in
  * the step's error, as on the implement and fix path.
  */
-async function observedTest(wt: Worktree, attempt: { run: { text: string }; events: AgentEvent[]; durationMs: number }, commit: string): Promise<Result<unknown>> {
+async function observedTest(wt: Worktree, attempt: { run: { text: string }; events: AgentEvent[]; durationMs: number }, commit: string): Promise<Result<StepResult>> {
   const captured = await captureWorktree(wt);
   if (!captured.ok) return { ok: false, error: keptWorktree(wt, captured) };
   await removeWorktree(wt);

@@ -40,7 +40,7 @@ export async function startWorkflow(rt: Runtime, req: StartRequest, host: Host):
   return ok({ workflow_id: id, commit: head.value, snapshot: snapshot.value });
 }
 
-export function cancelWorkflow(rt: Runtime, workflowId: string): Result<{ workflow_id: string; status: string }> {
+export function cancelWorkflow(rt: Runtime, workflowId: string): Result<{ workflow_id: string; status: "cancelled" }> {
   const wf = rt.store.workflows.get(workflowId);
   if (!wf) return fail("unknown_workflow", `No workflow "${workflowId}" is stored here.`);
   if (wf.status !== "active") return fail("workflow_wrong_state", `Workflow ${wf.id} is already ${wf.status}.`);

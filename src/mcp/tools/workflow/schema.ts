@@ -1,5 +1,5 @@
 import { type } from "arktype";
-import { errorInfo } from "../shared.ts";
+import { errorInfo, jobRef } from "../shared.ts";
 
 const id = type("0 < string <= 64");
 const step = type("'research' | 'plan' | 'author_execution_prompt' | 'implement' | 'apply_patch' | 'test' | 'review' | 'synthesize' | 'fix'");
@@ -64,20 +64,173 @@ export const workflowRecordHostStepInput = type({
 export const workflowIdInput = type({ "+": "reject", workflow_id: id });
 export const workflowStatusInput = type({ "+": "reject", "workflow_id?": id });
 
-/**
- * Replies carry the service's view as is; the text says what to do next. `ok` and `error` are
- * declared so every reply advertises the closed set of error codes, like every other tool's.
- */
-export const workflowOutput = type({ "[string]": "unknown", ok: "boolean", "error?": errorInfo });
+const agentRef = type({ id: "string", backend: "string", model: "string | null" });
+const executor = type("'host' | 'agent' | 'agents'");
+const executionMode = type("'consultation' | 'patch' | 'isolated_write'");
+const approval = type("'elicitation' | 'token'");
 
-/** A workflow_run_step job's end as stored, read back by job_wait (services/workflow/run.ts StepJobOutcome). */
-export const workflowStepOutput = type({
+/** A TestReport as services/workflow/order.ts builds it (host-attested or orchestrator-observed). */
+const testReport = type({
+  command: "string",
+  cwd: "string",
+  exit_code: "number | null",
+  status: "'pass' | 'fail'",
+  output: "string",
+  duration_ms: "number",
+  commit: "string",
+  reported_by: "'host' | 'orchestrator'",
+  provenance: "string",
+  "observed?": type({ command: "string", exit_code: "number | null" }).array(),
+  "claimed?": "string",
+  "changed_files?": "string[]",
+});
+
+/** What a finished step produced: one shape per kind of step (services/workflow/results.ts). */
+const stepResult = type({ text: "string", "uncertainties?": "string[]" })
+  .or({ patch: "string", summary: "string", mode: "'patch'" })
+  .or({ patch: "string", files: type({ status: "string", path: "string" }).array(), ignored: "string[]", summary: "string", commands: "string[]", mode: "'isolated_write'", baseline: "string" })
+  .or({ report: testReport })
+  .or({ review_id: "string", review_status: "string", findings: "number", next: "string" })
+  .or({ commit: "string", from: "string" })
+  .or({ review_id: "string", not_carried: "string[]" });
+
+const stepBinding = type({ kind: "'host'" })
+  .or({ kind: "'agent'", agent: "string", backend: "string", model: "string | null", execution: executionMode })
+  .or({ kind: "'agents'", agents: "string[]" });
+
+/** The bindings and policy snapshotted at workflow_start (services/workflow/snapshot.ts). */
+const bindings = type({
+  research: stepBinding,
+  plan: stepBinding,
+  author_execution_prompt: stepBinding,
+  implement: stepBinding,
+  apply_patch: stepBinding,
+  test: stepBinding,
+  review: stepBinding,
+  synthesize: stepBinding,
+  fix: stepBinding,
+});
+
+const snapshot = type({
+  bindings,
+  policy: { maxFixRounds: "number", advanceOnFailedTest: "boolean", executionTimeoutSec: "number", reviewPolicy: { differentFromImplementer: "boolean", differentFromPlanner: "boolean" } },
+  host: { runtime: "string", "model?": "string" },
+});
+
+/** The output types declare a success's fields as it has them; a failure is `{ok: false, error}` (the wire schema requires only ok). */
+export const workflowStartOutput = type({ ok: "boolean", "error?": errorInfo, workflow_id: "string", commit: "string", snapshot });
+
+const decision = type({ executor, "agent?": agentRef, "reviewers?": "string[]", "execution?": "string", why: "string" });
+
+/** Both calls of workflow_replan: the preview (decisions, cancels, token) and the applied replan (decisions, cancelled, bindings). */
+export const workflowReplanOutput = type({
+  ok: "boolean",
+  "error?": errorInfo,
+  workflow_id: "string",
+  steps: step.array(),
+  decisions: type({ step, before: decision, after: decision, changed: "boolean" }).array(),
+  approval,
+  "cancels?": type({ step_id: "string", step: "string", round: "number" }).array(),
+  "expires_at?": "string",
+  "token?": "string",
+  "cancelled?": "number",
+  "bindings?": bindings,
+});
+
+/** A step's preview and its one-time token (services/workflow/plan.ts StepPreview), and how it will be approved. */
+export const workflowPlanStepOutput = type({
   ok: "boolean",
   "error?": errorInfo,
   workflow_id: "string",
   step_id: "string",
+  step,
+  round: "number",
+  executor,
+  "agent?": agentRef,
+  "reviewers?": agentRef.array(),
+  "execution?": "string",
+  "review_id?": "string",
+  commit: "string",
+  prompt_sha256: "string",
+  context_chars: "number",
+  context_redacted: "boolean",
+  open_findings: "number",
+  expires_at: "string",
+  token: "string",
+  approval,
+});
+
+const loopChecks = type({
+  tests_passed_for_current_commit: "boolean",
+  every_reviewer_parsed: "boolean",
+  review_finalized: "boolean",
+  no_open_serious: "boolean",
+  no_exceptional_state: "boolean",
+});
+
+const stepView = type({
+  step_id: "string",
   step: "string",
+  round: "number",
   status: "string",
-  approval: "'elicitation' | 'token'",
+  executor: "string",
+  agent: "string | null",
+  execution: "string | null",
+  review_id: "string | null",
+  "error?": type({ code: "string", message: "string | null" }),
+  // Read back from the step row as stored (redacted JSON), so not re-checked against stepResult here.
   "result?": "unknown",
 });
+
+/** workflow_status with an id (services/workflow/views.ts WorkflowView); without one, the stored workflows. */
+export const workflowStatusOutput = type({
+  ok: "boolean",
+  "error?": errorInfo,
+  "workflow_id?": "string",
+  "status?": "'active' | 'completed' | 'needs_attention' | 'failed' | 'cancelled'",
+  "goal?": "string",
+  "workdir?": "string",
+  "baseline_commit?": "string",
+  "current_commit?": "string",
+  "round?": "number",
+  "max_fix_rounds?": "number | null",
+  "next?": "string",
+  "loop_done?": "boolean",
+  "checks?": loopChecks,
+  "open_findings?": type({ id: "string", severity: "string", claim: "string | null" }).array(),
+  "last_test?": testReport,
+  "steps?": stepView.array(),
+  "workflows?": type({ workflow_id: "string", status: "string", goal: "string", round: "number", updated_at: "string" }).array(),
+});
+
+const stepFields = {
+  workflow_id: "string",
+  step_id: "string",
+  step: "string",
+  status: "'planned' | 'running' | 'awaiting_host_apply' | 'succeeded' | 'failed' | 'cancelled'",
+  approval,
+  "result?": stepResult,
+} as const;
+
+/** A workflow_run_step job's end as stored, read back by job_wait (services/workflow/run.ts StepJobOutcome). */
+export const workflowStepOutput = type({ ok: "boolean", "error?": errorInfo, ...stepFields });
+
+/** workflow_run_step: the step's end, or (past the client's ceiling, or with background) the job to wait on. */
+export const workflowRunStepOutput = type({
+  ok: "boolean",
+  "error?": errorInfo,
+  "workflow_id?": "string",
+  "step_id?": "string",
+  "step?": "string",
+  "status?": stepFields.status,
+  "approval?": approval,
+  "result?": stepResult,
+  "job?": jobRef,
+  "attempts?": "unknown[]",
+});
+
+/** workflow_record_host_step: the step as recorded. */
+export const workflowRecordHostStepOutput = workflowStepOutput;
+
+export const workflowCancelOutput = type({ ok: "boolean", "error?": errorInfo, workflow_id: "string", status: "'cancelled'" });
+export const workflowDeleteOutput = type({ ok: "boolean", "error?": errorInfo, workflow_id: "string", deleted: "true" });
