@@ -145,7 +145,7 @@ export function createSeriesStore(db: Database): SeriesStore {
       const fell = db
         .query<{ bucket: number; n: number }, Params>(
           `SELECT (r.started_at / $bucket) * $bucket AS bucket, count(DISTINCT a.run_id) AS n
-           FROM attempts a JOIN runs r ON r.id = a.run_id
+           FROM attempts a INDEXED BY attempts_fell_back JOIN runs r ON r.id = a.run_id
            WHERE a.fell_back = 1 AND a.created_at >= $since AND r.started_at >= $since GROUP BY bucket`,
         )
         .all(params);
@@ -156,9 +156,19 @@ export function createSeriesStore(db: Database): SeriesStore {
     agentRates({ since }) {
       const rows = db
         .query<{ agent_id: string; calls: number; failures: number }, Params>(
-          `SELECT agent_id, sum(calls) AS calls, sum(failures) AS failures FROM (
-             SELECT agent_id, count(*) AS calls, sum(outcome != 'ok') AS failures
-               FROM attempts WHERE created_at >= $since AND outcome != 'skipped' GROUP BY agent_id
+          // Attempts: the agents found by a loose scan of attempts_agent_created (migration 005),
+          // then one range count per agent, so a 90-day window sorts nothing.
+          `WITH RECURSIVE ag(id) AS (
+             SELECT min(agent_id) FROM attempts
+             UNION ALL SELECT (SELECT min(agent_id) FROM attempts WHERE agent_id > ag.id) FROM ag WHERE ag.id IS NOT NULL
+           )
+           SELECT agent_id, sum(calls) AS calls, sum(failures) AS failures FROM (
+             SELECT agent_id, calls, failures FROM (
+               SELECT id AS agent_id,
+                 (SELECT count(*) FROM attempts WHERE agent_id = ag.id AND created_at >= $since AND outcome != 'skipped') AS calls,
+                 (SELECT count(*) FROM attempts WHERE agent_id = ag.id AND created_at >= $since AND outcome NOT IN ('ok', 'skipped')) AS failures
+               FROM ag WHERE id IS NOT NULL
+             ) WHERE calls > 0
              UNION ALL
              SELECT c.agent_id, count(*) AS calls, sum(t.error_code IS NOT NULL) AS failures
                FROM consultations c JOIN turns t ON t.consultation_id = c.id
@@ -175,7 +185,7 @@ export function createSeriesStore(db: Database): SeriesStore {
         .get({ since });
       const fell = db
         .query<{ n: number }, Params>(
-          `SELECT count(DISTINCT a.run_id) AS n FROM attempts a JOIN runs r ON r.id = a.run_id
+          `SELECT count(DISTINCT a.run_id) AS n FROM attempts a INDEXED BY attempts_fell_back JOIN runs r ON r.id = a.run_id
            WHERE a.fell_back = 1 AND a.created_at >= $since AND r.started_at >= $since`,
         )
         .get({ since });

@@ -1,4 +1,5 @@
--- 005: usage plots over long windows read an hourly rollup instead of every usage row.
+-- 005: usage plots over long windows read an hourly rollup instead of every usage row, and the
+-- rates beside them walk covering indexes.
 --
 -- A 90-day plot over 100k runs read ~135k usage rows (and, per tier, joined each to its run):
 -- 300–600 ms. Each usage row now carries its run's tier (filled at insert by store/usage.ts, so a
@@ -61,6 +62,12 @@ CREATE TRIGGER usage_hourly_remove AFTER DELETE ON usage BEGIN
   WHERE hour = (OLD.created_at / 3600000) * 3600000 AND source = OLD.source AND agent_id = OLD.agent_id
     AND backend = OLD.backend AND tier = coalesce(OLD.tier, '') AND calls <= 0;
 END;
+
+-- Failure rate per agent: each agent's window is one range of this covering index, read in order
+-- (no sort of every attempt of the window into a GROUP BY).
+CREATE INDEX attempts_agent_created ON attempts (agent_id, created_at, outcome);
+-- Fallback counts join each fell-back attempt to its run's start: covering, one b-tree per lookup.
+CREATE INDEX runs_id_started ON runs (id, started_at);
 
 -- The overview's "needs attention" count reads only those workflows.
 CREATE INDEX workflows_attention ON workflows (status) WHERE status = 'needs_attention';
