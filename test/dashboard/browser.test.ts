@@ -1,11 +1,12 @@
 /**
  * The dashboard in a real headless Chromium (Debian's, driven by playwright-core), over a store
- * filled by real routed and consulted runs through the fakes: every page renders with data, the
- * plots have points, the live view picks up a run while it is in progress, refusals hold, and no
- * request ever leaves the page's own origin. .ci/run installs chromium; only a machine where it
- * truly cannot be installed skips, and says so.
+ * filled by real routed and consulted runs and a workflow through the fakes: every page renders
+ * with data, the plots have points, the live view picks up a run while it is in progress, refusals
+ * hold, and no request ever leaves the page's own origin. .ci/run installs chromium; only a
+ * machine where it truly cannot be installed skips, and says so.
  *
- * DASHBOARD_SCREENSHOTS=1 writes docs/dashboard/{overview,run,usage}.png from this same world.
+ * DASHBOARD_SCREENSHOTS=1 writes docs/dashboard/{overview,run,usage,workflow}.png from this same
+ * world: `DASHBOARD_SCREENSHOTS=1 npx bun test test/dashboard/browser.test.ts`.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
@@ -49,8 +50,10 @@ describe.skipIf(!haveChromium)("dashboard in headless Chromium", () => {
     world?.box.cleanup();
   });
 
-  test("the world holds what the pages will show: two served runs, one failed, two consultations", () => {
+  test("the world holds what the pages will show: two served runs, one failed, two consultations, a workflow with its patch and review", () => {
     expect(world.codes).toEqual([0, 0, 1, 0, 1]);
+    expect(world.workflow.patch).toContain("diff --git");
+    expect(world.workflow.reviewId).not.toBe("");
   });
 
   test("the printed URL's token becomes a cookie and leaves the address bar; the overview lists agents and runs", async () => {
@@ -105,19 +108,73 @@ describe.skipIf(!haveChromium)("dashboard in headless Chromium", () => {
   });
 
   test("jobs: the background route is listed and links to its run", async () => {
-    await page.goto(`${dash.origin}/jobs`);
+    await page.goto(`${dash.origin}/jobs?kind=route`);
     const row = page.locator("table.jobs tbody tr").first();
     expect(await row.innerText()).toContain("route");
+    expect(await row.locator("a.ref").getAttribute("href")).toMatch(/^\/runs\/\w+$/);
     await row.locator("a").first().click();
     await page.waitForURL(/\/jobs\/\w+$/);
     expect(await page.locator("#result").innerText()).toContain("PONG-FROM-FAKE");
   });
 
+  test("jobs: the kind filter offers every kind the store has; review and workflow-step jobs link to their pages", async () => {
+    await page.goto(`${dash.origin}/jobs`);
+    expect(await page.locator('select[name="kind"] option').allInnerTexts()).toEqual(["any", "route", "consult", "review", "workflow_step"]);
+    await page.goto(`${dash.origin}/jobs?kind=workflow_step`);
+    const steps = page.locator("table.jobs tbody tr");
+    // implement and review ran as workflow_step jobs; the host's steps are not jobs.
+    expect(await steps.count()).toBe(2);
+    for (const href of await steps.locator("a.ref").evaluateAll((links) => links.map((a) => a.getAttribute("href")))) expect(href).toBe(`/workflows/${world.workflow.id}`);
+    await page.goto(`${dash.origin}/jobs?kind=review`);
+    const reviews = page.locator("table.jobs tbody tr a.ref");
+    expect(await reviews.count()).toBeGreaterThanOrEqual(1);
+    expect(await reviews.first().getAttribute("href")).toMatch(/^\/reviews\/\w+$/);
+  });
+
+  test("workflows: the list filters by status; the detail shows bindings, loop checks, every step, the patch, the ignored files and the test report", async () => {
+    await page.goto(`${dash.origin}/workflows`);
+    expect(await page.locator("table.workflows tbody tr").count()).toBe(2);
+    await page.goto(`${dash.origin}/workflows?status=cancelled`);
+    const cancelled = page.locator("table.workflows tbody tr");
+    expect(await cancelled.count()).toBe(1);
+    expect(await cancelled.first().innerText()).toContain("A second thought");
+    await page.goto(`${dash.origin}/workflows?status=active`);
+    await page.locator("table.workflows tbody tr a").first().click();
+    await page.waitForURL(new RegExp(`/workflows/${world.workflow.id}$`));
+    expect(await page.locator("#goal").innerText()).toBe("Add a greeting to the README");
+    const steps = await page.locator("table.steps tbody tr").allInnerTexts();
+    expect(steps.map((r) => r.split("\t")[1])).toEqual(["research", "plan", "author_execution_prompt", "implement", "apply_patch", "test", "review"]);
+    expect(steps[3]).toMatch(/implement\s+0\s+awaiting_host_apply\s+codex-main\s+isolated_write/);
+    expect(steps[6]).toMatch(/review\s+0\s+succeeded\s+reviewers\s+review/);
+    expect(await page.locator("table.bindings").innerText()).toMatch(/implement\s+agent\s+codex-main[\s\S]*isolated_write/);
+    expect(await page.locator("table.loop-checks").innerText()).toMatch(/tests passed for current commit\s+yes[\s\S]*review finalized\s+no/);
+    // The diff exactly as stored, shown as text; the ignored file is listed beside it, not in it.
+    expect(await page.locator("#patch-4").innerText()).toBe(world.workflow.patch);
+    expect(world.workflow.patch).toContain("NEW_FILE.txt");
+    expect(await page.locator("table.files-4").innerText()).toContain("DELETE_ME.txt");
+    expect(await page.locator("#ignored-4").innerText()).toContain("ignored/");
+    const report = await page.locator("#report-6").innerText();
+    expect(report).toMatch(/command\s+bun test/);
+    expect(report).toMatch(/exit code\s+0/);
+    expect(report).toMatch(/reported by\s+host/);
+    expect(report).toMatch(/duration\s+1\.2 s/);
+    expect(report).toMatch(/commit\s+[0-9a-f]{40}/);
+    // Output a CLI printed is text on the page, never markup: the only script is the page's own.
+    expect(await page.locator("#output-6").innerText()).toBe(world.workflow.testOutput);
+    expect(await page.locator("script").count()).toBe(1);
+    expect(await page.locator("#step-7 a.review-link").getAttribute("href")).toBe(`/reviews/${world.workflow.reviewId}`);
+    await page.screenshot({ path: join(shots, "workflow.png"), fullPage: true });
+    await page.locator("#step-7 a.review-link").click();
+    await page.waitForURL(/\/reviews\/\w+$/);
+    expect(await page.locator("table.reviewers").innerText()).toContain("cheap");
+  });
+
   test("reviews: the review is listed with its reviewer and findings; its page shows each finding's severity and disposition", async () => {
     await page.goto(`${dash.origin}/reviews`);
-    const row = page.locator("table.reviews tbody tr");
+    // The review asked over MCP, and the workflow's review step (reviewed by cheap).
+    expect(await page.locator("table.reviews tbody tr").count()).toBe(2);
+    const row = page.locator("table.reviews tbody tr", { hasText: "codex-main" });
     expect(await row.count()).toBe(1);
-    expect(await row.first().innerText()).toContain("codex-main");
     await row.first().locator("a").first().click();
     await page.waitForURL(/\/reviews\/\w+$/);
     expect(await page.locator("table.reviewers").innerText()).toContain("answered");

@@ -1,10 +1,14 @@
 /**
  * A demo world whose store holds real history: routed runs (served, fell back, failed), consulted
- * turns (verified and a model mismatch) and a background job, all made by `orchestrate run`,
- * `orchestrate consult` and a real MCP client through the bundled fakes — then a dashboard process
- * over it, its URL read from its stdout.
+ * turns (verified and a model mismatch), a review, a background job and a workflow taken from start
+ * through an isolated_write implement step, the host's apply and test report, and a review step —
+ * all made by `orchestrate run`, `orchestrate consult` and a real MCP client through the bundled
+ * fakes — then a dashboard process over it, its URL read from its stdout.
  */
-import { connect } from "../../fakes/lib/mcp-client.ts";
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { connect, type McpSession } from "../../fakes/lib/mcp-client.ts";
 import { DEMO_CONFIG, demoSandbox } from "../../fakes/lib/demo-world.ts";
 import type { Sandbox } from "../../fakes/lib/sandbox.ts";
 import { BUN, MAIN, orchestrate } from "../setup/helpers.ts";
@@ -13,11 +17,44 @@ export interface Filled {
   box: Sandbox;
   /** Exit codes of the shell calls, in order (the runs the pages must show). */
   codes: number[];
+  workflow: WorkflowMade;
 }
+
+/** What the world's workflows left, for the pages to show. */
+export interface WorkflowMade {
+  /** Taken through implement → apply → test → review; waiting for the host's synthesis. */
+  id: string;
+  /** Started and cancelled at once. */
+  cancelled: string;
+  patch: string;
+  reviewId: string;
+  /** The output the host's test report carried. */
+  testOutput: string;
+}
+
+/** codex-main is trusted to write in a worktree; the workflow's review goes to cheap (a different agent). */
+const WORLD_CONFIG = `${DEMO_CONFIG.replace("    scores: { review: 90, coding: 85 }\n", "    scores: { review: 90, coding: 85 }\n    executionModes: [consultation, patch, isolated_write]\n")}consult:
+  review:
+    reviewers: [codex-main]
+  workflow:
+    max_fix_rounds: 1
+    bindings:
+      research: {executor: host}
+      plan: {executor: host}
+      author_execution_prompt: {executor: host}
+      implement: {agent: codex-main, execution: isolated_write}
+      apply_patch: {executor: host}
+      test: {executor: host}
+      review: {agents: [cheap]}
+      synthesize: {executor: host}
+      fix: {agent: codex-main, execution: isolated_write}
+`;
+
+export const TEST_OUTPUT = "bun test v1.4.5\n 12 pass\n 0 fail\n<script>alert('not run')</script>\n";
 
 export async function filledWorld(): Promise<Filled> {
   const box = demoSandbox();
-  box.writeConfig(`${DEMO_CONFIG}consult:\n  review:\n    reviewers: [codex-main]\n`);
+  box.writeConfig(WORLD_CONFIG);
   const calls: [string[], Record<string, string>][] = [
     [["run", "--tier", "light", "--cwd", box.repo, "Add a CONTRIBUTING.md stub"], {}],
     [["run", "--tier", "heavy", "--cwd", box.repo, "Refactor the parser for speed"], {}],
@@ -28,9 +65,9 @@ export async function filledWorld(): Promise<Filled> {
   const codes: number[] = [];
   for (const [args, env] of calls) codes.push((await orchestrate(args, { ...box.env, ...env })).code);
   await overMcp(box);
-  return { box, codes };
+  const workflow = await workflowOverMcp(box);
+  return { box, codes, workflow };
 }
-
 /** Through a real MCP client: one background route (the jobs page), and one review planned, approved by its token and run. */
 async function overMcp(box: Sandbox): Promise<void> {
   const session = await connect(box.env, { clientName: "orchestrate-tests" });
@@ -44,6 +81,62 @@ async function overMcp(box: Sandbox): Promise<void> {
   } finally {
     await session.close();
   }
+}
+
+type Reply = Record<string, unknown>;
+
+async function call(session: McpSession, name: string, args: Record<string, unknown>): Promise<Reply> {
+  const reply = await session.client.callTool({ name, arguments: args });
+  const data = reply.structuredContent;
+  if (reply.isError || typeof data !== "object" || data === null) throw new Error(`${name} failed: ${JSON.stringify(reply.content)}`);
+  return { ...data };
+}
+
+/** Plans a step and spends its token the way its executor takes it (the host records, an agent runs). */
+async function step(session: McpSession, wf: string, name: string, extra: Reply = {}): Promise<Reply> {
+  const plan = await call(session, "workflow_plan_step", { workflow_id: wf, step: name, context: "README.md:\n# demo\n" });
+  const tool = plan.executor === "host" ? "workflow_record_host_step" : "workflow_run_step";
+  return call(session, tool, { workflow_id: wf, step_id: String(plan.step_id), token: String(plan.token), ...extra });
+}
+
+function git(repo: string, ...args: string[]): void {
+  const out = spawnSync("git", args, { cwd: repo, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" } });
+  if (out.status !== 0) throw new Error(`git ${args.join(" ")}: ${out.stderr}`);
+}
+
+/**
+ * Seed 001's loop as a host drives it: codex-main implements in its worktree (an edit, a new file,
+ * a deletion and an ignored file), the host applies and commits the patch, records a passing test,
+ * and cheap reviews. A second workflow is cancelled, so the status filter has two to tell apart.
+ */
+async function workflowOverMcp(box: Sandbox): Promise<WorkflowMade> {
+  writeFileSync(join(box.repo, "DELETE_ME.txt"), "to be deleted\n");
+  git(box.repo, "add", "-A");
+  git(box.repo, "commit", "-q", "-m", "fixture for the workflow");
+  const session = await connect({ ...box.env, FAKE_CODEX_SCENARIO: "edits-then-ok", FAKE_MUTATION: "workflow-set" }, { clientName: "orchestrate-tests" });
+  try {
+    const wf = String((await call(session, "workflow_start", { goal: "Add a greeting to the README", workdir: box.repo })).workflow_id);
+    for (const name of ["research", "plan", "author_execution_prompt"]) await step(session, wf, name, { text: `${name}: done by the host` });
+    const implemented = await step(session, wf, "implement");
+    const patch = String(field(implemented.result, "patch") ?? "");
+    const file = join(box.root, "step.patch");
+    writeFileSync(file, patch);
+    git(box.repo, "apply", "--index", file);
+    git(box.repo, "commit", "-q", "-m", "apply the workflow's patch");
+    await step(session, wf, "apply_patch");
+    await step(session, wf, "test", { test: { command: "bun test", exit_code: 0, status: "pass", output: TEST_OUTPUT, duration_ms: 1234 } });
+    const reviewed = await step(session, wf, "review");
+    const reviewId = String(field(reviewed.result, "review_id") ?? "");
+    const cancelled = String((await call(session, "workflow_start", { goal: "A second thought, dropped", workdir: box.repo })).workflow_id);
+    await call(session, "workflow_cancel", { workflow_id: cancelled });
+    return { id: wf, cancelled, patch, reviewId, testOutput: TEST_OUTPUT };
+  } finally {
+    await session.close();
+  }
+}
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null && key in value ? Object.entries(value).find(([k]) => k === key)?.[1] : undefined;
 }
 
 export interface DashboardProcess {
