@@ -30,6 +30,15 @@ const JOB_REFS: { [K in JobKind]: { from: "result" | "args"; key: string } } = {
 
 const isJobKind = (k: string): k is JobKind => k in JOB_REFS;
 
+/** What a job delivered or worked on, read from a job record the way the listing's SQL reads it. */
+export function jobRef(kind: JobKind, args: unknown, result: unknown): string | null {
+  const ref = JOB_REFS[kind];
+  const source = ref.from === "args" ? args : result;
+  if (typeof source !== "object" || source === null) return null;
+  const value = Object.entries(source).find(([k]) => k === ref.key)?.[1];
+  return typeof value === "string" ? value : null;
+}
+
 /** The store's job kinds, in JobKind's order. */
 export const JOB_KIND_VALUES: readonly JobKind[] = Object.keys(JOB_REFS).filter(isJobKind);
 

@@ -129,6 +129,10 @@ describe.skipIf(!haveChromium)("dashboard in headless Chromium", () => {
     const reviews = page.locator("table.jobs tbody tr a.ref");
     expect(await reviews.count()).toBeGreaterThanOrEqual(1);
     expect(await reviews.first().getAttribute("href")).toMatch(/^\/reviews\/\w+$/);
+    await page.goto(`${dash.origin}/jobs?kind=workflow_step`);
+    await page.locator("table.jobs tbody tr a").first().click();
+    await page.waitForURL(/\/jobs\/\w+$/);
+    expect(await page.locator("dl.facts a.ref").getAttribute("href")).toBe(`/workflows/${world.workflow.id}`);
   });
 
   test("workflows: the list filters by status; the detail shows bindings, loop checks, every step, the patch, the ignored files and the test report", async () => {

@@ -1,6 +1,6 @@
 /** The dashboard's workflow listing and job refs: keyset pages, the status filter, step counts, and each job kind's link target. */
 import { describe, expect, test } from "bun:test";
-import { JOB_KIND_VALUES } from "../../src/store/browse.ts";
+import { JOB_KIND_VALUES, jobRef } from "../../src/store/browse.ts";
 import type { Store } from "../../src/store/db.ts";
 import { mustOpen, tmpStorePath } from "./tmp.ts";
 
@@ -61,6 +61,11 @@ describe("browse.jobs refs", () => {
       ["route", "run-1"],
     ]);
     expect(store.browse.jobs({ kind: "review" }).rows.map((j) => j.ref)).toEqual(["rev-1"]);
+    // A job's own page reads the same ref from the record.
+    for (const row of store.browse.jobs().rows) {
+      const job = store.jobs.get(row.id);
+      expect(job ? jobRef(job.kind, job.args, job.result) : "missing").toBe(row.ref);
+    }
     store.close();
   });
 });

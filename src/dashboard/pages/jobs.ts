@@ -1,6 +1,6 @@
 /** `/jobs` and `/jobs/:id`: background work, its progress line and the tail of its output. */
 import type { JobKind, JobStatus } from "../../store/index.ts";
-import { JOB_KIND_VALUES } from "../../store/browse.ts";
+import { JOB_KIND_VALUES, jobRef } from "../../store/browse.ts";
 import type { DashboardContext } from "../context.ts";
 import { duration, when } from "../format.ts";
 import { html, query, type Html } from "../html.ts";
@@ -47,6 +47,7 @@ export function jobPage(ctx: DashboardContext, id: string): Html | undefined {
   if (!job) return undefined;
   const facts: [string, string | Html][] = [
     ["kind", job.kind],
+    ["for", refLink(jobRef(job.kind, job.args, job.result), job.kind)],
     ["status", html`${badge(job.status)}${job.errorCode ? html` <code>${job.errorCode}</code> ${job.errorMessage ?? ""}` : ""}`],
     ["progress", job.progress ?? "—"],
     ["owner pid", String(job.ownerPid)],
