@@ -98,18 +98,12 @@ const stepBinding = type({ kind: "'host'" })
   .or({ kind: "'agent'", agent: "string", backend: "string", model: "string | null", execution: executionMode })
   .or({ kind: "'agents'", agents: "string[]" });
 
-/** The bindings and policy snapshotted at workflow_start (services/workflow/snapshot.ts). */
-const bindings = type({
-  research: stepBinding,
-  plan: stepBinding,
-  author_execution_prompt: stepBinding,
-  implement: stepBinding,
-  apply_patch: stepBinding,
-  test: stepBinding,
-  review: stepBinding,
-  synthesize: stepBinding,
-  fix: stepBinding,
-});
+/**
+ * The bindings snapshotted at workflow_start (services/workflow/snapshot.ts), one per step. An index
+ * signature, not nine named keys: the binding union is spelled once in tools/list instead of nine
+ * times (it was ~1,500 tokens per tool that returns a snapshot).
+ */
+const bindings = type({ "[string]": stepBinding });
 
 const snapshot = type({
   bindings,
