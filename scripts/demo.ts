@@ -4,12 +4,14 @@
  * call with its model check, a fallback with its trace and cross-provider notice, a background job
  * awaited with job_wait, a limit refused because the CLI could never enforce it, and a second
  * opinion from pi (one of eight backends, each in its own src/backends/ folder), a review planned
- * (nothing sent) and run with its one-time token, and an `ask` over HTTP to a loopback provider.
+ * (nothing sent) and run with its one-time token, an `ask` over HTTP to a loopback provider, and a
+ * workflow whose implement step runs in an isolated worktree (scripts/demo-workflow.ts).
  */
 import { makeSandbox } from "../fakes/lib/sandbox.ts";
 import { DEMO_AGENTS, DEMO_ENV, DEMO_ROUTING } from "../fakes/lib/demo-world.ts";
 import { startFakeProvider, type FakeProvider } from "../fakes/lib/fake-provider.ts";
 import { connect, textOf, type ToolReply } from "../fakes/lib/mcp-client.ts";
+import { demoWorkflow, WORKFLOW_AGENT, WORKFLOW_BLOCK } from "./demo-workflow.ts";
 
 const config = (provider: FakeProvider) => `# demo config: every id below is served by a fake CLI from fakes/ (ask: by a loopback fake provider)
 ${DEMO_AGENTS}  pi-reviewer:
@@ -17,10 +19,10 @@ ${DEMO_AGENTS}  pi-reviewer:
     provider: anthropic           # pi serves many providers: its agents say which
     model: claude-sonnet-4-5
     scores: { review: 95 }
-${DEMO_ROUTING}consult:
+${WORKFLOW_AGENT}${DEMO_ROUTING}consult:
   review:
     reviewers: [pi-reviewer]
-ask:
+${WORKFLOW_BLOCK}ask:
   capabilities:
     quick:
       description: short factual answers from a small model over its HTTP API
@@ -57,12 +59,14 @@ async function main(): Promise<void> {
     const planned = plan.structuredContent as { review_id?: string; token?: string } | undefined;
     if (planned?.review_id && planned.token) await show(session, "review_run", { review_id: planned.review_id, token: planned.token });
     await show(session, "ask", { capability: "quick", prompt: "Trie or hash map for prefix lookups? One line." });
+    heading("workflow: research → plan → implement (isolated worktree) → apply → test → review, the demo as host");
+    await demoWorkflow(session, box, out);
   } finally {
     await session.close();
     await provider.stop();
     box.cleanup();
   }
-  out("\nDone: a routed call (its model checked), a fallback after a fast clean failure (tree unchanged) with its trace, a background job, a typed refusal, a second opinion from another vendor's agent, a review behind a one-time token, and a direct HTTP ask.");
+  out("\nDone: a routed call (its model checked), a fallback after a fast clean failure (tree unchanged) with its trace, a background job, a typed refusal, a second opinion from another vendor's agent, a review behind a one-time token, a direct HTTP ask, and a workflow whose diff came back from an isolated worktree.");
 }
 
 async function show(session: Awaited<ReturnType<typeof connect>>, name: string, args: Record<string, unknown>): Promise<ToolReply> {
