@@ -1,7 +1,8 @@
 /**
  * Aggregates over time for the dashboard's plots and summary cards: usage (calls, tokens, cost,
  * latency) per bucket per agent / tier / backend, and fallback and failure rates. Every query is
- * bounded by a `since` on an indexed time column, so a window costs what it holds, not the history.
+ * bounded by a `since` on an indexed time column, so a window costs what it holds, not the history;
+ * usage reads the hourly rollup (migration 005), so a 90-day window costs its hours, not its calls.
  */
 import type { Database } from "bun:sqlite";
 
