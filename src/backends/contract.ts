@@ -100,6 +100,12 @@ export interface ProbeSpec {
    * `--version` does not start a second node process to raise its own heap: half the CPU).
    */
   env?: Record<string, string>;
+  /**
+   * The npm package whose package.json, beside the resolved binary, holds exactly the version
+   * `--version` prints (the CLI reads it from there itself): the wizard's listing reads it instead
+   * of starting the CLI once more. The doctor still asks the CLI.
+   */
+  packageVersion?: string;
 }
 
 export type Readiness = "ready" | "not_ready" | "unknown";

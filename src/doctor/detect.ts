@@ -11,6 +11,8 @@ import { variantOf, variantTraits, type Prober } from "../runner/variant.ts";
 import { capture, plain, type Captured } from "../process/capture.ts";
 import { interpretReadiness } from "../runner/readiness.ts";
 import type { Readiness } from "../backends/contract.ts";
+import { packageVersion } from "./package-version.ts";
+import { openProbeCache, type CachedFindings, type ProbeCache } from "./probe-cache.ts";
 
 export type { Readiness };
 
@@ -44,6 +46,14 @@ export interface DetectOptions {
   backends?: readonly Backend[];
   /** Each backend's finding as soon as it is complete, in the order they answer (the wizard prints it). */
   onProbe?: (probe: BackendProbe) => void;
+  /**
+   * The wizard's listing: each CLI's finding goes to onProbe as soon as its version, build and
+   * sign-in are known; the flag check (`--help`) starts only once every CLI has answered, so it
+   * no longer competes with them for the cores, and reports through onFlags. What only changes
+   * with the binary (version, build, missing flags) is kept in `cacheFile` and read from it next
+   * time. The doctor passes none of this: it always asks each CLI.
+   */
+  listing?: { cacheFile?: string; onFlags?: (probe: BackendProbe) => void };
 }
 
 /**
@@ -53,6 +63,7 @@ export interface DetectOptions {
  */
 export async function detectBackends(opts: DetectOptions): Promise<BackendProbe[]> {
   const backends = opts.backends ?? BACKENDS;
+  if (opts.listing) return listBackends(backends, opts, opts.listing);
   return Promise.all(
     backends.map(async (backend) => {
       const probe = await detectBackend(backend, opts.commands?.[backend] ?? backend, opts.env);
@@ -60,6 +71,27 @@ export async function detectBackends(opts: DetectOptions): Promise<BackendProbe[
       return probe;
     }),
   );
+}
+
+/** The wizard's two phases: every CLI's line, then every flag check; findings cached per binary. */
+async function listBackends(backends: readonly Backend[], opts: DetectOptions, listing: NonNullable<DetectOptions["listing"]>): Promise<BackendProbe[]> {
+  const cache = listing.cacheFile ? openProbeCache(listing.cacheFile) : undefined;
+  const staged = await Promise.all(
+    backends.map(async (backend) => {
+      const stage = await stageBackend(backend, opts.commands?.[backend] ?? backend, opts.env, { helpAtOnce: false, cache });
+      opts.onProbe?.(stage.probe);
+      return stage;
+    }),
+  );
+  const probes = await Promise.all(
+    staged.map(async (stage) => {
+      const probe = await stage.finish();
+      listing.onFlags?.(probe);
+      return probe;
+    }),
+  );
+  cache?.save();
+  return probes;
 }
 
 /** Where each backend's CLI resolves, without running anything (instant): what the wizard lists first. */
@@ -71,36 +103,100 @@ export function locateBackends(opts: Pick<DetectOptions, "env" | "commands" | "b
 }
 
 export async function detectBackend(backend: Backend, command: string, env: Record<string, string | undefined>): Promise<BackendProbe> {
+  return (await stageBackend(backend, command, env, { helpAtOnce: true })).finish();
+}
+
+/** A finding whose version, build and sign-in are known; `finish` adds the flag check (once). */
+interface Staged {
+  probe: BackendProbe;
+  finish(): Promise<BackendProbe>;
+}
+
+interface StageOptions {
+  /** Start `--help` with the other probes (the doctor) or only in `finish` (the wizard's listing). */
+  helpAtOnce: boolean;
+  cache?: ProbeCache | undefined;
+}
+
+async function stageBackend(backend: Backend, command: string, env: Record<string, string | undefined>, opts: StageOptions): Promise<Staged> {
   const adapter = adapters[backend];
   const spec = adapter.probes;
   const base: BackendProbe = { backend, command, helpCommand: [backend, ...spec.help].join(" "), missingFlags: [], readiness: "unknown", problems: [] };
   const found = resolveCommand(command, { env, homeDirs: adapter.installDirs });
-  if (!found) return { ...base, problems: [notFound(backend, command)] };
+  if (!found) return settled({ ...base, problems: [notFound(backend, command)] });
   const run = probeOnce(found.path, { ...env, ...spec.env });
+  const cached = opts.cache?.get(backend, found.path);
+  if (cached) return fromCache(backend, { ...base, path: found.path, via: found.via }, cached, env, run);
   // Started together: the version, the adapter's own help (grok's variant probe is that same
   // `--help`, so it runs once) and, where no variant can change the probes, the sign-in check.
-  const version = run(spec.version);
-  const defaultHelp = run(spec.help);
+  // The listing reads the version from the CLI's own package where the backend says it is there.
+  const cheapVersion = opts.helpAtOnce ? undefined : packageVersion(found.path, spec.packageVersion);
+  const version = cheapVersion ? Promise.resolve(answered(cheapVersion)) : run(spec.version);
+  const defaultHelp = opts.helpAtOnce ? run(spec.help) : undefined;
   const defaultReadiness = adapter.variant ? undefined : readiness(backend, spec, env, run);
   const variant = await variantOf(adapter, found.path, env, run);
   const traits = variantTraits(adapter, variant);
   const probes = traits.probes;
-  const [versionOut, help, ready] = await Promise.all([
-    version,
-    sameArgv(probes.help, spec.help) ? defaultHelp : run(probes.help),
-    defaultReadiness ?? readiness(backend, probes, env, run),
-  ]);
+  const helpNow = opts.helpAtOnce && !sameArgv(probes.help, spec.help) ? run(probes.help) : undefined;
+  const [versionOut, ready] = await Promise.all([version, defaultReadiness ?? readiness(backend, probes, env, run)]);
   const probe: BackendProbe = { ...base, path: found.path, via: found.via, readiness: ready };
-  const parsed = versionFrom(`${versionOut.stdout}\n${versionOut.stderr}`);
+  const parsed = versionFrom(plainOutput(versionOut));
   if (parsed) probe.version = parsed;
   if (versionOut.problem) probe.problems.push({ problem: `${backend} at ${found.path}: \`${[backend, ...spec.version].join(" ")}\` ${versionOut.problem}`, hint: "run it by hand to see what it waits for; reinstall the CLI if it hangs" });
   if (variant !== undefined) probe.variant = variant;
   if (traits.label) probe.variantLabel = traits.label;
   if (traits.refuse) probe.problems.push({ problem: `${backend}${probe.version ? ` ${probe.version}` : ""} at ${found.path}: ${traits.refuse}`, hint: `upgrade ${backend}` });
-  probe.missingFlags = missingFlags(`${help.stdout}\n${help.stderr}`, probes);
-  for (const missing of probe.missingFlags) probe.problems.push(flagProblem(probe, missing));
-  if (probe.readiness === "not_ready") probe.problems.push({ problem: `${backend} is installed but not signed in`, hint: `sign in: ${probes.loginHint}` });
-  return probe;
+  return once(probe, async () => {
+    const help = await (helpNow ?? (sameArgv(probes.help, spec.help) ? (defaultHelp ?? run(spec.help)) : run(probes.help)));
+    probe.missingFlags = missingFlags(`${help.stdout}\n${help.stderr}`, probes);
+    // A missing flag's hint compares versions: then the CLI's own word is the truth.
+    if (cheapVersion && probe.missingFlags.length > 0) probe.version = versionFrom(plainOutput(await run(spec.version))) ?? probe.version;
+    for (const missing of probe.missingFlags) probe.problems.push(flagProblem(probe, missing));
+    signInProblem(probe, probes);
+    // Only a complete reading is kept: a CLI that did not answer is asked again next time.
+    if (!versionOut.problem && !help.problem) opts.cache?.set(backend, found.path, { ...(probe.version ? { version: probe.version } : {}), ...(variant !== undefined ? { variant } : {}), missingFlags: probe.missingFlags });
+    return probe;
+  });
+}
+
+/** A binary seen before: only the sign-in check runs; the rest is what that binary said last time. */
+async function fromCache(backend: Backend, probe: BackendProbe, cached: CachedFindings, env: Record<string, string | undefined>, run: Prober): Promise<Staged> {
+  const adapter = adapters[backend];
+  const traits = variantTraits(adapter, cached.variant);
+  probe.readiness = await readiness(backend, traits.probes, env, run);
+  if (cached.version) probe.version = cached.version;
+  if (cached.variant !== undefined) probe.variant = cached.variant;
+  if (traits.label) probe.variantLabel = traits.label;
+  if (traits.refuse) probe.problems.push({ problem: `${backend}${probe.version ? ` ${probe.version}` : ""} at ${probe.path}: ${traits.refuse}`, hint: `upgrade ${backend}` });
+  return once(probe, async () => {
+    probe.missingFlags = cached.missingFlags;
+    for (const missing of probe.missingFlags) probe.problems.push(flagProblem(probe, missing));
+    signInProblem(probe, traits.probes);
+    return probe;
+  });
+}
+
+/** A version read without running the CLI, shaped as its answer. */
+function answered(version: string): Captured {
+  return { ok: true, exitCode: 0, stdout: version, stderr: "" };
+}
+
+function plainOutput(out: Captured): string {
+  return `${out.stdout}\n${out.stderr}`;
+}
+
+function signInProblem(probe: BackendProbe, probes: ProbeSpec): void {
+  if (probe.readiness === "not_ready") probe.problems.push({ problem: `${probe.backend} is installed but not signed in`, hint: `sign in: ${probes.loginHint}` });
+}
+
+function settled(probe: BackendProbe): Staged {
+  return { probe, finish: async () => probe };
+}
+
+/** `finish` runs its work once, however often it is called. */
+function once(probe: BackendProbe, work: () => Promise<BackendProbe>): Staged {
+  let done: Promise<BackendProbe> | undefined;
+  return { probe, finish: () => (done ??= work()) };
 }
 
 /** One run per distinct argv of one binary: two checks that read the same output share it. */

@@ -11,6 +11,7 @@ import { loadConfig } from "../config/load.ts";
 import { runDoctor } from "../doctor/checks.ts";
 import { formatDoctor } from "../doctor/format.ts";
 import { detectBackends, locateBackends, type BackendProbe } from "../doctor/detect.ts";
+import { probeCachePath } from "../doctor/probe-cache.ts";
 import { discoverModels } from "./models.ts";
 import { prepareProposal } from "./proposal.ts";
 import { confirm, ui } from "./prompts.ts";
@@ -65,14 +66,24 @@ export async function runInit(opts: InitOptions): Promise<number> {
 /**
  * Says at once which CLIs were found (resolving runs nothing), then prints each one's line as it
  * answers: the probes run in parallel, so a slow CLI (gemini's node bundle takes ~2 s to print
- * its version) no longer holds back the others' lines.
+ * its version) no longer holds back the others' lines. The flag check (each CLI's `--help`) runs
+ * after the lines, and says something only when a flag is missing; a binary seen before is read
+ * from the probe cache in the state dir, so only its sign-in is checked again.
  */
 async function detectWithProgress(env: Env): Promise<BackendProbe[]> {
   const located = locateBackends({ env });
   const found = located.filter((l) => l.path).map((l) => l.backend);
   const missing = located.filter((l) => !l.path).map((l) => l.backend);
   say(`Detecting backends… found ${found.length ? found.join(", ") : "none"}${missing.length ? `; not found: ${missing.join(", ")}` : ""}${found.length ? " — checking each (version, flags, sign-in):" : ""}`);
-  return detectBackends({ env, onProbe: (p) => p.path && say(`  ${p.backend.padEnd(8)} ${probeLine(p)}`) });
+  return detectBackends({
+    env,
+    onProbe: (p) => p.path && say(`  ${p.backend.padEnd(8)} ${probeLine(p)}`),
+    listing: { cacheFile: probeCachePath(env), onFlags: (p) => p.missingFlags.length > 0 && say(`  ${p.backend.padEnd(8)} ${flagsLine(p)}`) },
+  });
+}
+
+function flagsLine(p: BackendProbe): string {
+  return `⚠ \`${p.helpCommand}\` does not list ${p.missingFlags.map((m) => m.flag).join(", ")}, which orchestrate passes (upgrade or reinstall it; \`orchestrate check\` says more)`;
 }
 
 function probeLine(p: BackendProbe): string {

@@ -1,0 +1,79 @@
+/**
+ * The wizard's listing: `orchestrate init` under a pseudo-terminal (util-linux `script`), from spawn
+ * to the line of the last CLI it found, with whatever CLIs are on PATH (issue 11: six real CLIs
+ * within 5 s on 2 cores). Cold runs start with no probe cache in the state dir; warm runs reuse
+ * the cache the previous run left. Stops the wizard once it starts reading the model lists (the
+ * flag checks and the cache are done by then); writes no config.
+ *   PATH=/tmp/realcli/node_modules/.bin:/tmp/realpi/node_modules/.bin:$PATH npx bun bench/wizard.ts [runs=5]
+ * Not part of bench/run.ts: it needs the real CLIs, which the suite never does.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const REPO = join(import.meta.dir, "..");
+const RUNS = Number(process.argv[2] ?? 5);
+const home = mkdtempSync(join(tmpdir(), "wizard-bench-"));
+const state = join(home, "state");
+
+interface Sample {
+  totalMs: number;
+  lines: { at: number; text: string }[];
+}
+
+async function once(): Promise<Sample> {
+  const started = performance.now();
+  const command = `${join(REPO, "node_modules", ".bin", "bun")} ${join(REPO, "src", "main.ts")} init ${join(home, "config.yaml")}`;
+  const proc = Bun.spawn(["script", "-qfec", command, "/dev/null"], {
+    env: { ...process.env, HOME: home, XDG_STATE_HOME: state, TERM: "xterm-256color", ORCHESTRATE_CONFIG: join(home, "config.yaml") },
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const lines: Sample["lines"] = [];
+  let buffered = "";
+  let want = Infinity;
+  let listedMs = NaN;
+  let done = false;
+  const decoder = new TextDecoder();
+  for await (const chunk of proc.stdout) {
+    buffered += decoder.decode(chunk);
+    const parts = buffered.split(/\r?\n/);
+    buffered = parts.pop() ?? "";
+    for (const raw of parts) {
+      const text = raw.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").trim();
+      const found = /found ([\w, ]+?)(?:;| —|$)/.exec(text);
+      if (found?.[1] && want === Infinity) want = found[1].split(", ").length;
+      if (/^\s*\w+\s+\/\S+/.test(text)) lines.push({ at: performance.now() - started, text });
+      if (lines.length >= want && Number.isNaN(listedMs)) listedMs = performance.now() - started;
+      // The flag checks end (and the cache is written) before the model lists are read.
+      if (text.startsWith("Reading the model lists")) done = true;
+    }
+    if (done) break;
+  }
+  const totalMs = listedMs;
+  proc.kill("SIGKILL");
+  await proc.exited;
+  return { totalMs, lines };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+async function series(label: string, cold: boolean): Promise<void> {
+  const totals: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    if (cold) rmSync(state, { recursive: true, force: true });
+    const s = await once();
+    totals.push(s.totalMs);
+    console.log(`${label} run ${i + 1}: ${(s.totalMs / 1000).toFixed(2)} s to the last CLI line · ${s.lines.map((l) => `${l.text.split(/\s+/)[0]} ${(l.at / 1000).toFixed(2)}`).join(", ")}`);
+  }
+  console.log(`${label}: median ${(median(totals) / 1000).toFixed(2)} s over ${RUNS} runs (min ${(Math.min(...totals) / 1000).toFixed(2)}, max ${(Math.max(...totals) / 1000).toFixed(2)})`);
+}
+
+try {
+  await once(); // the CLIs' own first-start work in this home (opencode's database, …), not counted
+  await series("cold", true);
+  await series("warm", false);
+} finally {
+  rmSync(home, { recursive: true, force: true });
+}
