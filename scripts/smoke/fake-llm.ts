@@ -8,7 +8,7 @@
  * whose name contains `ratelimit` gets a 429 (with `retry-after: $FAKE_LLM_RETRY_AFTER`, default
  * 1; empty for none), one containing `overload` a 529 (Anthropic) or 503 (OpenAI, Gemini), each
  * in its provider's own error body. With `transient` in the name only the first request for that
- * model fails (one-shot), then it answers.
+ * model fails (one-shot), then it answers; `GET /__reset` forgets which models were asked for.
  */
 const REPLY = process.env.FAKE_REPLY ?? "PONG-FROM-REAL";
 const LOG = process.env.FAKE_LLM_LOG;
@@ -57,6 +57,12 @@ const server = Bun.serve({
   port: Number(process.env.PORT ?? 0),
   async fetch(req) {
     const url = new URL(req.url);
+    // The smoke resets the one-shot counts before each row: every CLI asks for the same model
+    // names, so without it only the first CLI's transient row would ever see its failure.
+    if (url.pathname === "/__reset") {
+      seen.clear();
+      return new Response("reset");
+    }
     const body = req.method === "POST" ? await req.json().catch(() => ({})) : {};
     // Which tools a CLI offered, and whether anything the smoke planted in the CLIs' own config
     // (extensions, APPEND_SYSTEM.md, … all carry BOOM_MARKER) reached the request.

@@ -2,7 +2,7 @@
 # Smoke test: route a task through orchestrate to each REAL vendor CLI found on PATH, against a
 # loopback fake model server (no network, no account). Not part of `npm test` — the suite never needs
 # the real CLIs. Install them outside the repo first, e.g.
-#   npm install --prefix /tmp/realcli @anthropic-ai/claude-code @openai/codex opencode-ai @github/copilot @vibe-kit/grok-cli
+#   npm install --prefix /tmp/realcli @anthropic-ai/claude-code @openai/codex opencode-ai @github/copilot @vibe-kit/grok-cli @google/gemini-cli
 #   npm install --prefix /tmp/realpi @mariozechner/pi-coding-agent@0.73.1   # pi 1.x needs Node >= 22.19
 #   PATH=/tmp/realcli/node_modules/.bin:/tmp/realpi/node_modules/.bin:$PATH scripts/smoke/real-clis.sh
 # ONLY=pi (a space-separated list of backends) runs just those. After the plain rows, capacity rows
@@ -88,6 +88,7 @@ capacity_row() {
   first=$(capacity_agent "$backend" "$model"); second=$(capacity_agent "$backend" "$(capacity_ok_model "$backend")")
   printf 'agents:\n  a1: { %s }\n  a2: { %s }\ntiers: { light: null, standard: null, heavy: [a1, a2] }\n' "$first" "$second" > "$ORCHESTRATE_CONFIG"
   chmod 600 "$ORCHESTRATE_CONFIG"
+  curl -fs "http://127.0.0.1:$port/__reset" > /dev/null  # each row's transient fails its own first request
   t0=$(date +%s.%N)
   json=$(timeout 120 "$bun" "$repo/src/main.ts" run --json --tier heavy --cwd "$home/Projects/repo" "say pong" 2> "$root/$backend-$model.err")
   t1=$(date +%s.%N)
@@ -97,10 +98,12 @@ try: o=json.load(sys.stdin)
 except Exception: print("-"); sys.exit()
 t=" ".join("%s:%s:%.1fs" % (a["agent"], a["outcome"], a["durationMs"] / 1000) for a in o.get("attempts", []))
 print((o.get("servedBy") or {}).get("agent","-"), t)')
-  if [ "${served%% *}" = "$want" ] && [ "$(echo "$secs < 30" | bc)" = 1 ] && printf '%s' "$json" | grep -q PONG-FROM-REAL; then
-    passed=$((passed + 1)); printf 'PASS %s %s: served by %s in %.1f s (trace %s)\n' "$backend" "$model" "$want" "$secs" "${served#* }"
+  # The server must really have refused this row's requests: a row whose failure never happened tests nothing.
+  refused=$(python3 -c 'import json,sys; print(sum(1 for r in json.load(open(sys.argv[1])) if r.get("failed") and r["at"] >= float(sys.argv[2]) * 1000))' "$root/requests.json" "$t0")
+  if [ "${served%% *}" = "$want" ] && [ "$(echo "$secs < 30" | bc)" = 1 ] && [ "$refused" -ge 1 ] && printf '%s' "$json" | grep -q PONG-FROM-REAL; then
+    passed=$((passed + 1)); printf 'PASS %s %s: served by %s in %.1f s (%s refused; trace %s)\n' "$backend" "$model" "$want" "$secs" "$refused" "${served#* }"
   else
-    failed=$((failed + 1)); printf 'FAIL %s %s: wanted %s within 30 s, got %s in %.1f s\n' "$backend" "$model" "$want" "$served" "$secs"; tail -3 "$root/$backend-$model.err"
+    failed=$((failed + 1)); printf 'FAIL %s %s: wanted %s within 30 s after a refused request, got %s in %.1f s (%s refused)\n' "$backend" "$model" "$want" "$served" "$secs" "$refused"; tail -3 "$root/$backend-$model.err"
   fi
 }
 if [ "${CAPACITY:-1}" != 0 ]; then
