@@ -20,26 +20,28 @@ async function withStore(configPath: string | undefined, fn: (store: Store) => P
 }
 
 const list = defineCommand({
-  meta: { name: "list", description: "Recent consultations, runs and reviews, newest first." },
+  meta: { name: "list", description: "Recent consultations, runs, reviews and asks, newest first." },
   args: { ...configArg, limit: { type: "string", description: "How many of each (default 20)" } },
   run: ({ args }) =>
     withStore(args.config, async (store) => {
       const { formatList } = await import("./history-format.ts");
       const limit = Math.max(1, Number(args.limit ?? 20) || 20);
-      process.stdout.write(formatList(store.consultations.list({ limit }), store.runs.listRuns({ limit }), store.reviews.list({ limit })));
+      process.stdout.write(formatList(store.consultations.list({ limit }), store.runs.listRuns({ limit }), store.reviews.list({ limit }), store.browse.asks({ limit }).rows));
     }),
 });
 
 const show = defineCommand({
-  meta: { name: "show", description: "One consultation, run or review, with every turn, attempt or finding." },
-  args: { ...configArg, id: { type: "positional", required: true, description: "Consultation, run or review id" } },
+  meta: { name: "show", description: "One consultation, run, review or ask, with every turn, attempt, finding or leg." },
+  args: { ...configArg, id: { type: "positional", required: true, description: "Consultation, run, review or ask id" } },
   run: ({ args }) =>
     withStore(args.config, async (store) => {
-      const { formatConsultationRecord, formatRunRecord } = await import("./history-format.ts");
+      const { formatAskRecord, formatConsultationRecord, formatRunRecord } = await import("./history-format.ts");
       const consultation = store.consultations.get(args.id);
       if (consultation) return void process.stdout.write(formatConsultationRecord(consultation));
       const run = store.runs.getRun(args.id);
       if (run) return void process.stdout.write(formatRunRecord(run));
+      const asked = store.asks.get(args.id);
+      if (asked) return void process.stdout.write(formatAskRecord(asked));
       const review = store.reviews.get(args.id);
       if (review) {
         const [{ reviewView }, { formatReview }] = await Promise.all([import("../services/review-views.ts"), import("../mcp/tools/review/format.ts")]);
@@ -51,8 +53,8 @@ const show = defineCommand({
 });
 
 const del = defineCommand({
-  meta: { name: "delete", description: "Delete one consultation, run, review or job from orchestrate's local history." },
-  args: { ...configArg, id: { type: "positional", required: true, description: "Consultation, run, review or job id" } },
+  meta: { name: "delete", description: "Delete one consultation, run, review, ask or job from orchestrate's local history." },
+  args: { ...configArg, id: { type: "positional", required: true, description: "Consultation, run, review, ask or job id" } },
   run: ({ args }) =>
     withStore(args.config, async (store) => {
       const { deleteAny, describeCounts } = await import("../services/history.ts");
@@ -63,7 +65,7 @@ const del = defineCommand({
 });
 
 const prune = defineCommand({
-  meta: { name: "prune", description: "Delete consultations, runs, reviews and jobs older than N days (asks first on a terminal)." },
+  meta: { name: "prune", description: "Delete consultations, runs, reviews, asks and jobs older than N days (confirms first on a terminal)." },
   args: {
     ...configArg,
     "older-than": { type: "string", required: true, description: "Age in days" },
@@ -102,6 +104,6 @@ function exit(message: string): never {
 }
 
 export const historyCommand = defineCommand({
-  meta: { name: "history", description: "List, show, delete or prune orchestrate's stored consultations, runs and reviews (local rows only)." },
+  meta: { name: "history", description: "List, show, delete or prune orchestrate's stored consultations, runs, reviews and asks (local rows only)." },
   subCommands: { list, show, delete: del, prune },
 });

@@ -8,10 +8,12 @@ import type { RunStatus, RunTool } from "./runs.ts";
 import type { ConsultationStatus, ModelVerification } from "./consultations.ts";
 import type { JobKind, JobStatus } from "./jobs.ts";
 import { clampLimit, paged, type Page, type Params } from "./browse-paging.ts";
+import { listAsks, type AskListFilter, type AskListRow } from "./browse-asks.ts";
 import { countNeedingAttention, listWorkflows, type WorkflowListFilter, type WorkflowListRow } from "./browse-workflows.ts";
 
 export type { Page } from "./browse-paging.ts";
 export { WORKFLOW_STATUSES, type WorkflowListFilter, type WorkflowListRow } from "./browse-workflows.ts";
+export { ASK_STATUSES, type AskListFilter, type AskListRow } from "./browse-asks.ts";
 
 /** How much of a prompt a listing shows; the detail page shows all of it. */
 export const HEAD_CHARS = 140;
@@ -114,6 +116,7 @@ export interface BrowseStore {
   consultations(filter?: ConsultationListFilter): Page<ConsultationListRow>;
   jobs(filter?: JobListFilter): Page<JobListRow>;
   workflows(filter?: WorkflowListFilter): Page<WorkflowListRow>;
+  asks(filter?: AskListFilter): Page<AskListRow>;
   /** Workflows that stopped at their round cap or on a failure the host must look at. */
   workflowsNeedingAttention(): number;
   /** Changes whenever another connection commits: the live view's cheap "anything new?" probe. */
@@ -239,6 +242,7 @@ export function createBrowseStore(db: Database): BrowseStore {
     },
 
     workflows: (filter = {}) => listWorkflows(db, filter, HEAD_CHARS),
+    asks: (filter = {}) => listAsks(db, filter, HEAD_CHARS),
     workflowsNeedingAttention: () => countNeedingAttention(db),
 
     dataVersion() {

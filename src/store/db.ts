@@ -9,6 +9,7 @@ import { basename, dirname } from "node:path";
 import { log } from "../log.ts";
 import { fail, ok, type Result } from "../result.ts";
 import type { ContentPolicy } from "./content.ts";
+import { createAskStore, type AskStore } from "./asks.ts";
 import { createConsultationStore, type ConsultationStore } from "./consultations.ts";
 import { createCooldownStore, type CooldownStore } from "./cooldowns.ts";
 import { createJobStore, type JobStore } from "./jobs.ts";
@@ -41,6 +42,8 @@ export interface Store {
   reviews: ReviewStore;
   workflows: WorkflowStore;
   usage: UsageStore;
+  /** Seed 002's direct HTTP asks and their legs. */
+  asks: AskStore;
   /** The dashboard's read-only listings and aggregates. */
   browse: BrowseStore;
   series: SeriesStore;
@@ -85,6 +88,7 @@ function assemble(db: Database, path: string, policy: ContentPolicy): Store {
     reviews: createReviewStore(db, policy),
     workflows: createWorkflowStore(db, policy),
     usage: createUsageStore(db),
+    asks: createAskStore(db, policy),
     browse: createBrowseStore(db),
     series: createSeriesStore(db),
     close() {

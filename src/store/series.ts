@@ -64,13 +64,14 @@ export interface SeriesStore {
 const HOUR_MS = 3_600_000;
 
 /**
- * Consult turns have no tier: they are their own series. One expression for usage rows and
- * usage_hourly rows alike (migration 005: both carry source, agent, backend and the run's tier).
+ * Consult turns and asks have no tier: each is its own series ('consult', 'ask'; an ask's usage
+ * row keeps tier NULL, migration 006). One expression for usage rows and usage_hourly rows alike
+ * (migration 005: both carry source, agent, backend and the run's tier).
  */
 const KEY_SQL: Record<SeriesDimension, string> = {
   agent: "agent_id",
   backend: "backend",
-  tier: "CASE WHEN source = 'turn' THEN 'consult' ELSE coalesce(nullif(tier, ''), 'none') END",
+  tier: "CASE WHEN source = 'turn' THEN 'consult' WHEN source = 'ask' THEN 'ask' ELSE coalesce(nullif(tier, ''), 'none') END",
 };
 
 /**

@@ -1,12 +1,15 @@
-/** Token, cost and latency rows, one per attempt or consultation turn, and per-agent summaries. */
+/** Token, cost and latency rows, one per attempt, consultation turn, reviewer's run or ask, and per-agent summaries. */
 import type { Database } from "bun:sqlite";
 import type { Usage } from "../backends/contract.ts";
 
 export interface UsageRow {
-  source: "attempt" | "turn" | "review";
-  /** Run id for attempts, consultation id for turns, review id for a reviewer's run. */
+  source: "attempt" | "turn" | "review" | "ask";
+  /**
+   * Run id for attempts, consultation id for turns, review id for a reviewer's run, ask id for an
+   * ask (agent_id = the capability, backend = "http", model = the served model, tier NULL).
+   */
   refId: string;
-  /** Attempt or turn number; a reviewer's place in its review. */
+  /** Attempt or turn number; a reviewer's place in its review; 1 for an ask (one row per ask). */
   refN: number;
   agentId: string;
   backend: string;

@@ -16,7 +16,7 @@ const CONFIG = `agents:
   cl: { backend: claude, model: claude-opus-5-5, scores: { coding: 90 } }
 tiers: { light: [cl], standard: null, heavy: null }
 `;
-const HISTORY_TOOLS = ["delete_consultation", "delete_run", "delete_review", "request_delete_all", "confirm_delete_all"];
+const HISTORY_TOOLS = ["delete_consultation", "delete_run", "delete_review", "delete_ask", "request_delete_all", "confirm_delete_all"];
 
 let box: Sandbox | undefined;
 let session: McpSession | undefined;
@@ -65,7 +65,7 @@ describe("history tools (opt-in)", () => {
     const listed = (await s.client.listTools()).tools.filter((t) => HISTORY_TOOLS.includes(t.name));
     expect(listed.map((t) => t.name)).toEqual(HISTORY_TOOLS);
     const destructive = Object.fromEntries(listed.map((t) => [t.name, t.annotations?.destructiveHint]));
-    expect(destructive).toEqual({ delete_consultation: true, delete_run: true, delete_review: true, request_delete_all: false, confirm_delete_all: true });
+    expect(destructive).toEqual({ delete_consultation: true, delete_run: true, delete_review: true, delete_ask: true, request_delete_all: false, confirm_delete_all: true });
     // get_consultation and list_agents stay in the always-on consult group.
     expect((await s.client.listTools()).tools.map((t) => t.name)).toEqual(expect.arrayContaining(["get_consultation", "list_agents"]));
   });
@@ -77,7 +77,7 @@ describe("history tools (opt-in)", () => {
     const reply = await call(s, "delete_consultation", { id: gone });
     expect(reply.isError).toBeFalsy();
     // The job row that delivered it carried the same question, so it goes too.
-    expect(reply.structuredContent?.deleted).toEqual({ consultations: 1, runs: 0, reviews: 0, jobs: 1 });
+    expect(reply.structuredContent?.deleted).toEqual({ consultations: 1, runs: 0, reviews: 0, asks: 0, jobs: 1 });
     expect(textOf(reply)).toContain("local rows only");
     for (const where of ["~/.codex/sessions", "~/.claude/projects", "~/.gemini/tmp", "~/.copilot/session-state", "opencode.db", "~/.grok/sessions"]) expect(textOf(reply)).toContain(where);
     expect(envOf(await call(s, "get_consultation", { id: gone })).error?.code).toBe("not_found");
@@ -98,7 +98,7 @@ describe("history tools (opt-in)", () => {
     const runId = await routeOnce(s);
     expect(rows(`SELECT count(*) AS n FROM attempts WHERE run_id = '${runId}'`)).toBe(1);
     const reply = await call(s, "delete_run", { id: runId });
-    expect(reply.structuredContent?.deleted).toEqual({ consultations: 0, runs: 1, reviews: 0, jobs: 1 });
+    expect(reply.structuredContent?.deleted).toEqual({ consultations: 0, runs: 1, reviews: 0, asks: 0, jobs: 1 });
     expect(rows("SELECT count(*) AS n FROM runs")).toBe(0);
     expect(rows("SELECT count(*) AS n FROM attempts")).toBe(0);
     expect(rows("SELECT count(*) AS n FROM usage WHERE source = 'attempt'")).toBe(0);
@@ -110,7 +110,7 @@ describe("history tools (opt-in)", () => {
     await consultOnce(s);
     await routeOnce(s);
     const requested = await call(s, "request_delete_all", { kind: "runs" });
-    expect(requested.structuredContent?.would_delete).toEqual({ consultations: 0, runs: 1, reviews: 0, jobs: 0 });
+    expect(requested.structuredContent?.would_delete).toEqual({ consultations: 0, runs: 1, reviews: 0, asks: 0, jobs: 0 });
     const token = requested.structuredContent?.token as string;
     expect(token.length).toBeGreaterThan(30);
     expect(rows("SELECT count(*) AS n FROM runs")).toBe(1);

@@ -4,12 +4,12 @@
  * not only through queries — nor any reply. The file is 0600 in a 0700 directory.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { connect, textOf, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
 import { FAKES_DIR, makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { call, envOf } from "./consult-helpers.ts";
+import { everythingStored } from "./stored-bytes.ts";
 
 const SECRETS = {
   prompt: "ghp_Pr0mptS3cretAb3dEf6hIj9kLm2nOp5qRs8t",
@@ -41,17 +41,6 @@ function config(leaky: string): string {
   cx: { backend: codex, model: gpt-5.5, command: "${leaky}", scores: { coding: 10 } }
 tiers: { light: [cl], standard: null, heavy: null }
 `;
-}
-
-/** Every table's rows as text, plus the raw bytes of the file and its WAL/SHM after a checkpoint. */
-function everythingStored(dbPath: string): { rows: string; bytes: string } {
-  const db = new Database(dbPath);
-  db.run("PRAGMA wal_checkpoint(TRUNCATE)");
-  const tables = db.query<{ name: string }, []>(`SELECT name FROM sqlite_master WHERE type = 'table'`).all();
-  const rows = tables.map((t) => JSON.stringify(db.query(`SELECT * FROM "${t.name}"`).all())).join("\n");
-  db.close();
-  const bytes = [dbPath, `${dbPath}-wal`, `${dbPath}-shm`].filter(existsSync).map((p) => readFileSync(p).toString("latin1")).join("\n");
-  return { rows, bytes };
 }
 
 describe("consult: secrets and file modes", () => {

@@ -207,11 +207,11 @@ describe("review: history", () => {
     await call(w.session, "review_run", { review_id: p.review_id, token: p.token });
     const kept = await plan(w.session, {});
     const gone = dataOf(await call(w.session, "delete_review", { id: p.review_id }));
-    expect(gone.deleted).toEqual({ consultations: 0, runs: 0, reviews: 1, jobs: 1 });
+    expect(gone.deleted).toEqual({ consultations: 0, runs: 0, reviews: 1, asks: 0, jobs: 1 });
     expect(storeRows<{ n: number }>(w.box, `SELECT count(*) AS n FROM review_findings WHERE review_id = '${p.review_id}'`)).toEqual([{ n: 0 }]);
     expect(dataOf(await call(w.session, "review_get", { review_id: p.review_id })).error?.code).toBe("unknown_review");
     const requested = dataOf(await call(w.session, "request_delete_all", { kind: "reviews" }));
-    expect(requested.would_delete).toEqual({ consultations: 0, runs: 0, reviews: 1, jobs: 0 });
+    expect(requested.would_delete).toEqual({ consultations: 0, runs: 0, reviews: 1, asks: 0, jobs: 0 });
     expect(dataOf(await call(w.session, "review_get", { review_id: kept.review_id })).ok).toBe(true);
     const confirmed = dataOf(await call(w.session, "confirm_delete_all", { token: requested.token }));
     expect(confirmed.deleted).toMatchObject({ reviews: 1 });

@@ -46,7 +46,7 @@ describe("delete-all confirm tokens", () => {
     const s = seeded();
     const now = Date.now();
     const { token, would_delete } = requestDeleteAll(s, "consultations", now);
-    expect(would_delete).toEqual({ consultations: 3, runs: 0, reviews: 0, jobs: 0 });
+    expect(would_delete).toEqual({ consultations: 3, runs: 0, reviews: 0, asks: 0, jobs: 0 });
     const done = confirmDeleteAll(s, token, now + TOKEN_TTL_MS - 1);
     expect(done.ok && done.value.deleted.consultations).toBe(3);
     expect(s.runs.countRuns()).toBe(3);
@@ -66,7 +66,7 @@ describe("prune by age", () => {
   test("deletes only finished records older than the cutoff and never a running run", () => {
     const s = seeded();
     const cutoff = Date.now() - 30 * 86_400_000;
-    expect(countKind(s, "all", cutoff)).toEqual({ consultations: 1, runs: 1, reviews: 0, jobs: 0 });
+    expect(countKind(s, "all", cutoff)).toEqual({ consultations: 1, runs: 1, reviews: 0, asks: 0, jobs: 0 });
     expect(deleteKind(s, "all", cutoff).deleted).toMatchObject({ consultations: 1, runs: 1 });
     expect(s.consultations.list().map((c) => c.turnCount)).toEqual([1, 1]);
     expect(deleteKind(s, "all").deleted).toMatchObject({ consultations: 2, runs: 2 });

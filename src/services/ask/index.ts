@@ -7,6 +7,7 @@ import type { ErrorCode } from "../../errors.ts";
 import type { Failure } from "../../result.ts";
 import type { Runtime } from "../runtime.ts";
 import { safeMessage, UsageTally, type AskEnvelope, type AskReply } from "./envelope.ts";
+import { recordAsk } from "./record.ts";
 import { checkRequest, type AskRequest } from "./request.ts";
 import { serve, type AskRun, type LastFailure, type Served } from "./serve.ts";
 
@@ -27,7 +28,7 @@ export async function ask(rt: Runtime, req: AskRequest, hooks: AskHooks = {}): P
   const started = rt.now();
   const shell = (): AskEnvelope => ({ ok: false, content: null, data: null, insufficient_context: false, capability_requested: req.capability, model_used: null, fallback_used: false, finish_reason: null, usage: null, latency_ms: 0, error: null });
   const checked = await checkRequest(rt.config.ask, req);
-  if (!checked.ok) return refusal(shell(), checked.error, started, rt);
+  if (!checked.ok) return remembered(rt, req, refusal(shell(), checked.error, started, rt), []);
   const limits = rt.config.ask.limits;
   const budgetMs = Math.min(limits.requestTimeoutSec * 1000, hooks.ceilingMs ?? Number.POSITIVE_INFINITY);
   const run: AskRun = {
@@ -39,12 +40,20 @@ export async function ask(rt: Runtime, req: AskRequest, hooks: AskHooks = {}): P
     usage: new UsageTally(),
     repairsLeft: limits.schemaRepairAttempts,
     legs: 0,
+    trail: [],
     finish: null,
     random: hooks.random ?? Math.random,
     ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
   };
   const served = await serve(run);
-  return envelopeOf(shell(), run, served, started, budgetMs);
+  const servedBy = served.kind === "exhausted" ? run.last?.deployment : served.deployment;
+  return remembered(rt, req, envelopeOf(shell(), run, served, started, budgetMs), run.trail, servedBy?.endpoint.url);
+}
+
+/** The history keeps every ask that reached the service; the reply goes out whatever the store did. */
+function remembered(rt: Runtime, request: AskRequest, reply: AskReply, legs: AskRun["trail"], servedUrl?: string): AskReply {
+  recordAsk(rt, { request, envelope: reply.envelope, legs, ...(servedUrl !== undefined ? { servedUrl } : {}) });
+  return reply;
 }
 
 function refusal(envelope: AskEnvelope, error: Failure, started: number, rt: Runtime): AskReply {

@@ -45,6 +45,8 @@ export interface Leg {
   /** What the leg cost, when usage came back and a cost is known (reported, header, or configured prices). */
   costUsd?: number;
   usage?: ReplyUsage;
+  /** The HTTP status, when a response arrived (the history's leg row keeps it). */
+  status?: number | null;
 }
 
 export async function runLeg(spec: LegSpec): Promise<Leg> {
@@ -61,7 +63,7 @@ export async function runLeg(spec: LegSpec): Promise<Leg> {
   if (end.endReason === "cancelled" || end.endReason === "shutdown" || end.endReason === "budget_exceeded") return { result: { kind: "cancelled" } };
   const usage = reply.usage;
   const costUsd = costOf(d, usage, end.headers);
-  const spent = { ...(usage ? { usage } : {}), ...(costUsd !== undefined ? { costUsd } : {}) };
+  const spent = { ...(usage ? { usage } : {}), ...(costUsd !== undefined ? { costUsd } : {}), status: end.status };
   if (end.endReason === "timeout" || end.endReason === "stalled") {
     // A hung deployment: cooled, and not tried again within this budget (there is too little of it left).
     return { result: { kind: "failed", failure: "timeout", detail: `no complete reply within the leg's ${Math.round(spec.timeoutMs)} ms`, status: end.status, leaves: true }, ...spent };

@@ -14,6 +14,7 @@ import { backoffMs, legTimeoutMs, orderDeployments, roomForLeg } from "../../rou
 import type { Runtime } from "../runtime.ts";
 import { coolDown, coolingUntil } from "./cooling.ts";
 import type { UsageTally } from "./envelope.ts";
+import { legEntry, type LegEntry } from "./trail.ts";
 import { runLeg, type LegResult } from "./leg.ts";
 import { ABSTAIN_TOKEN, repairTurn, type Conversation } from "./prompt.ts";
 import type { CheckedRequest } from "./request.ts";
@@ -41,6 +42,8 @@ export interface AskRun {
   usage: UsageTally;
   repairsLeft: number;
   legs: number;
+  /** Every leg as the history stores it, in order. */
+  trail: LegEntry[];
   /** The deployment a request would be served by if nothing failed: anything else is fallback_used. */
   intended?: AskDeployment;
   last?: LastFailure;
@@ -80,7 +83,7 @@ async function serveCapability(run: AskRun, capability: AskCapability, isFallbac
     const before = failures.get(d);
     if (before && !(await waitToRetry(run, before))) return undefined;
     if (!roomForLeg(run.deadline - run.rt.now())) return undefined;
-    const outcome = await serveOn(run, capability, d, isFallback || d !== run.intended);
+    const outcome = await serveOn(run, capability, d, isFallback || d !== run.intended, before?.count ?? 0);
     if (outcome.kind !== "failed") return outcome.served;
     const { result } = outcome;
     run.last = { deployment: d, capability: capability.name, failure: result.failure, detail: result.detail };
@@ -121,19 +124,23 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
 type OnDeployment = { kind: "served"; served: Served } | { kind: "failed"; result: Extract<LegResult, { kind: "failed" }> };
 
 /** Legs on one deployment: the first, then repair turns while a structured reply fails its schema. */
-async function serveOn(run: AskRun, capability: AskCapability, d: AskDeployment, fallback: boolean): Promise<OnDeployment> {
+async function serveOn(run: AskRun, capability: AskCapability, d: AskDeployment, fallback: boolean, retry: number): Promise<OnDeployment> {
   let conversation: Conversation = run.request.conversation;
   for (;;) {
     run.legs += 1;
     run.onProgress?.(`${capability.name}: ${d.id} (leg ${run.legs})`);
+    const began = run.rt.now();
     const leg = await runLeg({ deployment: d, conversation, maxOutputTokens: run.request.maxOutputTokens, timeoutMs: legTimeoutMs(run.deadline - run.rt.now()), signal: run.signal, env: run.rt.env, now: run.rt.now, secrets: run.secrets });
     run.usage.add(leg.usage, leg.costUsd);
     const result = leg.result;
+    const entry = legEntry({ capability: capability.name, deployment: d, leg, began, ended: run.rt.now(), retry });
+    run.trail.push(entry);
     if (result.kind !== "cancelled" && result.finish) run.finish = result.finish;
     if (result.kind === "cancelled") return served({ kind: "final", code: "cancelled", message: "The call was cancelled.", deployment: d, fallback });
     if (result.kind === "failed") return { kind: "failed", result };
     if (result.kind === "non_answer") return served({ kind: "final", code: result.why, message: nonAnswerMessage(d, result.why, result.native), deployment: d, fallback });
     const read = readAnswer(run, result.text);
+    if (read.kind === "invalid") Object.assign(entry, { outcome: "rejected", errorCode: "schema_validation_failed" });
     if (read.kind === "ok") return served({ kind: "answer", deployment: d, fallback, text: result.text, data: read.data, abstained: read.abstained });
     if (run.repairsLeft <= 0 || !roomForLeg(run.deadline - run.rt.now())) {
       return served({ kind: "final", code: "schema_validation_failed", message: `The reply from ${d.id} did not satisfy response_schema${run.request.schema && read.forCaller ? `: ${read.forCaller}` : ""}.`, deployment: d, fallback });

@@ -7,6 +7,7 @@ import reviews002 from "./002_reviews.sql" with { type: "text" };
 import dashboard003 from "./003_dashboard.sql" with { type: "text" };
 import workflows004 from "./004_workflows.sql" with { type: "text" };
 import usageRollup005 from "./005_usage_rollup.sql" with { type: "text" };
+import asks006 from "./006_asks.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 3, name: "003_dashboard", sql: dashboard003 },
   { version: 4, name: "004_workflows", sql: workflows004 },
   { version: 5, name: "005_usage_rollup", sql: usageRollup005 },
+  { version: 6, name: "006_asks", sql: asks006 },
 ];
 
 /** The schema version this binary writes; a database above it came from a newer orchestrate. */

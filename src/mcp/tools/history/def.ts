@@ -45,9 +45,20 @@ export const historyTools = [
     handler: async () => (await handlers()).deleteReview,
   }),
   defineTool({
+    name: "delete_ask",
+    group: "history",
+    description: "Delete one stored ask (its legs and usage) from orchestrate's local history. The provider keeps whatever its own logs keep.",
+    annotations: { title: "Delete an ask", ...DESTRUCTIVE, idempotentHint: true },
+    schemas: async () => {
+      const s = await schema();
+      return { input: s.deleteOneInput, output: s.deletionOutput };
+    },
+    handler: async () => (await handlers()).deleteAsk,
+  }),
+  defineTool({
     name: "request_delete_all",
     group: "history",
-    description: "Step 1 of deleting all history of a kind (consultations, runs, reviews, jobs or all): deletes nothing, returns what would go and a one-time token valid 5 minutes. Show the counts to the person before confirm_delete_all.",
+    description: "Step 1 of deleting all history of a kind (consultations, runs, reviews, asks, jobs or all): deletes nothing, returns what would go and a one-time token valid 5 minutes. Show the counts to the person before confirm_delete_all.",
     annotations: { title: "Request deleting all history", readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     schemas: async () => {
       const s = await schema();

@@ -2,8 +2,8 @@ import { type } from "arktype";
 import { errorInfo } from "../shared.ts";
 
 const id = type("0 < string <= 64");
-const kind = type("'consultations' | 'runs' | 'reviews' | 'jobs' | 'all'");
-const counts = type({ consultations: "number", runs: "number", reviews: "number", jobs: "number" });
+const kind = type("'consultations' | 'runs' | 'reviews' | 'asks' | 'jobs' | 'all'");
+const counts = type({ consultations: "number", runs: "number", reviews: "number", asks: "number", jobs: "number" });
 
 export const deleteOneInput = type({ "+": "reject", id });
 

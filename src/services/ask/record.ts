@@ -1,0 +1,74 @@
+/**
+ * Every ask that reached the service goes into the history when it ends — answered, refused at the
+ * boundary, out of budget — in one transaction with its legs and usage row. A store that cannot
+ * take it never costs the caller the reply: the failure goes to stderr and the envelope still goes out.
+ */
+import { log } from "../../log.ts";
+import type { AskInput } from "../../store/asks.ts";
+import type { Runtime } from "../runtime.ts";
+import type { AskEnvelope } from "./envelope.ts";
+import type { AskRequest } from "./request.ts";
+import { hostOf, type LegEntry } from "./trail.ts";
+
+export interface Ended {
+  request: AskRequest;
+  envelope: AskEnvelope;
+  legs: readonly LegEntry[];
+  /** The deployment that answered (or gave the final non-answer), for its host. */
+  servedUrl?: string;
+}
+
+/** Stores the ask; returns its id, or undefined when the store refused (logged, never thrown). */
+export function recordAsk(rt: Runtime, ended: Ended): string | undefined {
+  try {
+    return rt.store.asks.record(scrubbed(askInput(ended, rt.now()), keysOf(rt)));
+  } catch (error) {
+    log.warn(`orchestrate: could not store the ask in the history (${error instanceof Error ? error.message : String(error)}); the reply was not affected`);
+    return undefined;
+  }
+}
+
+function askInput({ request, envelope: e, legs, servedUrl }: Ended, now: number): AskInput {
+  const answer = e.content ?? (e.data !== null && e.data !== undefined ? JSON.stringify(e.data) : undefined);
+  const host = servedUrl !== undefined ? hostOf(servedUrl) : null;
+  return {
+    capability: request.capability.slice(0, 64),
+    status: e.ok ? "ok" : "failed",
+    ...(e.error ? { errorCode: e.error.code, errorMessage: e.error.message } : {}),
+    model: e.model_used,
+    host,
+    fallbackUsed: e.fallback_used,
+    finishReason: e.finish_reason,
+    latencyMs: e.latency_ms,
+    ...(e.usage ? { inputTokens: e.usage.prompt_tokens, outputTokens: e.usage.completion_tokens } : {}),
+    ...(e.usage?.cost_usd !== undefined ? { costUsd: e.usage.cost_usd } : {}),
+    prompt: request.prompt,
+    ...(request.system !== undefined ? { system: request.system } : {}),
+    ...(request.context !== undefined ? { context: request.context } : {}),
+    ...(answer !== undefined ? { answer } : {}),
+    legs: [...legs],
+    now,
+  };
+}
+
+/** Every key value this server could send, whatever its shape: the store's scrubber knows only credential shapes. */
+function keysOf(rt: Runtime): string[] {
+  const names = new Set(Object.values(rt.config.ask.capabilities).flatMap((c) => c.deployments.flatMap((d) => (d.keyEnv ? [d.keyEnv] : []))));
+  return [...names].flatMap((name) => rt.env[name] ?? []).filter((value) => value.length >= MIN_KEY_CHARS);
+}
+
+/** Shorter values would scrub ordinary words out of a prompt; no provider issues keys this short. */
+const MIN_KEY_CHARS = 8;
+
+const TEXT_FIELDS = ["prompt", "system", "context", "answer", "errorMessage"] as const;
+
+/** A key pasted into a prompt, echoed in an answer or an error: replaced by value before the store sees it. */
+function scrubbed(input: AskInput, keys: readonly string[]): AskInput {
+  if (keys.length === 0) return input;
+  const out = { ...input };
+  for (const field of TEXT_FIELDS) {
+    const text = out[field];
+    if (text !== undefined) out[field] = keys.reduce((t, key) => t.split(key).join("[REDACTED:key]"), text);
+  }
+  return out;
+}

@@ -1,0 +1,88 @@
+/**
+ * The dashboard's ask listing: newest first, filtered by status and capability, paged by keyset on
+ * the asks_*_created indexes (migration 006). An ask's detail reads store/asks.ts.
+ */
+import type { Database } from "bun:sqlite";
+import type { AskStatus } from "./asks.ts";
+import { clampLimit, paged, type Page, type Params } from "./browse-paging.ts";
+
+export const ASK_STATUSES: readonly AskStatus[] = ["ok", "failed"];
+
+export interface AskListFilter {
+  status?: AskStatus;
+  capability?: string;
+  before?: string;
+  limit?: number;
+}
+
+export interface AskListRow {
+  id: string;
+  capability: string;
+  status: AskStatus;
+  errorCode: string | null;
+  model: string | null;
+  fallbackUsed: boolean;
+  latencyMs: number;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number | null;
+  legs: number;
+  promptHead: string | null;
+  promptLength: number;
+  createdAt: number;
+}
+
+interface AskListSql {
+  id: string;
+  capability: string;
+  status: AskStatus;
+  error_code: string | null;
+  model: string | null;
+  fallback_used: number;
+  latency_ms: number;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cost_usd: number | null;
+  legs: number;
+  prompt_head: string | null;
+  prompt_len: number;
+  created_at: number;
+}
+
+export function listAsks(db: Database, filter: AskListFilter, headChars: number): Page<AskListRow> {
+  const limit = clampLimit(filter.limit);
+  const params: Params = { status: filter.status ?? null, capability: filter.capability ?? null, before: filter.before ?? null, limit: limit + 1, head: headChars };
+  const rows = db
+    .query<AskListSql, Params>(
+      `SELECT a.id, a.capability, a.status, a.error_code, a.model, a.fallback_used, a.latency_ms, a.input_tokens, a.output_tokens,
+         a.cost_usd, (SELECT count(*) FROM ask_legs l WHERE l.ask_id = a.id) AS legs, substr(a.prompt, 1, $head) AS prompt_head,
+         a.prompt_len, a.created_at
+       FROM asks a
+       LEFT JOIN asks b ON b.id = $before
+       WHERE ($status IS NULL OR a.status = $status)
+         AND ($capability IS NULL OR a.capability = $capability)
+         AND ($before IS NULL OR a.created_at < b.created_at OR (a.created_at = b.created_at AND a.id < b.id))
+       ORDER BY a.created_at DESC, a.id DESC LIMIT $limit`,
+    )
+    .all(params);
+  return paged(rows, limit, toRow, (r) => r.id);
+}
+
+function toRow(r: AskListSql): AskListRow {
+  return {
+    id: r.id,
+    capability: r.capability,
+    status: r.status,
+    errorCode: r.error_code,
+    model: r.model,
+    fallbackUsed: r.fallback_used === 1,
+    latencyMs: r.latency_ms,
+    inputTokens: r.input_tokens,
+    outputTokens: r.output_tokens,
+    costUsd: r.cost_usd,
+    legs: r.legs,
+    promptHead: r.prompt_head,
+    promptLength: r.prompt_len,
+    createdAt: r.created_at,
+  };
+}
