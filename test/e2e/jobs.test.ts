@@ -67,7 +67,10 @@ describe("long runs", () => {
     expect(textOf(done)).toContain("PONG-FROM-FAKE");
     expect((done.structuredContent?.result as { servedBy: { agent: string } }).servedBy.agent).toBe("worker");
     expect(progress.some((m) => m.includes("attempt 1/1 · heavy:worker"))).toBe(true);
-    expect(progress.some((m) => m.includes("running npm test"))).toBe(true);
+    // What the delegate is doing rides on the progress lines. Which of its steps a poll happens to
+    // catch depends on the machine's load (the fake alternates thinking, `npm test` and a write
+    // every 500 ms), so any of them proves it.
+    expect(progress.some((m) => /running npm test|finished npm test|editing FAKE_LONG_|thinking/.test(m))).toBe(true);
   }, 300_000);
 
   test("progress resets a client's timeout: a sync call longer than the timeout still succeeds", async () => {
