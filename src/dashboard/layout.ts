@@ -5,6 +5,7 @@ const NAV: readonly [string, string][] = [
   ["/", "Overview"],
   ["/runs", "Runs"],
   ["/consultations", "Consultations"],
+  ["/asks", "Asks"],
   ["/jobs", "Jobs"],
   ["/reviews", "Reviews"],
   ["/workflows", "Workflows"],

@@ -10,6 +10,7 @@ import { SECURITY_HEADERS } from "./guard.ts";
 import { html, type Html } from "./html.ts";
 import { page } from "./layout.ts";
 import { eventStream } from "./live.ts";
+import { askPage, asksPage } from "./pages/asks.ts";
 import { consultationPage, consultationsPage } from "./pages/consultations.ts";
 import { jobPage, jobsPage } from "./pages/jobs.ts";
 import { overviewPage } from "./pages/overview.ts";
@@ -34,6 +35,7 @@ const PAGES: Record<string, PageFn> = {
   "/": overviewPage,
   "/runs": runsPage,
   "/consultations": consultationsPage,
+  "/asks": asksPage,
   "/jobs": jobsPage,
   "/usage": usagePage,
   "/reviews": reviewsPage,
@@ -43,6 +45,7 @@ const PAGES: Record<string, PageFn> = {
 const DETAILS: [RegExp, DetailFn][] = [
   [/^\/runs\/([\w-]+)$/, runPage],
   [/^\/consultations\/([\w-]+)$/, consultationPage],
+  [/^\/asks\/([\w-]+)$/, askPage],
   [/^\/jobs\/([\w-]+)$/, jobPage],
   [/^\/reviews\/([\w-]+)$/, reviewPage],
   [/^\/workflows\/([\w-]+)$/, workflowPage],

@@ -1,10 +1,12 @@
 /**
  * The doctor (`orchestrate check`): after the hardened load succeeded, every backend's resolved
- * path, version, flag compatibility and readiness, the store's health, and one hint per problem.
+ * path, version, flag compatibility and readiness, the ask capabilities' deployments and cooldowns,
+ * the store's health, and one hint per problem.
  */
 import type { Backend } from "../backends/index.ts";
 import type { Config, Tier } from "../config/types.ts";
 import { TIERS } from "../config/types.ts";
+import { askProblems, askReport, type AskCapabilityReport } from "./ask.ts";
 import { detectBackends, type BackendProbe } from "./detect.ts";
 import { storeHealth, type StoreHealth } from "./store.ts";
 
@@ -22,6 +24,8 @@ export interface DoctorReport {
   capabilities: { name: string; agents: string[] }[];
   agents: { id: string; backend: Backend; model?: string; provider: string; advisory: boolean; enabled: boolean }[];
   clis: CliReport[];
+  /** Seed 002's ask capabilities with their deployments; empty when none is configured. */
+  ask: AskCapabilityReport[];
   store: StoreHealth;
   problems: DoctorProblem[];
 }
@@ -38,13 +42,15 @@ export async function runDoctor(config: Config, env: Record<string, string | und
   const probes = await detectBackends({ env, commands, ...(onCli ? { onProbe: (p: BackendProbe) => onCli({ ...p, usedByConfig: commands[p.backend] !== undefined }) } : {}) });
   const clis = probes.map((p) => ({ ...p, usedByConfig: commands[p.backend] !== undefined }));
   const store = storeHealth(config, env);
+  const ask = askReport(config.ask, env, store.path, Date.now());
   return {
     tiers: TIERS.map((tier) => ({ tier, agents: config.tiers[tier] })),
     capabilities: Object.entries(config.capabilitySlots).map(([name, agents]) => ({ name, agents })),
     agents: Object.values(config.agents).map((a) => ({ id: a.id, backend: a.backend, ...(a.model ? { model: a.model } : {}), provider: a.provider, advisory: a.advisory, enabled: a.enabled })),
     clis,
+    ask,
     store,
-    problems: problemsOf(clis, store),
+    problems: [...problemsOf(clis, store), ...askProblems(ask)],
   };
 }
 

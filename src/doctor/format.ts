@@ -1,3 +1,4 @@
+import type { AskCapabilityReport } from "./ask.ts";
 import type { CliReport, DoctorReport } from "./checks.ts";
 
 export interface FormatOptions {
@@ -12,6 +13,7 @@ export function formatDoctor(r: DoctorReport, opts: FormatOptions = {}): string 
   lines.push("Agents:");
   for (const a of r.agents) lines.push(`  ${a.id}: ${a.backend}${a.model ? ` · ${a.model}` : ""} [${a.provider}]${a.advisory ? " advisory" : ""}${a.enabled ? "" : " disabled"}`);
   if (opts.clis !== false) lines.push("CLIs:", ...r.clis.map(formatCliLine));
+  if (r.ask.length) lines.push("Ask capabilities:", ...r.ask.flatMap(formatAskCapability));
   lines.push(`Store: ${r.store.path} — ${r.store.status === "ok" ? "ok" : r.store.status === "absent" ? r.store.message : `✗ ${r.store.message}`}`);
   if (r.store.notice) lines.push(`  note: ${r.store.notice}`);
   if (r.problems.length) {
@@ -35,4 +37,14 @@ function cliLine(c: CliReport): string {
   parts.push(c.readiness === "ready" ? "signed in" : c.readiness === "not_ready" ? "NOT signed in" : "sign-in not checkable offline");
   if (!c.usedByConfig) parts.push("not used by this config");
   return parts.join(" · ");
+}
+
+/** One line per capability, one per deployment: model, host, the key variable's state (never its value), any cooldown. */
+function formatAskCapability(c: AskCapabilityReport): string[] {
+  const head = `  ${c.name} (${c.strategy}${c.fallbacks.length ? `, falls back to ${c.fallbacks.join(", ")}` : ""})`;
+  return [head, ...c.deployments.map((d) => {
+    const key = d.keyEnv === undefined ? "no key" : `${d.keyEnv} ${d.keySet ? "set" : "NOT set"}`;
+    const cooling = d.coolingUntil !== undefined ? ` · cooling until ${new Date(d.coolingUntil).toISOString()}` : "";
+    return `    ${d.id}: ${d.model} @ ${d.host ?? "?"} · ${key}${cooling}`;
+  })];
 }

@@ -107,6 +107,31 @@ describe.skipIf(!haveChromium)("dashboard in headless Chromium", () => {
     expect(await page.locator("#answer-1").innerText()).toContain("answer");
   });
 
+  test("asks: the list shows capability, status, model, latency and tokens and filters by status and capability; the detail shows every leg and the redacted prompt and answer", async () => {
+    const { capability, servedModel, prompt } = world.asks;
+    await page.goto(`${dash.origin}/asks`);
+    expect(await page.locator("nav a[href='/asks']").getAttribute("aria-current")).toBe("page");
+    expect(await page.locator("table.asks tbody tr").count()).toBe(2);
+    const text = await page.locator("table.asks").innerText();
+    expect(text).toContain(servedModel);
+    expect(text).toContain("content_filtered");
+    expect(text).toMatch(/10 \/ 20/);
+    await page.goto(`${dash.origin}/asks?status=failed`);
+    expect(await page.locator("table.asks tbody tr").count()).toBe(1);
+    await page.goto(`${dash.origin}/asks?capability=nope`);
+    expect(await page.locator("table.asks").count()).toBe(0);
+    await page.goto(`${dash.origin}/asks?status=ok&capability=${capability}`);
+    await page.locator("table.asks tbody tr a").first().click();
+    await page.waitForURL(/\/asks\/\w+$/);
+    const legs = await page.locator("table.legs tbody tr").allInnerTexts();
+    expect(legs).toHaveLength(2);
+    expect(legs[0]).toMatch(/openai\/gpt-world\s[\s\S]*failed[\s\S]*rate_limited[\s\S]*429/);
+    expect(legs[1]).toMatch(/gpt-world-backup[\s\S]*ok[\s\S]*200/);
+    expect(await page.locator("#prompt").innerText()).toBe(prompt);
+    expect(await page.locator("#system").innerText()).toBe("Be brief.");
+    expect(await page.locator("#answer").innerText()).toContain("LRU map");
+  });
+
   test("jobs: the background route is listed and links to its run", async () => {
     await page.goto(`${dash.origin}/jobs?kind=route`);
     const row = page.locator("table.jobs tbody tr").first();
@@ -194,10 +219,14 @@ describe.skipIf(!haveChromium)("dashboard in headless Chromium", () => {
     expect(await page.locator("#plot-agent-failures rect.pt").count()).toBeGreaterThanOrEqual(2);
     expect(await page.locator('#plot-calls g.series[data-key="codex-main"] circle.pt').count()).toBeGreaterThan(0);
     await page.screenshot({ path: join(shots, "usage.png"), fullPage: true });
+    // The asks count under their capability, their own tier series and the http backend.
+    expect(await page.locator(`#plot-calls g.series[data-key="${world.asks.capability}"] circle.pt`).count()).toBeGreaterThan(0);
     await page.goto(`${dash.origin}/usage?range=7d&by=tier`);
     expect(await page.locator('#plot-calls g.series[data-key="consult"]').count()).toBe(1);
+    expect(await page.locator('#plot-calls g.series[data-key="ask"]').count()).toBe(1);
     await page.goto(`${dash.origin}/usage?range=30d&by=backend`);
     expect(await page.locator('#plot-calls g.series[data-key="opencode"]').count()).toBe(1);
+    expect(await page.locator('#plot-tokens g.series[data-key="http"]').count()).toBe(1);
   });
 
   test("live: a run started while the page is open appears as running, then as done, without a reload", async () => {

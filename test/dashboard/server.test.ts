@@ -107,6 +107,7 @@ describe("a dashboard over a store", () => {
     store.value.runs.addAttempt({ runId, n: 1, agentId: "cheap", backend: "opencode", provider: "deepseek", outcome: "ok", reason: "answered", exitCode: 0, durationMs: 40, fellBack: false, usage: { inputTokens: 10, outputTokens: 2, costUsd: 0.001 } });
     store.value.runs.finishRun(runId, { status: "ok", servedBy: "cheap", answer: "<img src=x onerror=alert(1)>" });
     storedWorkflow(store.value.workflows);
+    ASK.id = store.value.asks.record({ capability: "fast", status: "ok", model: "openai/gpt-x", host: "127.0.0.1:9", fallbackUsed: false, latencyMs: 12, prompt: `<script>alert("ask")</script> ghp_${"f6G7h8I9j0".repeat(4)}`, answer: "<img src=y onerror=alert(2)>", legs: [{ capability: "fast", model: "openai/gpt-x", host: "127.0.0.1:9", outcome: "ok", statusCode: 200, latencyMs: 12, retry: 0, endedAt: Date.now() }] });
     store.value.close();
     const rt = await openReadonlyRuntime(box.env);
     if (!rt.ok) throw new Error(rt.error.message);
@@ -127,7 +128,7 @@ describe("a dashboard over a store", () => {
   test("browsing every page leaves the store's bytes as they were (opened read-only)", async () => {
     const before = hashes();
     const run = (await (await get("/runs")).text()).match(/\/runs\/(\w+)/)?.[1] ?? "";
-    for (const path of ["/", "/runs", `/runs/${run}`, "/consultations", "/jobs", "/usage", "/usage?range=90d&by=tier", "/workflows", `/workflows/${WORKFLOW}`, "/nope", "/runs/NOPE", "/workflows/NOPE"]) {
+    for (const path of ["/", "/runs", `/runs/${run}`, "/consultations", "/jobs", "/usage", "/usage?range=90d&by=tier", "/workflows", `/workflows/${WORKFLOW}`, "/asks", "/asks?status=ok&capability=fast", `/asks/${ASK.id}`, "/nope", "/runs/NOPE", "/workflows/NOPE", "/asks/NOPE"]) {
       const res = await get(path);
       expect(res.status).toBe(path.includes("NOPE") || path === "/nope" ? 404 : 200);
       await res.text();
@@ -142,6 +143,15 @@ describe("a dashboard over a store", () => {
     expect(page).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
     expect(page).not.toContain("<img src=x");
     expect(page).not.toContain("a1B2c3D4e5a1B2c3D4e5");
+  });
+
+  test("an ask's stored prompt and answer are escaped on its page, and the list links to it", async () => {
+    expect(await (await get("/asks")).text()).toContain(`href="/asks/${ASK.id}"`);
+    const page = await (await get(`/asks/${ASK.id}`)).text();
+    expect(page).not.toContain("<script>alert");
+    expect(page).toContain("&lt;script&gt;alert(&quot;ask&quot;)&lt;/script&gt;");
+    expect(page).not.toContain("<img src=y");
+    expect(page).not.toContain("f6G7h8I9j0f6G7h8I9j0");
   });
 
   test("a workflow's huge patch is cut with a note and escaped; the overview counts it as needing attention", async () => {
@@ -165,6 +175,8 @@ describe("a dashboard over a store", () => {
 });
 
 const WORKFLOW = "wf-stored";
+/** The stored ask's id, known once the store is filled. */
+const ASK = { id: "" };
 const HUGE_PATCH = `diff --git a/x.html b/x.html\n--- a/x.html\n+++ b/x.html\n@@ -0,0 +1 @@\n+<script>alert(1)</script>\n${"+filler line\n".repeat(8000)}`;
 
 /** A workflow stopped at its cap, whose implement step produced a diff longer than a page shows. */

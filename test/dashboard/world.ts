@@ -1,7 +1,8 @@
 /**
  * A demo world whose store holds real history: routed runs (served, fell back, failed), consulted
- * turns (verified and a model mismatch), a review, a background job and a workflow taken from start
- * through an isolated_write implement step, the host's apply and test report, and a review step —
+ * turns (verified and a model mismatch), a review, a background job, a workflow taken from start
+ * through an isolated_write implement step, the host's apply and test report, and a review step, and
+ * two asks against a loopback fake provider (one served after a 429, one filtered) —
  * all made by `orchestrate run`, `orchestrate consult` and a real MCP client through the bundled
  * fakes — then a dashboard process over it, its URL read from its stdout.
  */
@@ -10,6 +11,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connect, type McpSession } from "../../fakes/lib/mcp-client.ts";
 import { DEMO_CONFIG, demoSandbox } from "../../fakes/lib/demo-world.ts";
+import { startFakeProvider } from "../../fakes/lib/fake-provider.ts";
 import type { Sandbox } from "../../fakes/lib/sandbox.ts";
 import { BUN, MAIN, orchestrate } from "../setup/helpers.ts";
 
@@ -18,6 +20,14 @@ export interface Filled {
   /** Exit codes of the shell calls, in order (the runs the pages must show). */
   codes: number[];
   workflow: WorkflowMade;
+  asks: AsksMade;
+}
+
+/** What the world's asks left: the capability both went to and the model that served the first. */
+export interface AsksMade {
+  capability: string;
+  servedModel: string;
+  prompt: string;
 }
 
 /** What the world's workflows left, for the pages to show. */
@@ -66,7 +76,29 @@ export async function filledWorld(): Promise<Filled> {
   for (const [args, env] of calls) codes.push((await orchestrate(args, { ...box.env, ...env })).code);
   await overMcp(box);
   const workflow = await workflowOverMcp(box);
-  return { box, codes, workflow };
+  const asks = await asksOverMcp(box);
+  return { box, codes, workflow, asks };
+}
+
+const ASK_KEY = ["sk", "proj", "D4shb0ardW0rldK3yN3v3rSt0red"].join("-");
+
+/** Two asks through a real MCP client: the first deployment rate-limited, the second answers; then one filtered reply. */
+async function asksOverMcp(box: Sandbox): Promise<AsksMade> {
+  const provider = startFakeProvider({ keys: { openai: ASK_KEY } });
+  const made: AsksMade = { capability: "quick", servedModel: "openai/gpt-world-backup", prompt: "Summarise the cache design in one line" };
+  const dep = (model: string) => `{ model: openai/${model}, baseUrl: "${provider.openaiBase}", apiKeyEnv: DEMO_ASK_KEY }`;
+  box.writeConfig(`${WORLD_CONFIG}ask:\n  cooldownSec: 0\n  capabilities:\n    quick:\n      deployments: [${dep("gpt-world")}, ${dep("gpt-world-backup")}]\n`);
+  provider.script("gpt-world", { kind: "status", status: 429 }, { kind: "filter" });
+  provider.script("gpt-world-backup", { kind: "ok", text: "An LRU map with a size cap." });
+  const session = await connect({ ...box.env, DEMO_ASK_KEY: ASK_KEY }, { clientName: "orchestrate-tests" });
+  try {
+    await session.client.callTool({ name: "ask", arguments: { capability: made.capability, prompt: made.prompt, system: "Be brief." } });
+    await session.client.callTool({ name: "ask", arguments: { capability: made.capability, prompt: "Say something the filter stops" } });
+  } finally {
+    await session.close();
+    await provider.stop();
+  }
+  return made;
 }
 /** Through a real MCP client: one background route (the jobs page), and one review planned, approved by its token and run. */
 async function overMcp(box: Sandbox): Promise<void> {

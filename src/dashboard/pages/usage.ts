@@ -66,7 +66,7 @@ export function usagePage(ctx: DashboardContext, params: URLSearchParams): Html 
     : [];
   const agentRates = ctx.rt.store.series.agentRates({ since: from });
   const body = html`${links({ range, by })}
-<p class="why">${spec.label}; one point per bucket per ${by}. Cost is what each CLI reported; a CLI that reports none adds nothing.</p>
+<p class="why">${spec.label}; one point per bucket per ${by}. Calls are route attempts, consult turns, reviewers' runs and asks (per agent an ask counts under its capability, per backend under http). Cost is what each CLI or provider reported (or an ask deployment's configured prices); one that reports none adds nothing.</p>
 <h2>Calls</h2>${plot("calls", `Calls per ${by}`, (p) => p.calls, (y) => y.toFixed(0))}
 <h2>Tokens (in + out)</h2>${plot("tokens", `Tokens per ${by}`, (p) => p.inputTokens + p.outputTokens, tokens)}
 <h2>Cost</h2>${plot("cost", `Reported cost per ${by}`, (p) => p.costUsd ?? 0, usd)}
