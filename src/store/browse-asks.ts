@@ -49,6 +49,13 @@ interface AskListSql {
   created_at: number;
 }
 
+/**
+ * One row-value bound instead of "before IS NULL OR …": SQLite starts the index walk at the bound,
+ * so page 1000 costs what page 1 does (an OR over a joined row made it scan every newer row first).
+ * No `before` (or an unknown one) is a bound above every row: the first page.
+ */
+const AFTER_EVERYTHING = Number.MAX_SAFE_INTEGER;
+
 export function listAsks(db: Database, filter: AskListFilter, headChars: number): Page<AskListRow> {
   const limit = clampLimit(filter.limit);
   const params: Params = { status: filter.status ?? null, capability: filter.capability ?? null, before: filter.before ?? null, limit: limit + 1, head: headChars };
@@ -58,10 +65,9 @@ export function listAsks(db: Database, filter: AskListFilter, headChars: number)
          a.cost_usd, (SELECT count(*) FROM ask_legs l WHERE l.ask_id = a.id) AS legs, substr(a.prompt, 1, $head) AS prompt_head,
          a.prompt_len, a.created_at
        FROM asks a
-       LEFT JOIN asks b ON b.id = $before
        WHERE ($status IS NULL OR a.status = $status)
          AND ($capability IS NULL OR a.capability = $capability)
-         AND ($before IS NULL OR a.created_at < b.created_at OR (a.created_at = b.created_at AND a.id < b.id))
+         AND (a.created_at, a.id) < (SELECT coalesce(max(created_at), ${AFTER_EVERYTHING}), coalesce(max(id), '~') FROM asks WHERE id = $before)
        ORDER BY a.created_at DESC, a.id DESC LIMIT $limit`,
     )
     .all(params);
