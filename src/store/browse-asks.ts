@@ -56,21 +56,29 @@ interface AskListSql {
  */
 const AFTER_EVERYTHING = Number.MAX_SAFE_INTEGER;
 
+/**
+ * The listing's SQL for one filter: only the conditions that filter appear, so the planner picks
+ * asks_status_created or asks_capability_created when one is given (a "$x IS NULL OR" form is
+ * planned once for every value and always walks asks_created). Fixed fragments only; values are
+ * bound. Exported for the test that reads its query plans.
+ */
+export function askListSql(filter: Pick<AskListFilter, "status" | "capability">): string {
+  const where = [
+    ...(filter.status ? ["a.status = $status"] : []),
+    ...(filter.capability ? ["a.capability = $capability"] : []),
+    `(a.created_at, a.id) < (SELECT coalesce(max(created_at), ${AFTER_EVERYTHING}), coalesce(max(id), '~') FROM asks WHERE id = $before)`,
+  ];
+  return `SELECT a.id, a.capability, a.status, a.error_code, a.model, a.fallback_used, a.latency_ms, a.input_tokens, a.output_tokens,
+    a.cost_usd, (SELECT count(*) FROM ask_legs l WHERE l.ask_id = a.id) AS legs, substr(a.prompt, 1, $head) AS prompt_head,
+    a.prompt_len, a.created_at
+  FROM asks a WHERE ${where.join(" AND ")}
+  ORDER BY a.created_at DESC, a.id DESC LIMIT $limit`;
+}
+
 export function listAsks(db: Database, filter: AskListFilter, headChars: number): Page<AskListRow> {
   const limit = clampLimit(filter.limit);
-  const params: Params = { status: filter.status ?? null, capability: filter.capability ?? null, before: filter.before ?? null, limit: limit + 1, head: headChars };
-  const rows = db
-    .query<AskListSql, Params>(
-      `SELECT a.id, a.capability, a.status, a.error_code, a.model, a.fallback_used, a.latency_ms, a.input_tokens, a.output_tokens,
-         a.cost_usd, (SELECT count(*) FROM ask_legs l WHERE l.ask_id = a.id) AS legs, substr(a.prompt, 1, $head) AS prompt_head,
-         a.prompt_len, a.created_at
-       FROM asks a
-       WHERE ($status IS NULL OR a.status = $status)
-         AND ($capability IS NULL OR a.capability = $capability)
-         AND (a.created_at, a.id) < (SELECT coalesce(max(created_at), ${AFTER_EVERYTHING}), coalesce(max(id), '~') FROM asks WHERE id = $before)
-       ORDER BY a.created_at DESC, a.id DESC LIMIT $limit`,
-    )
-    .all(params);
+  const params: Params = { before: filter.before ?? null, limit: limit + 1, head: headChars, ...(filter.status ? { status: filter.status } : {}), ...(filter.capability ? { capability: filter.capability } : {}) };
+  const rows = db.query<AskListSql, Params>(askListSql(filter)).all(params);
   return paged(rows, limit, toRow, (r) => r.id);
 }
 

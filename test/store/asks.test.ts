@@ -7,6 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import type { Store } from "../../src/store/db.ts";
 import type { AskInput } from "../../src/store/index.ts";
+import { askListSql } from "../../src/store/browse-asks.ts";
 import { SCHEMA_VERSION } from "../../src/store/migrations/index.ts";
 import { mustOpen, rawBytes, SECRETS, tmpStorePath } from "./tmp.ts";
 
@@ -121,6 +122,20 @@ describe("store: asks", () => {
     expect(store.browse.asks({ capability: "coding" }).rows).toHaveLength(2);
     expect(store.browse.asks({ status: "failed" }).rows.map((r) => r.createdAt)).toEqual([T0 + 4000]);
     expect(first.rows[0]).toMatchObject({ legs: 2, inputTokens: 10, model: "openai/gpt-x", promptHead: "Capital of France?" });
+    store.close();
+  });
+
+  test("every listing filter is an index search from the page's bound, never a scan (page 1000 costs page 1)", () => {
+    const store = mustOpen(tmpStorePath());
+    const plan = (filter: { status?: "ok" | "failed"; capability?: string }) =>
+      store.db
+        .query<{ detail: string }, Record<string, string | number | null>>(`EXPLAIN QUERY PLAN ${askListSql(filter)}`)
+        .all({ before: "X", limit: 51, head: 140, ...(filter.status ? { status: filter.status } : {}), ...(filter.capability ? { capability: filter.capability } : {}) })
+        .map((r) => r.detail);
+    expect(plan({})[0]).toBe("SEARCH a USING INDEX asks_created ((created_at,id)<(?,?))");
+    expect(plan({ status: "failed" })[0]).toBe("SEARCH a USING INDEX asks_status_created (status=? AND (created_at,id)<(?,?))");
+    expect(plan({ capability: "fast" })[0]).toBe("SEARCH a USING INDEX asks_capability_created (capability=? AND (created_at,id)<(?,?))");
+    for (const f of [{}, { status: "ok" as const }, { capability: "fast" }, { status: "ok" as const, capability: "fast" }]) expect(plan(f).some((d) => d.startsWith("SCAN"))).toBe(false);
     store.close();
   });
 
