@@ -45,6 +45,8 @@ export interface TurnOutcome<C> {
   verification: IdentityVerdict;
   usage: Usage;
   repaired: boolean;
+  /** Why the runner ran the same agent once more (its backend's capacity re-run), one entry per re-run. */
+  reruns: string[];
 }
 
 interface RunView {
@@ -138,6 +140,7 @@ function outcome<C>(rt: Runtime, agent: AgentConfig, views: RunView[], judged: E
     verification: compareModel(agent.model, models, rt.adapters[agent.backend].helperModel),
     usage: combineUsage(rt.adapters[agent.backend].traits.resumedUsage, views.map((v) => v.usage)),
     repaired,
+    reruns: views.flatMap((v) => (v.attempt.reran ?? []).map((r) => r.reason)),
   };
 }
 

@@ -41,6 +41,8 @@ export interface ConsultEnvelope {
   latency_ms: number;
   /** True when a repair turn was needed to get valid JSON. */
   repaired?: boolean;
+  /** Why the same agent was run once more after a capacity failure (the latency spans both runs). */
+  rerun?: string;
   error?: Failure;
 }
 
@@ -134,6 +136,7 @@ function envelopeOf(id: string, agent: AgentConfig, turn: TurnOutcome<EnvelopeCo
     usage: turn.usage,
     latency_ms: latencyMs,
     ...(turn.repaired ? { repaired: true } : {}),
+    ...(turn.reruns.length > 0 ? { rerun: redact(turn.reruns.join("; ")) } : {}),
   };
   if (turn.error || !turn.content) {
     const error = turn.error ?? { code: "bad_output", message: "No answer was produced." };

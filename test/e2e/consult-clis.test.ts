@@ -169,3 +169,23 @@ describe("consult through each CLI's fake", () => {
     expect(answerRuns(box.recordings("grok")).every((r) => r.argv.includes("streaming-json"))).toBe(true);
   });
 });
+
+describe("a consult whose CLI the runner ran twice", () => {
+  test("gemini's one-off 429: the same agent answers on its re-run, and the reply says it ran twice and why", async () => {
+    world = await startWorld({ gem: { backend: "gemini", model: "gemini-3-pro", env: { FAKE_GEMINI_SCENARIO: "transient", FAKE_RETRY_SCALE: "0.1" } } }, { ORCHESTRATE_HOST_RUNTIME: "claude" });
+    const { box, session } = world;
+    const reply = await ask(session);
+    const env = envOf(reply) as ReturnType<typeof envOf> & { rerun?: string };
+    expect(env).toMatchObject({ ok: true, agent: "gem", content: { answer: "PONG-FROM-FAKE" } });
+    expect(answerRuns(box.recordings("gemini"))).toHaveLength(2);
+    expect(env.rerun).toContain("the same agent was run once more");
+    expect(reply.content.map((c) => c.text).join("\n")).toContain("Run twice:");
+  });
+
+  test("an answer on the first run carries no rerun", async () => {
+    world = await startWorld({ gem: { backend: "gemini", model: "gemini-3-pro" } }, { ORCHESTRATE_HOST_RUNTIME: "claude" });
+    const env = envOf(await ask(world.session)) as ReturnType<typeof envOf> & { rerun?: string };
+    expect(env.ok).toBe(true);
+    expect(env.rerun).toBeUndefined();
+  });
+});

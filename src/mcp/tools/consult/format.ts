@@ -13,6 +13,7 @@ export function formatConsult(e: ConsultOutput): string {
   if (e.agent) lines.push(`Consulted ${e.agent} (${e.backend ?? "?"}${e.model ? ` · ${e.model}` : ""}) · model ${e.model_verification ?? "unverified"} · ${((e.latency_ms ?? 0) / 1000).toFixed(1)} s`);
   if (e.consultation_id) lines.push(`Consultation: ${e.consultation_id} (pass as consultation_id to follow up)`);
   if (e.usage && Object.keys(e.usage).length > 0) lines.push(`Usage: ${usageLine(e.usage)}`);
+  if (e.rerun) lines.push(`Run twice: ${e.rerun}`);
   const c = e.content;
   if (!c) return lines.join("\n");
   lines.push("", c.answer);

@@ -29,6 +29,7 @@ export const consultOutput = type({
   "usage?": usage,
   "latency_ms?": "number",
   "repaired?": "boolean",
+  "rerun?": "string",
   "job?": jobRef,
   "error?": errorInfo,
 });
