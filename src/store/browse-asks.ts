@@ -4,7 +4,7 @@
  */
 import type { Database } from "bun:sqlite";
 import type { AskStatus } from "./asks.ts";
-import { clampLimit, paged, type Page, type Params } from "./browse-paging.ts";
+import { beforeBound, clampLimit, paged, type Page, type Params } from "./browse-paging.ts";
 
 export const ASK_STATUSES: readonly AskStatus[] = ["ok", "failed"];
 
@@ -50,13 +50,6 @@ interface AskListSql {
 }
 
 /**
- * One row-value bound instead of "before IS NULL OR …": SQLite starts the index walk at the bound,
- * so page 1000 costs what page 1 does (an OR over a joined row made it scan every newer row first).
- * No `before` (or an unknown one) is a bound above every row: the first page.
- */
-const AFTER_EVERYTHING = Number.MAX_SAFE_INTEGER;
-
-/**
  * The listing's SQL for one filter: only the conditions that filter appear, so the planner picks
  * asks_status_created or asks_capability_created when one is given (a "$x IS NULL OR" form is
  * planned once for every value and always walks asks_created). Fixed fragments only; values are
@@ -66,7 +59,7 @@ export function askListSql(filter: Pick<AskListFilter, "status" | "capability">)
   const where = [
     ...(filter.status ? ["a.status = $status"] : []),
     ...(filter.capability ? ["a.capability = $capability"] : []),
-    `(a.created_at, a.id) < (SELECT coalesce(max(created_at), ${AFTER_EVERYTHING}), coalesce(max(id), '~') FROM asks WHERE id = $before)`,
+    beforeBound("asks", "a", "created_at"),
   ];
   return `SELECT a.id, a.capability, a.status, a.error_code, a.model, a.fallback_used, a.latency_ms, a.input_tokens, a.output_tokens,
     a.cost_usd, (SELECT count(*) FROM ask_legs l WHERE l.ask_id = a.id) AS legs, substr(a.prompt, 1, $head) AS prompt_head,

@@ -1,10 +1,10 @@
 /**
  * The dashboard's workflow listing: newest activity first, filtered by status, paged by keyset on
- * the workflows_updated index (migration 004), and the overview's count of workflows needing
+ * the workflows_*updated indexes (migration 007), and the overview's count of workflows needing
  * attention (a partial index, migration 005). A workflow's detail reads store/workflows.ts.
  */
 import type { Database } from "bun:sqlite";
-import { clampLimit, paged, type Page, type Params } from "./browse-paging.ts";
+import { beforeBound, clampLimit, filterParams, paged, whereAll, type Page, type Params } from "./browse-paging.ts";
 import type { WorkflowStatus } from "./workflows.ts";
 
 export const WORKFLOW_STATUSES: readonly WorkflowStatus[] = ["active", "needs_attention", "completed", "failed", "cancelled"];
@@ -44,25 +44,25 @@ interface WorkflowListSql {
   updated_at: number;
 }
 
+/** One statement per filter: a status searches workflows_status_updated from the bound (migration 007). Exported for the query-plan test. */
+export function workflowListSql(filter: Pick<WorkflowListFilter, "status">): string {
+  const where = [...(filter.status ? ["w.status = $status"] : []), beforeBound("workflows", "w", "updated_at")];
+  // Step columns walk the (workflow_id, seq) unique index: a handful of rows per workflow.
+  return `SELECT w.id, w.status, substr(w.goal, 1, $head) AS goal_head, w.workdir, w.round, w.created_at, w.updated_at,
+    (SELECT count(*) FROM workflow_steps s WHERE s.workflow_id = w.id AND s.status != 'cancelled') AS steps,
+    (SELECT count(*) FROM workflow_steps s WHERE s.workflow_id = w.id AND s.status = 'failed') AS failed_steps,
+    l.step AS last_step, l.status AS last_status
+  FROM workflows w
+  LEFT JOIN workflow_steps l ON l.workflow_id = w.id AND l.seq = (
+    SELECT max(seq) FROM workflow_steps s WHERE s.workflow_id = w.id AND s.status NOT IN ('planned', 'cancelled'))
+  ${whereAll(where)}
+  ORDER BY w.updated_at DESC, w.id DESC LIMIT $limit`;
+}
+
 export function listWorkflows(db: Database, filter: WorkflowListFilter, headChars: number): Page<WorkflowListRow> {
   const limit = clampLimit(filter.limit);
-  const params: Params = { status: filter.status ?? null, before: filter.before ?? null, limit: limit + 1, head: headChars };
-  // Step columns walk the (workflow_id, seq) unique index: a handful of rows per workflow.
-  const rows = db
-    .query<WorkflowListSql, Params>(
-      `SELECT w.id, w.status, substr(w.goal, 1, $head) AS goal_head, w.workdir, w.round, w.created_at, w.updated_at,
-         (SELECT count(*) FROM workflow_steps s WHERE s.workflow_id = w.id AND s.status != 'cancelled') AS steps,
-         (SELECT count(*) FROM workflow_steps s WHERE s.workflow_id = w.id AND s.status = 'failed') AS failed_steps,
-         l.step AS last_step, l.status AS last_status
-       FROM workflows w
-       LEFT JOIN workflows b ON b.id = $before
-       LEFT JOIN workflow_steps l ON l.workflow_id = w.id AND l.seq = (
-         SELECT max(seq) FROM workflow_steps s WHERE s.workflow_id = w.id AND s.status NOT IN ('planned', 'cancelled'))
-       WHERE ($status IS NULL OR w.status = $status)
-         AND ($before IS NULL OR w.updated_at < b.updated_at OR (w.updated_at = b.updated_at AND w.id < b.id))
-       ORDER BY w.updated_at DESC, w.id DESC LIMIT $limit`,
-    )
-    .all(params);
+  const params: Params = { ...filterParams({ status: filter.status }), before: filter.before ?? null, limit: limit + 1, head: headChars };
+  const rows = db.query<WorkflowListSql, Params>(workflowListSql(filter)).all(params);
   return paged(rows, limit, toRow, (r) => r.id);
 }
 

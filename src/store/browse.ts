@@ -1,5 +1,5 @@
 /**
- * Read-only listings for the dashboard: runs, consultations, jobs and workflows with filters, newest first,
+ * Read-only listings for the dashboard: runs, consultations, jobs, workflows, asks and reviews with filters, newest first,
  * paged by keyset (the last row's sort key), so page 1 and page 1000 cost the same over a big
  * history. Every query walks an index in its ORDER BY and stops at LIMIT; filters only thin it.
  */
@@ -7,13 +7,16 @@ import type { Database } from "bun:sqlite";
 import type { RunStatus, RunTool } from "./runs.ts";
 import type { ConsultationStatus, ModelVerification } from "./consultations.ts";
 import type { JobKind, JobStatus } from "./jobs.ts";
-import { clampLimit, paged, type Page, type Params } from "./browse-paging.ts";
+import { clampLimit, filterParams, paged, type Page, type Params } from "./browse-paging.ts";
+import { consultationListSql, jobListSql, runListSql } from "./browse-sql.ts";
 import { listAsks, type AskListFilter, type AskListRow } from "./browse-asks.ts";
+import { listReviews, type ReviewListFilter, type ReviewListRow } from "./browse-reviews.ts";
 import { countNeedingAttention, listWorkflows, type WorkflowListFilter, type WorkflowListRow } from "./browse-workflows.ts";
 
 export type { Page } from "./browse-paging.ts";
 export { WORKFLOW_STATUSES, type WorkflowListFilter, type WorkflowListRow } from "./browse-workflows.ts";
 export { ASK_STATUSES, type AskListFilter, type AskListRow } from "./browse-asks.ts";
+export type { ReviewListFilter, ReviewListRow } from "./browse-reviews.ts";
 
 /** How much of a prompt a listing shows; the detail page shows all of it. */
 export const HEAD_CHARS = 140;
@@ -117,6 +120,7 @@ export interface BrowseStore {
   jobs(filter?: JobListFilter): Page<JobListRow>;
   workflows(filter?: WorkflowListFilter): Page<WorkflowListRow>;
   asks(filter?: AskListFilter): Page<AskListRow>;
+  reviews(filter?: ReviewListFilter): Page<ReviewListRow>;
   /** Workflows that stopped at their round cap or on a failure the host must look at. */
   workflowsNeedingAttention(): number;
   /** Changes whenever another connection commits: the live view's cheap "anything new?" probe. */
@@ -164,8 +168,8 @@ interface JobListSql {
   ref: string | null;
 }
 
-/** One CASE over the kinds: each reads its own key, from the result or from the arguments. */
-const REF_SQL = `CASE ${Object.entries(JOB_REFS)
+/** One CASE over the kinds (exported for the test that reads the job listing's query plans): each reads its own key, from the result or from the arguments. */
+export const REF_SQL = `CASE ${Object.entries(JOB_REFS)
   .map(([kind, ref]) => `WHEN j.kind = '${kind}' AND json_valid(j.${ref.from}_json) THEN json_extract(j.${ref.from}_json, '$.${ref.key}')`)
   .join(" ")} END`;
 
@@ -173,76 +177,28 @@ export function createBrowseStore(db: Database): BrowseStore {
   return {
     runs(filter = {}) {
       const limit = clampLimit(filter.limit);
-      const params: Params = {
-        status: filter.status ?? null,
-        tool: filter.tool ?? null,
-        tier: filter.tier ?? null,
-        agent: filter.agent ?? null,
-        before: filter.before ?? null,
-        limit: limit + 1,
-        head: HEAD_CHARS,
-      };
-      const rows = db
-        .query<RunListSql, Params>(
-          `SELECT r.id, r.tool, r.tier, r.status, r.served_by, r.error_code, substr(r.prompt, 1, $head) AS prompt_head,
-             r.prompt_len, r.started_at, r.ended_at,
-             (SELECT count(*) FROM attempts a WHERE a.run_id = r.id) AS attempts,
-             (SELECT max(a.fell_back) FROM attempts a WHERE a.run_id = r.id) AS fell_back
-           FROM runs r
-           LEFT JOIN runs b ON b.id = $before
-           WHERE ($status IS NULL OR r.status = $status)
-             AND ($tool IS NULL OR r.tool = $tool)
-             AND ($tier IS NULL OR r.tier = $tier)
-             AND ($agent IS NULL OR EXISTS (SELECT 1 FROM attempts a WHERE a.run_id = r.id AND a.agent_id = $agent))
-             AND ($before IS NULL OR r.started_at < b.started_at OR (r.started_at = b.started_at AND r.id < b.id))
-           ORDER BY r.started_at DESC, r.id DESC LIMIT $limit`,
-        )
-        .all(params);
+      const params: Params = { ...filterParams({ status: filter.status, tool: filter.tool, tier: filter.tier, agent: filter.agent }), before: filter.before ?? null, limit: limit + 1, head: HEAD_CHARS };
+      const rows = db.query<RunListSql, Params>(runListSql(filter)).all(params);
       return paged(rows, limit, toRunRow, (r) => r.id);
     },
 
     consultations(filter = {}) {
       const limit = clampLimit(filter.limit);
-      const params: Params = { agent: filter.agent ?? null, status: filter.status ?? null, before: filter.before ?? null, limit: limit + 1, head: HEAD_CHARS };
-      const rows = db
-        .query<ConsultationListSql, Params>(
-          `SELECT c.id, c.agent_id, c.backend, c.model, c.status, c.created_at, c.updated_at,
-             (SELECT count(*) FROM turns t WHERE t.consultation_id = c.id) AS turns,
-             l.model_verified AS last_verification, l.error_code AS last_error, l.latency_ms AS last_latency,
-             substr(f.prompt, 1, $head) AS prompt_head
-           FROM consultations c
-           LEFT JOIN consultations b ON b.id = $before
-           LEFT JOIN turns l ON l.consultation_id = c.id AND l.n = (SELECT max(n) FROM turns t WHERE t.consultation_id = c.id)
-           LEFT JOIN turns f ON f.consultation_id = c.id AND f.n = 1
-           WHERE ($agent IS NULL OR c.agent_id = $agent)
-             AND ($status IS NULL OR c.status = $status)
-             AND ($before IS NULL OR c.updated_at < b.updated_at OR (c.updated_at = b.updated_at AND c.id < b.id))
-           ORDER BY c.updated_at DESC, c.id DESC LIMIT $limit`,
-        )
-        .all(params);
+      const params: Params = { ...filterParams({ agent: filter.agent, status: filter.status }), before: filter.before ?? null, limit: limit + 1, head: HEAD_CHARS };
+      const rows = db.query<ConsultationListSql, Params>(consultationListSql(filter)).all(params);
       return paged(rows, limit, toConsultationRow, (r) => r.id);
     },
 
     jobs(filter = {}) {
       const limit = clampLimit(filter.limit);
-      const params: Params = { status: filter.status ?? null, kind: filter.kind ?? null, before: filter.before ?? null, limit: limit + 1 };
-      const rows = db
-        .query<JobListSql, Params>(
-          `SELECT j.id, j.kind, j.status, j.progress, j.error_code, j.created_at, j.updated_at,
-             ${REF_SQL} AS ref
-           FROM jobs j
-           LEFT JOIN jobs b ON b.id = $before
-           WHERE ($status IS NULL OR j.status = $status)
-             AND ($kind IS NULL OR j.kind = $kind)
-             AND ($before IS NULL OR j.created_at < b.created_at OR (j.created_at = b.created_at AND j.id < b.id))
-           ORDER BY j.created_at DESC, j.id DESC LIMIT $limit`,
-        )
-        .all(params);
+      const params: Params = { ...filterParams({ status: filter.status, kind: filter.kind }), before: filter.before ?? null, limit: limit + 1 };
+      const rows = db.query<JobListSql, Params>(jobListSql(filter, REF_SQL)).all(params);
       return paged(rows, limit, toJobRow, (r) => r.id);
     },
 
     workflows: (filter = {}) => listWorkflows(db, filter, HEAD_CHARS),
     asks: (filter = {}) => listAsks(db, filter, HEAD_CHARS),
+    reviews: (filter = {}) => listReviews(db, filter),
     workflowsNeedingAttention: () => countNeedingAttention(db),
 
     dataVersion() {

@@ -139,7 +139,7 @@ describe("store: asks", () => {
     store.close();
   });
 
-  test("a store at schema 5 migrates to 6 and keeps its usage rows", () => {
+  test("a store at schema 5 migrates to the latest schema and keeps its usage rows", () => {
     const path = tmpStorePath();
     const old = mustOpen(path);
     old.consultations.addTurn(old.consultations.create({ agentId: "cl", backend: "claude" }), { prompt: "q", modelVerified: "verified", latencyMs: 5 });
@@ -150,8 +150,7 @@ describe("store: asks", () => {
     raw.run("PRAGMA user_version = 5");
     raw.close();
     const store = mustOpen(path);
-    expect(SCHEMA_VERSION).toBe(6);
-    expect(store.db.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version).toBe(6);
+    expect(store.db.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version).toBe(SCHEMA_VERSION);
     expect(store.db.query<{ n: number }, []>(`SELECT count(*) AS n FROM usage WHERE source = 'turn'`).get()?.n).toBe(1);
     expect(store.asks.get(store.asks.record(anAsk()))).toBeDefined();
     store.close();

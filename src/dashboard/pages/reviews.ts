@@ -1,8 +1,8 @@
-/** `/reviews` and `/reviews/:id`: each review's reviewers, findings by severity and their dispositions. */
+/** `/reviews` (newest activity first, 50 a page) and `/reviews/:id`: each review's reviewers, findings by severity and their dispositions. */
 import type { FindingRecord, ReviewStatus } from "../../store/index.ts";
 import type { DashboardContext } from "../context.ts";
 import { duration, tokens, usd, when } from "../format.ts";
-import { html, type Html } from "../html.ts";
+import { html, query, type Html } from "../html.ts";
 import { badge, empty, page, table } from "../layout.ts";
 import { select } from "./runs.ts";
 
@@ -12,7 +12,9 @@ const severityBadge = (s: string) => badge(s, s === "critical" ? "failed" : s ==
 
 export function reviewsPage(ctx: DashboardContext, params: URLSearchParams): Html {
   const status = STATUSES.find((s) => s === params.get("status"));
-  const rows = ctx.rt.store.reviews.list({ limit: 100, ...(status ? { status } : {}) }).map((r) => [
+  const before = params.get("before") || undefined;
+  const result = ctx.rt.store.browse.reviews({ ...(status ? { status } : {}), ...(before ? { before } : {}), limit: 50 });
+  const rows = result.rows.map((r) => [
     html`<a href="/reviews/${r.id}">${r.id}</a>`,
     r.mode,
     badge(r.status, r.status === "finalized" ? "ok" : r.status === "running" ? "running" : "unknown"),
@@ -21,7 +23,8 @@ export function reviewsPage(ctx: DashboardContext, params: URLSearchParams): Htm
     when(r.updatedAt),
   ]);
   const form = html`<form class="filters" method="get" action="/reviews">${select("status", status, STATUSES)} <button type="submit">Filter</button> <a href="/reviews">clear</a></form>`;
-  const body = html`${form}${rows.length ? table(["review", "mode", "status", "reviewers", "findings", "updated"], rows, "reviews") : empty("No reviews stored (reviews need a consult.review block).")}`;
+  const next = result.next ? html`<p class="pager"><a id="older" href="/reviews${query({ status, before: result.next })}">Older →</a></p>` : "";
+  const body = html`${form}${rows.length ? table(["review", "mode", "status", "reviewers", "findings", "updated"], rows, "reviews") : empty("No reviews stored (reviews need a consult.review block).")}${next}`;
   return page({ title: "Reviews", section: "/reviews", body, editable: ctx.managedPath !== undefined });
 }
 

@@ -8,6 +8,7 @@ import dashboard003 from "./003_dashboard.sql" with { type: "text" };
 import workflows004 from "./004_workflows.sql" with { type: "text" };
 import usageRollup005 from "./005_usage_rollup.sql" with { type: "text" };
 import asks006 from "./006_asks.sql" with { type: "text" };
+import browseIndexes007 from "./007_browse_indexes.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 4, name: "004_workflows", sql: workflows004 },
   { version: 5, name: "005_usage_rollup", sql: usageRollup005 },
   { version: 6, name: "006_asks", sql: asks006 },
+  { version: 7, name: "007_browse_indexes", sql: browseIndexes007 },
 ];
 
 /** The schema version this binary writes; a database above it came from a newer orchestrate. */
