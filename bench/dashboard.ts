@@ -5,7 +5,9 @@
  * the server's own time is read from its `Server-Timing` header. The reference is the same page
  * over an empty store in the same run, interleaved: the ratio is what 100k stored runs cost.
  *
- * Target: the first page (the overview, `/`) in ≤ 150 ms server time.
+ * Target: the first page (the overview, `/`) in ≤ 150 ms server time. Deep pages (a listing's
+ * `before` bound taken from a row ~50k deep, as following "Older →" ~1000 times would reach) are
+ * timed beside the same listing's page 1 on the same store: keyset paging should make them cost alike.
  */
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -19,6 +21,9 @@ import { interleave, iterations, median, ms, ratio, say, section, WORK, type Row
 const RUNS = 100_000;
 const CONSULTATIONS = 10_000;
 const WORKFLOWS = 2_000;
+const JOBS = 20_000;
+/** How deep a deep page starts: about 1000 pages of 50 into the runs listing. */
+const DEEP_ROWS = 50_000;
 const SPAN_MS = 90 * 86_400_000;
 const TARGET_MS = 150;
 const AGENTS = [
@@ -27,6 +32,21 @@ const AGENTS = [
   { agentId: "claude-opus", backend: "claude", provider: "anthropic", model: "opus" },
 ] as const;
 const TIERS = ["light", "standard", "heavy"] as const;
+/**
+ * Listings timed at depth: the page path, and the SQL naming the row `before` points at (newest
+ * first, in the listing's own order, at offset $n; shallower listings go 90% of their length deep).
+ */
+const DEEP_PAGES = [
+  { path: "/runs", table: "runs", where: "", order: "started_at DESC, id DESC" },
+  { path: "/runs?status=failed", table: "runs", where: "status = 'failed'", order: "started_at DESC, id DESC" },
+  { path: "/runs?tier=heavy", table: "runs", where: "tier = 'heavy'", order: "started_at DESC, id DESC" },
+  { path: "/runs?agent=cheap", table: "runs", where: "EXISTS (SELECT 1 FROM attempts a WHERE a.run_id = runs.id AND a.agent_id = 'cheap')", order: "started_at DESC, id DESC" },
+  { path: "/consultations", table: "consultations", where: "", order: "updated_at DESC, id DESC" },
+  { path: "/jobs", table: "jobs", where: "", order: "created_at DESC, id DESC" },
+  { path: "/jobs?status=ok", table: "jobs", where: "status = 'ok'", order: "created_at DESC, id DESC" },
+  { path: "/jobs?kind=route", table: "jobs", where: "kind = 'route'", order: "created_at DESC, id DESC" },
+  { path: "/workflows", table: "workflows", where: "", order: "updated_at DESC, id DESC" },
+] as const;
 const PAGES = ["/", "/runs", "/runs?status=failed", "/consultations", "/workflows", "/workflows?status=needs_attention", "/usage", "/usage?range=90d&by=agent", "/usage?range=90d&by=tier"] as const;
 
 /** Deterministic pseudo-random numbers, so every bench run measures the same history. */
@@ -86,13 +106,55 @@ function fillWorkflows(store: Store, now: number, rand: () => number): void {
   }
 }
 
+/** Background jobs over the same span (route and consult, mostly ok), topped up into a store made before they were. */
+function fillJobs(store: Store, now: number, rand: () => number): void {
+  for (let i = 0; i < JOBS; i++) {
+    const at = now - Math.floor(rand() * SPAN_MS);
+    const kind = i % 2 === 0 ? "route" : "consult";
+    const id = store.jobs.create({ kind, args: { prompt: `Job ${i}` }, ownerPid: 1, ownerStartedAt: at, now: at });
+    const failed = rand() < 0.1;
+    store.jobs.finish(id, { status: failed ? "failed" : "ok", ...(failed ? { errorCode: "timeout" } : { result: kind === "route" ? { runId: `run-${i}` } : { consultation_id: `c-${i}` } }), now: at + 1000 });
+  }
+}
+
+/** A store generated before jobs were part of it gets them once, so /jobs is timed over a history too. */
+function topUpJobs(store: Store): void {
+  const n = store.db.query<{ n: number }, []>("SELECT count(*) AS n FROM jobs").get()?.n ?? 0;
+  if (n > 0) return;
+  say(`adding ${JOBS} jobs to the bench store (once)…`);
+  store.db.transaction(() => fillJobs(store, Date.now(), rng(17)))();
+  store.db.run("PRAGMA wal_checkpoint(TRUNCATE)");
+}
+
+/** The `before` that starts a deep page: the id of the row ~DEEP_ROWS into the listing. */
+function deepBefore(dbPath: string, spec: (typeof DEEP_PAGES)[number]): string {
+  const opened = openStore(dbPath);
+  if (!opened.ok) throw new Error(opened.error.message);
+  const db = opened.value.db;
+  try {
+    const where = spec.where ? `WHERE ${spec.where}` : "";
+    const count = db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${spec.table} ${where}`).get()?.n ?? 0;
+    const depth = Math.min(DEEP_ROWS, Math.floor(count * 0.9));
+    const row = db.query<{ id: string }, { n: number }>(`SELECT id FROM ${spec.table} ${where} ORDER BY ${spec.order} LIMIT 1 OFFSET $n`).get({ n: depth });
+    if (!row) throw new Error(`${spec.path}: no row ${depth} deep`);
+    return row.id;
+  } finally {
+    opened.value.close();
+  }
+}
+
+const withBefore = (path: string, before: string): string => `${path}${path.includes("?") ? "&" : "?"}before=${encodeURIComponent(before)}`;
+
 /** The 100k-run store, generated once (the file is reused while it exists). */
 function bigStore(): string {
   const path = join(WORK, "dashboard-100k", "orchestrate.db");
   if (existsSync(path)) {
     // A store generated by an older build: migrate it, as a server starting on it would.
     const migrated = openStore(path);
-    if (migrated.ok) migrated.value.close();
+    if (migrated.ok) {
+      topUpJobs(migrated.value);
+      migrated.value.close();
+    }
     return path;
   }
   mkdirSync(join(WORK, "dashboard-100k"), { recursive: true, mode: 0o700 });
@@ -107,6 +169,7 @@ function bigStore(): string {
       fillRuns(store, now, rand);
       fillConsultations(store, now, rand);
       fillWorkflows(store, now, rand);
+      fillJobs(store, now, rand);
     })();
     store.db.run("PRAGMA wal_checkpoint(TRUNCATE)");
   } catch (error) {
@@ -161,10 +224,25 @@ export async function run(): Promise<Row[]> {
         ...(first ? { pass: value <= TARGET_MS, note: `server time from Server-Timing, median of ${n}; ${RUNS / 1000}k runs (1–3 attempts), ${CONSULTATIONS / 1000}k consultations, ${WORKFLOWS / 1000}k workflows over 90 days; store opened read-only` } : {}),
       });
     }
+    rows.push(...(await deepPages(full, big, n)));
   } finally {
     await full.stop();
     await empty.stop();
     box.cleanup();
+  }
+  return rows;
+}
+
+/** Each listing ~50k rows deep beside its own page 1, interleaved on the same 100k store. */
+async function deepPages(full: Dashboard, dbPath: string, n: number): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const spec of DEEP_PAGES) {
+    const deep = withBefore(spec.path, deepBefore(dbPath, spec));
+    const samples = await interleave({ deep: () => serverTime(full, deep), first: () => serverTime(full, spec.path) }, n, 2);
+    const value = median(samples.deep);
+    const reference = median(samples.first);
+    say(`${`${spec.path} deep`.padEnd(28)} ${ms(value)} deep, ${ms(reference)} page 1 (n=${n})`);
+    rows.push({ benchmark: `dashboard ${spec.path} deep page (~${DEEP_ROWS / 1000}k rows in), ${RUNS / 1000}k runs`, value: ms(value), reference: `page 1 ${ms(reference)}`, ratio: ratio(value, reference), target: "—" });
   }
   return rows;
 }
