@@ -39,7 +39,10 @@ export interface RatePoint {
 
 export interface AgentRate {
   agentId: string;
-  /** Attempts that ran plus consultation turns. */
+  /**
+   * Attempts that ran, consultation turns, and asks that called a provider (agent = the ask's
+   * capability, as on its usage row; a refusal that sent nothing is no call).
+   */
   calls: number;
   failures: number;
 }
@@ -175,6 +178,9 @@ export function createSeriesStore(db: Database): SeriesStore {
              SELECT c.agent_id, count(*) AS calls, sum(t.error_code IS NOT NULL) AS failures
                FROM consultations c JOIN turns t ON t.consultation_id = c.id
                WHERE c.updated_at >= $since AND t.created_at >= $since GROUP BY c.agent_id
+             UNION ALL
+             SELECT a.capability, count(*) AS calls, sum(a.status = 'failed') AS failures
+               FROM asks a WHERE a.created_at >= $since AND EXISTS (SELECT 1 FROM ask_legs l WHERE l.ask_id = a.id) GROUP BY a.capability
            ) GROUP BY agent_id ORDER BY agent_id`,
         )
         .all({ since });

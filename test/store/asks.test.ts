@@ -125,6 +125,20 @@ describe("store: asks", () => {
     store.close();
   });
 
+  test("the failure rate per agent counts each ask that called a provider under its capability; a refusal that sent nothing is no call", () => {
+    const store = mustOpen(tmpStorePath());
+    store.asks.record(anAsk());
+    store.asks.record(anAsk({ status: "failed", errorCode: "rate_limited" }));
+    store.asks.record(anAsk({ capability: "deep", legs: [{ capability: "deep", model: "m", host: null, outcome: "failed", errorCode: "auth", statusCode: 401, latencyMs: 5, retry: 0, endedAt: T0 + 5 }], status: "failed", errorCode: "auth" }));
+    store.asks.record(anAsk({ capability: "deep", status: "failed", errorCode: "no_deployment", legs: [] }));
+    store.asks.record(anAsk({ capability: "old", now: T0 - 10_000 }));
+    expect(store.series.agentRates({ since: T0 })).toEqual([
+      { agentId: "deep", calls: 1, failures: 1 },
+      { agentId: "fast", calls: 2, failures: 1 },
+    ]);
+    store.close();
+  });
+
   test("every listing filter is an index search from the page's bound, never a scan (page 1000 costs page 1)", () => {
     const store = mustOpen(tmpStorePath());
     const plan = (filter: { status?: "ok" | "failed"; capability?: string }) =>

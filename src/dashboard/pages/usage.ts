@@ -72,7 +72,7 @@ export function usagePage(ctx: DashboardContext, params: URLSearchParams): Html 
 <h2>Cost</h2>${plot("cost", `Reported cost per ${by}`, (p) => p.costUsd ?? 0, usd)}
 <h2>Latency</h2>${plot("latency", `Average latency per ${by}`, (p) => p.latencyMsAvg, duration)}
 <h2>Fallback and failure rates (runs)</h2>${trusted(lineChart({ id: "rates", title: "Share of runs that failed or fell back", series: rateSeries, from, to, formatY: (y) => `${y.toFixed(0)}%` }))}
-<h2>Failure rate per agent (attempts and consult turns)</h2>${trusted(
+<h2>Failure rate per agent (attempts, consult turns and asks: an ask under its capability)</h2>${trusted(
     barChart({
       id: "agent-failures",
       title: "Failure rate per agent",
