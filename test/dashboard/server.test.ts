@@ -108,6 +108,8 @@ describe("a dashboard over a store", () => {
     store.value.runs.finishRun(runId, { status: "ok", servedBy: "cheap", answer: "<img src=x onerror=alert(1)>" });
     storedWorkflow(store.value.workflows);
     ASK.id = store.value.asks.record({ capability: "fast", status: "ok", model: "openai/gpt-x", host: "127.0.0.1:9", fallbackUsed: false, latencyMs: 12, prompt: `<script>alert("ask")</script> ghp_${"f6G7h8I9j0".repeat(4)}`, answer: "<img src=y onerror=alert(2)>", legs: [{ capability: "fast", model: "openai/gpt-x", host: "127.0.0.1:9", outcome: "ok", statusCode: 200, latencyMs: 12, retry: 0, endedAt: Date.now() }] });
+    const leg = (n: number, outcome: "ok" | "failed", errorCode?: string) => ({ capability: "fast", model: `m-${n}`, host: "127.0.0.1:9", outcome, ...(errorCode ? { errorCode } : {}), statusCode: outcome === "ok" ? 200 : 429, latencyMs: 5, retry: 0, endedAt: Date.now() });
+    ASK.fellBack = store.value.asks.record({ capability: "fast", status: "ok", model: "m-4", host: "127.0.0.1:9", fallbackUsed: true, latencyMs: 20, prompt: "q", answer: "a", legs: [leg(1, "failed", "auth"), leg(2, "failed", "rate_limited"), leg(3, "failed", "bad_request"), leg(4, "ok")] });
     store.value.close();
     const rt = await openReadonlyRuntime(box.env);
     if (!rt.ok) throw new Error(rt.error.message);
@@ -154,6 +156,15 @@ describe("a dashboard over a store", () => {
     expect(page).not.toContain("f6G7h8I9j0f6G7h8I9j0");
   });
 
+  test("an ask's legs show a deployment failure as the run page shows an attempt's: 'unavailable', never auth vs rate limit", async () => {
+    const page = await (await get(`/asks/${ASK.fellBack}`)).text();
+    const legs = page.slice(page.indexOf('<table class="legs">'), page.indexOf("</table>", page.indexOf('<table class="legs">')));
+    expect(legs.match(/<span class="why">unavailable<\/span>/g)).toHaveLength(2);
+    expect(legs).toContain('<span class="why">bad_request</span>');
+    expect(legs).not.toContain(">auth<");
+    expect(legs).not.toContain(">rate_limited<");
+  });
+
   test("a workflow's huge patch is cut with a note and escaped; the overview counts it as needing attention", async () => {
     const detail = await (await get(`/workflows/${WORKFLOW}`)).text();
     expect(detail).toContain(`Showing the first ${PATCH_CAP.toLocaleString("en")} of ${HUGE_PATCH.length.toLocaleString("en")} characters.`);
@@ -176,7 +187,7 @@ describe("a dashboard over a store", () => {
 
 const WORKFLOW = "wf-stored";
 /** The stored ask's id, known once the store is filled. */
-const ASK = { id: "" };
+const ASK = { id: "", fellBack: "" };
 const HUGE_PATCH = `diff --git a/x.html b/x.html\n--- a/x.html\n+++ b/x.html\n@@ -0,0 +1 @@\n+<script>alert(1)</script>\n${"+filler line\n".repeat(8000)}`;
 
 /** A workflow stopped at its cap, whose implement step produced a diff longer than a page shows. */

@@ -3,6 +3,8 @@
  * how long, what it spent — and each ask's legs (every deployment tried, how each ended) with the
  * redacted prompt and answer when they are stored.
  */
+import type { FailureClass } from "../../backends/contract.ts";
+import { publicOutcome } from "../../services/route-outcome.ts";
 import { ASK_STATUSES, type AskLegRecord, type AskListRow, type AskRecord } from "../../store/index.ts";
 import type { DashboardContext } from "../context.ts";
 import { duration, tokens, usd, when } from "../format.ts";
@@ -79,6 +81,27 @@ function facts(a: AskRecord): Html {
   return html`<dl class="facts">${rows.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>${error}`;
 }
 
+/**
+ * A deployment failure as the class a route attempt's would have (services/ask/cooling.ts cools
+ * deployments by the same classes), so a leg's failure is shown the way the run page shows an
+ * attempt's: key, capacity, network and address troubles are one word, "unavailable", never auth
+ * vs rate limit. A refused request, a reply that is not an answer or a failed schema keep theirs.
+ */
+const LEG_CLASS: Readonly<Record<string, FailureClass>> = {
+  auth: "auth",
+  rate_limited: "capacity",
+  server: "capacity",
+  transport: "transport",
+  misconfigured: "not_installed",
+  timeout: "timeout",
+};
+
+function legError(code: string | null): Html | string {
+  if (!code) return "—";
+  const cls = Object.hasOwn(LEG_CLASS, code) ? LEG_CLASS[code] : undefined;
+  return html`<span class="why">${cls ? publicOutcome(cls) : code}</span>`;
+}
+
 function legsTable(legs: AskLegRecord[]): Html {
   return table(
     ["#", "capability", "model", "host", "outcome", "error", "HTTP", "latency", "retry"],
@@ -88,7 +111,7 @@ function legsTable(legs: AskLegRecord[]): Html {
       l.model,
       l.host ?? "—",
       badge(l.outcome, l.outcome === "ok" ? "ok" : l.outcome === "rejected" ? "unknown" : "failed"),
-      l.errorCode ? html`<span class="why">${l.errorCode}</span>` : "—",
+      legError(l.errorCode),
       l.statusCode === null ? "—" : String(l.statusCode),
       duration(l.latencyMs),
       String(l.retry),
