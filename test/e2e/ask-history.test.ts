@@ -5,9 +5,9 @@
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { connect, textOf, type McpSession } from "../../fakes/lib/mcp-client.ts";
-import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
+import { textOf, type McpSession } from "../../fakes/lib/mcp-client.ts";
 import { startFakeProvider } from "../../fakes/lib/fake-provider.ts";
+import { openWorld, type World } from "../helpers/world.ts";
 import { orchestrate } from "../setup/helpers.ts";
 import { call } from "./consult-helpers.ts";
 
@@ -15,24 +15,19 @@ const KEY = ["sk", "proj", "H1st0ryK3yTh4tSt4ysOut0fTh3St0re"].join("-");
 const p = startFakeProvider({ keys: { openai: KEY } });
 afterAll(() => p.stop());
 
-let box: Sandbox | undefined;
-let session: McpSession | undefined;
+let world: World | undefined;
 afterEach(async () => {
-  await session?.close().catch(() => undefined);
-  box?.cleanup();
-  session = undefined;
-  box = undefined;
+  await world?.close();
+  world = undefined;
 });
 
 async function start(): Promise<McpSession> {
-  box = makeSandbox({ OPENAI_KEY: KEY, ORCHESTRATE_HISTORY_TOOLS: "1" });
-  box.writeConfig(`ask:\n  capabilities:\n    fast:\n      deployments: [{ model: openai/gpt-hist, baseUrl: "${p.openaiBase}", apiKeyEnv: OPENAI_KEY }]\n`);
-  session = await connect(box.env);
-  return session;
+  world = await openWorld(`ask:\n  capabilities:\n    fast:\n      deployments: [{ model: openai/gpt-hist, baseUrl: "${p.openaiBase}", apiKeyEnv: OPENAI_KEY }]\n`, { OPENAI_KEY: KEY, ORCHESTRATE_HISTORY_TOOLS: "1" });
+  return world.session;
 }
 
 function count(sql: string): number {
-  const db = new Database(box?.dbPath ?? "", { readonly: true });
+  const db = new Database(world?.box.dbPath ?? "", { readonly: true });
   try {
     return db.query<{ n: number }, []>(sql).get()?.n ?? 0;
   } finally {
@@ -54,7 +49,7 @@ describe("asks in the history", () => {
     const s = await start();
     await askOnce(s, "First question?");
     await askOnce(s, "Second question?");
-    const env = box?.env ?? {};
+    const env = world?.box.env ?? {};
     const listed = await orchestrate(["history", "list"], env);
     expect(listed.stdout).toContain("Asks (2):");
     expect(listed.stdout).toContain("fast → openai/gpt-hist  ok");

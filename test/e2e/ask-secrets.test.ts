@@ -5,9 +5,8 @@
  * table and on the raw db, -wal and -shm bytes after a checkpoint, over the real server and client.
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { connect, type McpSession } from "../../fakes/lib/mcp-client.ts";
-import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { startFakeProvider } from "../../fakes/lib/fake-provider.ts";
+import { openWorld, type World } from "../helpers/world.ts";
 import { everythingStored } from "./stored-bytes.ts";
 
 /** No known credential prefix: only scrubbing by value can keep it out. */
@@ -17,27 +16,23 @@ const SHAPED = ["sk", "proj", "C0ntextS3cretAb3dEf6hIj9kLm2nOp5qR"].join("-");
 const p = startFakeProvider({ keys: { openai: PLAIN_KEY } });
 afterAll(() => p.stop());
 
-let box: Sandbox | undefined;
-let session: McpSession | undefined;
+let world: World | undefined;
 afterEach(async () => {
-  await session?.close().catch(() => undefined);
-  box?.cleanup();
-  session = undefined;
-  box = undefined;
+  await world?.close();
+  world = undefined;
 });
 
 describe("ask: secrets", () => {
   test("the key from the environment and secrets in the prompt, context, a 401 and the answer are in no table and no byte of the file", async () => {
     p.script("gpt-echo", { kind: "status", status: 401, echoKey: true });
     p.script("gpt-answers", { kind: "ok", text: `Your key ${PLAIN_KEY} looks fine.` });
-    box = makeSandbox({ OPENAI_KEY: PLAIN_KEY });
     const dep = (model: string) => `{ model: openai/${model}, baseUrl: "${p.openaiBase}", apiKeyEnv: OPENAI_KEY }`;
-    box.writeConfig(`ask:\n  cooldownSec: 0\n  capabilities:\n    fast:\n      deployments: [${dep("gpt-echo")}, ${dep("gpt-answers")}]\n`);
-    session = await connect(box.env);
+    world = await openWorld(`ask:\n  cooldownSec: 0\n  capabilities:\n    fast:\n      deployments: [${dep("gpt-echo")}, ${dep("gpt-answers")}]\n`, { OPENAI_KEY: PLAIN_KEY });
+    const { box, session } = world;
     const reply = await session.client.callTool({ name: "ask", arguments: { capability: "fast", prompt: `Is ${PLAIN_KEY} valid?`, context: `token = ${SHAPED}` } });
     expect((reply.structuredContent as { ok?: boolean } | undefined)?.ok).toBe(true);
+    // Closed first, so everything the server wrote is in the file before it is read.
     await session.close();
-    session = undefined;
 
     const stored = everythingStored(box.dbPath);
     // Not vacuous: the ask, its legs and the answer were stored, scrubbed.
