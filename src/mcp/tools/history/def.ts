@@ -10,51 +10,26 @@ const DESTRUCTIVE = { readOnlyHint: false, destructiveHint: true, openWorldHint:
 const schema = () => import("./schema.ts");
 const handlers = () => import("./handler.ts");
 
+/** One of the four delete-one tools: the same schemas and annotations, its own kind of row. */
+function deleteOne(name: string, title: string, description: string, handler: "deleteConsultation" | "deleteRun" | "deleteReview" | "deleteAsk") {
+  return defineTool({
+    name,
+    group: "history",
+    description,
+    annotations: { title, ...DESTRUCTIVE, idempotentHint: true },
+    schemas: async () => {
+      const s = await schema();
+      return { input: s.deleteOneInput, output: s.deletionOutput };
+    },
+    handler: async () => (await handlers())[handler],
+  });
+}
+
 export const historyTools = [
-  defineTool({
-    name: "delete_consultation",
-    group: "history",
-    description: "Delete one stored consultation (its turns and usage) from orchestrate's local history. The consulted CLI keeps its own session files.",
-    annotations: { title: "Delete a consultation", ...DESTRUCTIVE, idempotentHint: true },
-    schemas: async () => {
-      const s = await schema();
-      return { input: s.deleteOneInput, output: s.deletionOutput };
-    },
-    handler: async () => (await handlers()).deleteConsultation,
-  }),
-  defineTool({
-    name: "delete_run",
-    group: "history",
-    description: "Delete one finished route run (its attempts and usage) from orchestrate's local history.",
-    annotations: { title: "Delete a run", ...DESTRUCTIVE, idempotentHint: true },
-    schemas: async () => {
-      const s = await schema();
-      return { input: s.deleteOneInput, output: s.deletionOutput };
-    },
-    handler: async () => (await handlers()).deleteRun,
-  }),
-  defineTool({
-    name: "delete_review",
-    group: "history",
-    description: "Delete one stored review (its plan, reviewers' replies and findings) from orchestrate's local history. The reviewers' CLIs keep their own session files.",
-    annotations: { title: "Delete a review", ...DESTRUCTIVE, idempotentHint: true },
-    schemas: async () => {
-      const s = await schema();
-      return { input: s.deleteOneInput, output: s.deletionOutput };
-    },
-    handler: async () => (await handlers()).deleteReview,
-  }),
-  defineTool({
-    name: "delete_ask",
-    group: "history",
-    description: "Delete one stored ask (its legs and usage) from orchestrate's local history. The provider keeps whatever its own logs keep.",
-    annotations: { title: "Delete an ask", ...DESTRUCTIVE, idempotentHint: true },
-    schemas: async () => {
-      const s = await schema();
-      return { input: s.deleteOneInput, output: s.deletionOutput };
-    },
-    handler: async () => (await handlers()).deleteAsk,
-  }),
+  deleteOne("delete_consultation", "Delete a consultation", "Delete one stored consultation (its turns and usage) from orchestrate's local history. The consulted CLI keeps its own session files.", "deleteConsultation"),
+  deleteOne("delete_run", "Delete a run", "Delete one finished route run (its attempts and usage) from orchestrate's local history.", "deleteRun"),
+  deleteOne("delete_review", "Delete a review", "Delete one stored review (its plan, reviewers' replies and findings) from orchestrate's local history. The reviewers' CLIs keep their own session files.", "deleteReview"),
+  deleteOne("delete_ask", "Delete an ask", "Delete one stored ask (its legs and usage) from orchestrate's local history. The provider keeps whatever its own logs keep.", "deleteAsk"),
   defineTool({
     name: "request_delete_all",
     group: "history",
