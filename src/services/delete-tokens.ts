@@ -6,17 +6,11 @@
 import { fail, ok, type Result } from "../result.ts";
 import type { Store } from "../store/db.ts";
 import { countKind, deleteKind, LOCAL_ONLY_NOTE, type DeletionReport, type HistoryCounts, type HistoryKind } from "./history.ts";
-import { digest, newToken } from "./tokens.ts";
+import { memoryTokens } from "./tokens.ts";
 
 export const TOKEN_TTL_MS = 5 * 60_000;
 
-interface Pending {
-  kind: HistoryKind;
-  storePath: string;
-  expiresAt: number;
-}
-
-const pending = new Map<string, Pending>();
+const pending = memoryTokens<{ kind: HistoryKind; storePath: string }>("del", TOKEN_TTL_MS);
 
 export interface DeleteRequest {
   token: string;
@@ -27,25 +21,15 @@ export interface DeleteRequest {
 }
 
 export function requestDeleteAll(store: Store, kind: HistoryKind, now: number): DeleteRequest {
-  sweep(now);
-  const token = newToken("del");
-  const expiresAt = now + TOKEN_TTL_MS;
-  pending.set(digest(token), { kind, storePath: store.path, expiresAt });
+  const { token, expiresAt } = pending.issue(() => ({ kind, storePath: store.path }), now);
   return { token, kind, expires_at: new Date(expiresAt).toISOString(), would_delete: countKind(store, kind), note: LOCAL_ONLY_NOTE };
 }
 
 export function confirmDeleteAll(store: Store, token: string, now: number): Result<DeletionReport & { kind: HistoryKind }> {
-  sweep(now);
-  const key = digest(token);
-  const found = pending.get(key);
   // One use, whatever happens next: a failed confirm must not leave the token live.
-  pending.delete(key);
+  const found = pending.take(token, now);
   if (!found || found.storePath !== store.path) {
     return fail("invalid_token", "That confirm token is unknown, already used, or expired (tokens last five minutes and belong to the server process that issued them).", "Call request_delete_all again and confirm with the new token.");
   }
   return ok({ kind: found.kind, ...deleteKind(store, found.kind) });
-}
-
-function sweep(now: number): void {
-  for (const [key, entry] of pending) if (entry.expiresAt <= now) pending.delete(key);
 }

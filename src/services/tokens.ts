@@ -26,3 +26,38 @@ export function sameDigest(a: string, b: string): boolean {
   const y = Buffer.from(b, "hex");
   return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
 }
+
+/**
+ * One-time tokens kept in this process's memory, as only their SHA-256: issued with what they
+ * approve, taken once (gone whatever the caller does next), dead after `ttlMs` or a restart — a
+ * token seen in a transcript later approves nothing.
+ */
+export interface MemoryTokens<T> {
+  /** `valueFor` gets the new token, so what is kept may be bound to it (bindToken). */
+  issue(valueFor: (token: string) => T, now: number): { token: string; expiresAt: number };
+  /** What the token was issued for, once; undefined for an unknown, used or expired token. */
+  take(token: string, now: number): T | undefined;
+}
+
+export function memoryTokens<T>(prefix: string, ttlMs: number): MemoryTokens<T> {
+  const pending = new Map<string, { value: T; expiresAt: number }>();
+  const sweep = (now: number) => {
+    for (const [key, entry] of pending) if (entry.expiresAt <= now) pending.delete(key);
+  };
+  return {
+    issue(valueFor, now) {
+      sweep(now);
+      const token = newToken(prefix);
+      const expiresAt = now + ttlMs;
+      pending.set(digest(token), { value: valueFor(token), expiresAt });
+      return { token, expiresAt };
+    },
+    take(token, now) {
+      sweep(now);
+      const key = digest(token);
+      const found = pending.get(key);
+      pending.delete(key);
+      return found?.value;
+    },
+  };
+}

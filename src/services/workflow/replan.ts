@@ -13,7 +13,7 @@ import type { WorkflowStepName } from "../../config/workflow-types.ts";
 import { fail, ok, type Result } from "../../result.ts";
 import type { Host } from "../../routing/consult-plan.ts";
 import type { WorkflowRecord } from "../../store/workflows.ts";
-import { bindToken, digest, newToken, sameDigest } from "../tokens.ts";
+import { bindToken, digest, memoryTokens, sameDigest } from "../tokens.ts";
 import type { Runtime } from "../runtime.ts";
 import { resolveSnapshot, type StepBinding, type WorkflowSnapshot } from "./snapshot.ts";
 import type { StepApprover } from "./spend.ts";
@@ -49,35 +49,22 @@ export interface ReplanApplied {
   bindings: WorkflowSnapshot["bindings"];
 }
 
-interface Pending {
-  workflowId: string;
-  storePath: string;
-  binding: string;
-  expiresAt: number;
-}
-
-const pending = new Map<string, Pending>();
+const pending = memoryTokens<{ workflowId: string; storePath: string; binding: string }>("wfr", REPLAN_TOKEN_TTL_MS);
 
 /** The first call: the decisions and what would be cancelled, and a token for exactly those. Writes nothing to the workflow. */
 export function previewReplan(rt: Runtime, workflowId: string, steps: readonly WorkflowStepName[], host: Host): Result<ReplanPreview> {
   const decided = decide(rt, workflowId, steps, host);
   if (!decided.ok) return decided;
-  sweep(rt.now());
-  const token = newToken("wfr");
-  const expiresAt = rt.now() + REPLAN_TOKEN_TTL_MS;
   const { wf, named, decisions } = decided.value;
-  pending.set(digest(token), { workflowId: wf.id, storePath: rt.store.path, binding: bindToken(token, replanSnapshot(wf.id, named, decisions)), expiresAt });
+  const { token, expiresAt } = pending.issue((t) => ({ workflowId: wf.id, storePath: rt.store.path, binding: bindToken(t, replanSnapshot(wf.id, named, decisions)) }), rt.now());
   const cancels = rt.store.workflows.steps(wf.id).filter((s) => s.status === "planned").map((s) => ({ step_id: s.id, step: s.step, round: s.round }));
   return ok({ workflow_id: wf.id, steps: named, decisions, cancels, expires_at: new Date(expiresAt).toISOString(), token });
 }
 
 /** The second call: the token spent once, its decisions re-derived and compared, the person asked, then applied. */
 export async function applyReplan(rt: Runtime, workflowId: string, steps: readonly WorkflowStepName[], token: string, host: Host, approver: StepApprover | undefined): Promise<Result<ReplanApplied>> {
-  sweep(rt.now());
-  const key = digest(token);
-  const found = pending.get(key);
   // One use, whatever happens next: a refused or declined replan must not leave the token live.
-  pending.delete(key);
+  const found = pending.take(token, rt.now());
   if (!found || found.storePath !== rt.store.path || found.workflowId !== workflowId) {
     return fail("invalid_token", `That replan token is unknown, already used, expired, or not workflow ${workflowId}'s (tokens last 30 minutes and belong to the server process that issued them); nothing was changed.`, "Call workflow_replan without a token for a new preview.");
   }
@@ -160,8 +147,4 @@ function describe(d: Decision): string {
   if (d.executor === "host") return "the host";
   if (d.executor === "agents") return `reviewers ${(d.reviewers ?? []).join(", ")}`;
   return `${d.agent?.id ?? "?"} (${d.execution ?? "?"})`;
-}
-
-function sweep(now: number): void {
-  for (const [key, entry] of pending) if (entry.expiresAt <= now) pending.delete(key);
 }
