@@ -10,16 +10,27 @@ import { dirname, join } from "node:path";
 export function packageVersion(binary: string, pkgName: string | undefined): string | undefined {
   if (!pkgName) return undefined;
   try {
-    let dir = dirname(realpathSync(binary));
-    for (let i = 0; i < 3; i++) {
-      const found = versionIn(join(dir, "package.json"), pkgName);
+    for (const file of packageJsonsAbove(realpathSync(binary))) {
+      const found = versionIn(file, pkgName);
       if (found) return found;
-      dir = dirname(dir);
     }
   } catch {
     // An unreadable binary: the CLI is asked.
   }
   return undefined;
+}
+
+/** Where an npm install keeps the package.json of a binary's real file: up to three directories above it, nearest first. */
+export function packageJsonsAbove(realBinary: string): string[] {
+  const files: string[] = [];
+  let dir = dirname(realBinary);
+  for (let i = 0; i < 3; i++) {
+    files.push(join(dir, "package.json"));
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return files;
 }
 
 function versionIn(file: string, pkgName: string): string | undefined {

@@ -12,6 +12,8 @@ import { dirname, join } from "node:path";
 import type { Backend } from "../backends/index.ts";
 import { defaultStorePath } from "../store/paths.ts";
 import { VERSION } from "../version.ts";
+import { packageJsonsAbove } from "./package-version.ts";
+
 export interface CachedFindings {
   version?: string;
   variant?: string;
@@ -71,15 +73,11 @@ function binaryKey(backend: Backend, path: string): string | undefined {
   }
 }
 
-/** size:mtime of the first package.json up to three directories above the binary (npm installs). */
+/** size:mtime of the nearest package.json above the binary (an npm upgrade rewrites it). */
 function nearestPackageJson(real: string): string | undefined {
-  let dir = dirname(real);
-  for (let i = 0; i < 3; i++) {
-    const st = statSync(join(dir, "package.json"), { throwIfNoEntry: false });
+  for (const file of packageJsonsAbove(real)) {
+    const st = statSync(file, { throwIfNoEntry: false });
     if (st?.isFile()) return `${st.size}:${st.mtimeMs}`;
-    const up = dirname(dir);
-    if (up === dir) break;
-    dir = up;
   }
   return undefined;
 }
