@@ -131,6 +131,36 @@ module.exports = {
       to: { path: any("mcp", "setup", "doctor") },
     },
     {
+      name: "features-meet-at-their-entry",
+      severity: "error",
+      comment:
+        "Each folder under services/ is one feature (route, consult, review, workflow, ask, history, smoke, " +
+        "dashboard, jobs). A feature reaches another only through that feature's index.ts; what several need " +
+        "lives in the named shared folders services/shared/ (runtime, jobs engine, cooldowns, tokens) and " +
+        "services/answer/ (the answer-only turn and its reply contract). docs/architecture.md has the map.",
+      from: { path: "^src/services/([^/]+)/" },
+      to: {
+        path: "^src/services/[^/]+/",
+        pathNot: ["^src/services/$1/", "^src/services/(shared|answer)/", "^src/services/[^/]+/index\\.ts$"],
+      },
+    },
+    {
+      name: "shared-folders-are-below-features",
+      severity: "error",
+      comment:
+        "services/shared/ and services/answer/ are below every feature: they never import a feature folder, " +
+        "so a feature can use them without a circle.",
+      from: { path: "^src/services/(shared|answer)/" },
+      to: { path: "^src/services/(?!shared/|answer/)[^/]+/" },
+    },
+    {
+      name: "services-are-in-folders",
+      severity: "error",
+      comment: "services/ holds feature folders only; a flat file there is a feature without a home.",
+      from: { path: "^src/" },
+      to: { path: "^src/services/[^/]+\\.ts$" },
+    },
+    {
       name: "runner-not-to-services",
       severity: "error",
       comment:

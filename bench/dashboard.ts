@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { DEMO_CONFIG } from "../fakes/lib/demo-world.ts";
 import { makeSandbox, type Sandbox } from "../fakes/lib/sandbox.ts";
 import { startDashboard, type Dashboard } from "../src/dashboard/server.ts";
-import { openReadonlyRuntime } from "../src/services/dashboard.ts";
+import { openReadonlyRuntime } from "../src/services/dashboard/index.ts";
 import { openStore, type Store } from "../src/store/db.ts";
 import { interleave, iterations, median, ms, ratio, say, section, WORK, type Row } from "./helpers.ts";
 

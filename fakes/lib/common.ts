@@ -165,7 +165,7 @@ export function delayMs(): number {
   return Number(process.env.FAKE_DELAY_MS ?? 0);
 }
 
-/** Marker of orchestrate's review prompts (src/services/review-envelope.ts). */
+/** Marker of orchestrate's review prompts (src/services/review/envelope.ts). */
 const REVIEW_MARKER = "ORCHESTRATE_REVIEW_ENVELOPE";
 
 const DEFAULT_REVIEW = JSON.stringify({

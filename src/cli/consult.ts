@@ -28,10 +28,10 @@ export const consultCommand = defineCommand({
     const env = host ? { ...process.env, ORCHESTRATE_HOST_RUNTIME: host } : process.env;
     const prompt = args.prompt === "-" ? await Bun.stdin.text() : args.prompt;
     const context = args.context === undefined ? undefined : args.context === "-" ? await Bun.stdin.text() : readContext(args.context);
-    const { createRuntime } = await import("../services/runtime.ts");
+    const { createRuntime } = await import("../services/shared/runtime.ts");
     const rt = await createRuntime(env, args.config);
     if (!rt.ok) return exitWith(`${rt.error.message}${rt.error.hint ? `\n${rt.error.hint}` : ""}`, exitCodeFor(rt.error.code));
-    const { consult } = await import("../services/consult.ts");
+    const { consult } = await import("../services/consult/index.ts");
     const { installShutdownHandlers, killAllLive } = await import("../process/live.ts");
     const abort = new AbortController();
     installShutdownHandlers({ onShutdown: () => abort.abort("shutdown") });

@@ -1,6 +1,6 @@
 /** Plain-text views of stored history for `orchestrate history` (stdout is the terminal here). */
 import type { AskRecord } from "../store/asks.ts";
-import type { AskListRow } from "../store/browse-asks.ts";
+import type { AskListRow } from "../store/browse/asks.ts";
 import type { ConsultationRecord, ConsultationSummary } from "../store/consultations.ts";
 import type { ReviewSummary } from "../store/reviews.ts";
 import type { RunRecord, RunSummary } from "../store/runs.ts";

@@ -8,7 +8,7 @@ import type { Store } from "../store/db.ts";
 const configArg = { config: { type: "string", description: "Config file (default: the server's lookup)" } } as const;
 
 async function withStore(configPath: string | undefined, fn: (store: Store) => Promise<void> | void): Promise<never> {
-  const { createRuntime } = await import("../services/runtime.ts");
+  const { createRuntime } = await import("../services/shared/runtime.ts");
   const rt = await createRuntime(process.env, configPath);
   if (!rt.ok) return exit(`${rt.error.message}${rt.error.hint ? `\n${rt.error.hint}` : ""}`);
   try {
@@ -44,7 +44,7 @@ const show = defineCommand({
       if (asked) return void process.stdout.write(formatAskRecord(asked));
       const review = store.reviews.get(args.id);
       if (review) {
-        const [{ reviewView }, { formatReview }] = await Promise.all([import("../services/review-views.ts"), import("../mcp/tools/review/format.ts")]);
+        const [{ reviewView }, { formatReview }] = await Promise.all([import("../services/review/views.ts"), import("../mcp/tools/review/format.ts")]);
         return void process.stdout.write(`${formatReview({ ok: true, ...reviewView(review) })}
 `);
       }
@@ -57,7 +57,7 @@ const del = defineCommand({
   args: { ...configArg, id: { type: "positional", required: true, description: "Consultation, run, review, ask or job id" } },
   run: ({ args }) =>
     withStore(args.config, async (store) => {
-      const { deleteAny, describeCounts } = await import("../services/history.ts");
+      const { deleteAny, describeCounts } = await import("../services/history/index.ts");
       const out = deleteAny(store, args.id);
       if (!out.ok) exit(`Error [${out.error.code}]: ${out.error.message}${out.error.hint ? `\nNext: ${out.error.hint}` : ""}`);
       process.stdout.write(`Deleted ${describeCounts(out.value.deleted)}.\n${out.value.note}\n`);
@@ -75,7 +75,7 @@ const prune = defineCommand({
     withStore(args.config, async (store) => {
       const days = Number(args["older-than"]);
       if (!Number.isFinite(days) || days < 0) exit("--older-than takes a number of days, e.g. --older-than 30");
-      const { countKind, cutoffFor, deleteKind, describeCounts, total } = await import("../services/history.ts");
+      const { countKind, cutoffFor, deleteKind, describeCounts, total } = await import("../services/history/index.ts");
       const cutoff = cutoffFor(days, Date.now());
       const counts = countKind(store, "all", cutoff);
       if (total(counts) === 0) return void process.stdout.write(`Nothing older than ${days} day(s) is stored.\n`);

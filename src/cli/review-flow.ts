@@ -3,16 +3,16 @@
  * stderr, nothing sent) → the person's own findings in deep mode → their yes at the terminal → the
  * reviewers in parallel, as a job (so other clients can see it) → the review on stdout.
  */
-import { resolveHost } from "../services/consult-target.ts";
-import { planReview, type ReviewPlanRequest } from "../services/review-plan.ts";
-import { approveRun, type Approver } from "../services/review-run.ts";
-import { startKindJob } from "../services/job-kinds.ts";
-import { followJob } from "../services/jobs.ts";
-import type { Runtime } from "../services/runtime.ts";
+import { resolveHost } from "../services/consult/target.ts";
+import { planReview, type ReviewPlanRequest } from "../services/review/plan.ts";
+import { approveRun, type Approver } from "../services/review/run.ts";
+import { startKindJob } from "../services/jobs/kinds.ts";
+import { followJob } from "../services/shared/jobs.ts";
+import type { Runtime } from "../services/shared/runtime.ts";
 import type { FindingInput, SecretsMode } from "../store/reviews.ts";
 import { describePlan, formatReview } from "../mcp/tools/review/format.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
-import { SEVERITIES } from "../services/review-envelope.ts";
+import { SEVERITIES } from "../services/review/envelope.ts";
 
 export interface CliReview extends ReviewPlanRequest {
   /** Deep mode: the person's own findings, one per line (else asked at the terminal). */

@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { MaterialInput } from "../services/review-material.ts";
+import type { MaterialInput } from "../services/review/material.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
 
 /**
@@ -24,7 +24,7 @@ export const reviewCommand = defineCommand({
   async run({ args }) {
     const material = (args._ ?? []).map(excerpt);
     if (material.length === 0) return exitWith("Name the files to review: orchestrate review --goal '…' FILE[:START-END]…", EXIT.usage);
-    const { createRuntime } = await import("../services/runtime.ts");
+    const { createRuntime } = await import("../services/shared/runtime.ts");
     const rt = await createRuntime(process.env, args.config);
     if (!rt.ok) return exitWith(`${rt.error.message}${rt.error.hint ? `\n${rt.error.hint}` : ""}`, exitCodeFor(rt.error.code));
     const { runCliReview } = await import("./review-flow.ts");

@@ -1,8 +1,8 @@
 import { defineCommand } from "citty";
 import { resolve } from "node:path";
 import { TIERS } from "../config/types.ts";
-import { createRuntime } from "../services/runtime.ts";
-import { routeTask } from "../services/route.ts";
+import { createRuntime } from "../services/shared/runtime.ts";
+import { routeTask } from "../services/route/index.ts";
 import { formatRoute } from "../mcp/tools/core/format.ts";
 import { installShutdownHandlers, killAllLive } from "../process/live.ts";
 import { EXIT, EXIT_HELP, exitCodeFor } from "./exit-codes.ts";

@@ -6,7 +6,7 @@ import { installShutdownHandlers, killAllLive } from "../process/live.ts";
  * group. Loaded lazily: a server that never ran a job never pays for the jobs module.
  */
 async function shutdown(): Promise<void> {
-  const [{ cancelAllJobs }, { drainCalls }] = await Promise.all([import("../services/jobs.ts"), import("../mcp/inflight.ts")]);
+  const [{ cancelAllJobs }, { drainCalls }] = await Promise.all([import("../services/shared/jobs.ts"), import("../mcp/inflight.ts")]);
   await cancelAllJobs("shutdown");
   await killAllLive("shutdown");
   await drainCalls();

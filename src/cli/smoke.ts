@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import type { SmokeResult } from "../services/smoke.ts";
+import type { SmokeResult } from "../services/smoke/index.ts";
 import { EXIT } from "./exit-codes.ts";
 
 /**
@@ -19,10 +19,10 @@ export const smokeCommand = defineCommand({
   async run({ args }) {
     const timeoutSec = args.timeout === undefined ? 120 : Number(args.timeout);
     if (!Number.isFinite(timeoutSec) || timeoutSec < 5 || timeoutSec > 3600) return exitWith("--timeout takes seconds between 5 and 3600", EXIT.usage);
-    const { createRuntime } = await import("../services/runtime.ts");
+    const { createRuntime } = await import("../services/shared/runtime.ts");
     const rt = await createRuntime(process.env, args.config);
     if (!rt.ok) return exitWith(`${rt.error.message}${rt.error.hint ? `\n${rt.error.hint}` : ""}`, EXIT.usage);
-    const { smokeAgents, smokePassed, smokeTargets } = await import("../services/smoke.ts");
+    const { smokeAgents, smokePassed, smokeTargets } = await import("../services/smoke/index.ts");
     const only = args.agent?.split(",").map((a) => a.trim()).filter(Boolean);
     const targets = smokeTargets(rt.value, only);
     if (targets.unknown.length) return exitWith(`No agent named ${targets.unknown.join(", ")} in the config.`, EXIT.usage);

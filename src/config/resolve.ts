@@ -4,8 +4,8 @@
  */
 import { isAbsolute, resolve as resolvePath } from "node:path";
 import { DEFAULT_COOLDOWNS, DEFAULTS } from "./defaults.ts";
-import { resolveAsk } from "./resolve-ask.ts";
-import { resolveWorkflow } from "./resolve-workflow.ts";
+import { resolveAsk } from "./ask/resolve.ts";
+import { resolveWorkflow } from "./workflow/resolve.ts";
 import { errorLine, joinPath } from "./format-errors.ts";
 import { hasVersion } from "./model-id.ts";
 import { expandHome, type Env } from "./paths.ts";

@@ -7,7 +7,7 @@
  */
 import { scope, type } from "arktype";
 import { BACKENDS } from "../backends/index.ts";
-import { AskCapabilityDef, AskDef, AskDeploymentDef, AskFileDef, AskLimitsDef, LiteDeploymentDef, LiteLimitsDef, LiteModelInfoDef, LiteParamsDef, LiteRouterDef } from "./ask-defs.ts";
+import { AskCapabilityDef, AskDef, AskDeploymentDef, AskFileDef, AskLimitsDef, LiteDeploymentDef, LiteLimitsDef, LiteModelInfoDef, LiteParamsDef, LiteRouterDef } from "./ask/defs.ts";
 import { formatIssues, type SchemaIssue } from "./format-errors.ts";
 
 const BACKEND = "Backend" as const;

@@ -5,9 +5,9 @@
  */
 import type { ClaudePermissionMode, CodexSandbox } from "../backends/contract.ts";
 import type { Backend } from "../backends/index.ts";
-import type { AskConfig } from "./ask-types.ts";
+import type { AskConfig } from "./ask/types.ts";
 
-export type { AskCapability, AskConfig, AskDeployment, AskLimits } from "./ask-types.ts";
+export type { AskCapability, AskConfig, AskDeployment, AskLimits } from "./ask/types.ts";
 
 export const TIERS = ["light", "standard", "heavy"] as const;
 export type Tier = (typeof TIERS)[number];
@@ -74,8 +74,8 @@ export interface ReviewConfig {
   deepReviewers: string[];
 }
 
-export type { ExecutionMode, WorkflowBinding, WorkflowConfig, WorkflowStepName } from "./workflow-types.ts";
-import type { ExecutionMode, WorkflowConfig } from "./workflow-types.ts";
+export type { ExecutionMode, WorkflowBinding, WorkflowConfig, WorkflowStepName } from "./workflow/types.ts";
+import type { ExecutionMode, WorkflowConfig } from "./workflow/types.ts";
 
 export interface Config {
   source: {

@@ -3,7 +3,7 @@
  * imports this module dynamically and the server's startup never pays for the schema library.
  */
 import { errorLine } from "./format-errors.ts";
-import { convertAskRouter } from "./legacy-ask.ts";
+import { convertAskRouter } from "./ask/legacy.ts";
 import { convertOrchestrator, detectLegacy, isPlainObject, orchestratorPath, type LegacyFormat } from "./legacy.ts";
 import type { FileFormat } from "./parse.ts";
 import type { Env } from "./paths.ts";

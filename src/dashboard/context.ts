@@ -4,7 +4,7 @@
  * token, and — in editable mode only — where the managed file lives.
  */
 import { runDoctor, type DoctorReport } from "../doctor/checks.ts";
-import type { Runtime } from "../services/runtime.ts";
+import type { Runtime } from "../services/shared/runtime.ts";
 
 /** Re-probe the CLIs at most this often, and only when a page asks. */
 const DOCTOR_TTL_MS = 5 * 60_000;

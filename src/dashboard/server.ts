@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { SECURITY_HEADERS, guard } from "./guard.ts";
 import { doctorCache, type DashboardContext } from "./context.ts";
 import { route, type EditHandler } from "./routes.ts";
-import type { Runtime } from "../services/runtime.ts";
+import type { Runtime } from "../services/shared/runtime.ts";
 
 export const BIND_ADDRESS = "127.0.0.1";
 

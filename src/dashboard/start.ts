@@ -2,7 +2,7 @@
  * From the command line's options to a running dashboard: the read-only runtime, then the server.
  * A port already taken is an error with the fix, not a crash.
  */
-import { openReadonlyRuntime } from "../services/dashboard.ts";
+import { openReadonlyRuntime } from "../services/dashboard/index.ts";
 import { blockAt, readRawConfig } from "../config/presence.ts";
 import { managedPathFor } from "../config/managed.ts";
 import { editHandler } from "./edit.ts";

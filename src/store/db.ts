@@ -19,7 +19,7 @@ import { createRunStore, type RunStore } from "./runs.ts";
 import { APPLICATION_ID, ownershipOf } from "./ownership.ts";
 import { createUsageStore, type UsageStore } from "./usage.ts";
 import { createWorkflowStore, type WorkflowStore } from "./workflows.ts";
-import { createBrowseStore, type BrowseStore } from "./browse.ts";
+import { createBrowseStore, type BrowseStore } from "./browse/index.ts";
 import { createSeriesStore, type SeriesStore } from "./series.ts";
 
 export type StoreErrorCode = "store_unavailable" | "store_too_new" | "store_foreign";

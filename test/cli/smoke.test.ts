@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { demoSandbox } from "../../fakes/lib/demo-world.ts";
 import type { Sandbox } from "../../fakes/lib/sandbox.ts";
 import { openStore } from "../../src/store/db.ts";
-import type { SmokeResult } from "../../src/services/smoke.ts";
+import type { SmokeResult } from "../../src/services/smoke/index.ts";
 import { orchestrate } from "../setup/helpers.ts";
 
 let box: Sandbox | undefined;

@@ -11,7 +11,7 @@ import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { DEMO_CONFIG } from "../../fakes/lib/demo-world.ts";
 import { guard, loopbackHost, SECURITY_HEADERS } from "../../src/dashboard/guard.ts";
 import { startDashboard, type Dashboard } from "../../src/dashboard/server.ts";
-import { openReadonlyRuntime } from "../../src/services/dashboard.ts";
+import { openReadonlyRuntime } from "../../src/services/dashboard/index.ts";
 import { PATCH_CAP } from "../../src/dashboard/pages/workflow-step.ts";
 import { openStore } from "../../src/store/db.ts";
 import type { WorkflowStore } from "../../src/store/index.ts";

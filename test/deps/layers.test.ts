@@ -45,7 +45,7 @@ const PLANTED: Record<string, string> = {
     `import type { Backend } from "../contract.ts";`, // allowed
     `import { fold } from "../fold.ts";`, // allowed
     `import { parse } from "./parse.ts";`, // allowed: own folder
-    `import { route } from "../../services/route.ts";`, // backend-folder-is-self-contained, backends-import-nothing-above
+    `import { route } from "../../services/route/index.ts";`, // backend-folder-is-self-contained, backends-import-nothing-above
     `import { z } from "../z/index.ts";`, // backend-folder-is-self-contained (another backend)
     `import { readFileSync } from "node:fs";`, // backends-do-no-io
     `export const x = { parse, fold, route, z, readFileSync, id: "x" as Backend };`,
@@ -63,18 +63,26 @@ const PLANTED: Record<string, string> = {
   "src/store/db.ts": `import { Database } from "bun:sqlite";\nexport const db = Database;\n`, // allowed
   "src/runner/attempt.ts": [
     `import { fold } from "../backends/fold.ts";`, // allowed
-    `import { route } from "../services/route.ts";`, // runner-not-to-services
+    `import { route } from "../services/route/index.ts";`, // runner-not-to-services
     `import type { Database } from "bun:sqlite";`, // only-store-opens-sqlite (type-only counts)
     `export const attempt = (d: Database) => [fold, route, d];`,
   ].join("\n"),
-  "src/services/route.ts": [
-    `import { plan } from "../routing/plan.ts";`, // allowed
-    `import { db } from "../store/db.ts";`, // allowed
-    `import type { Server } from "../mcp/server.ts";`, // services-not-to-front-ends
-    `import type { Jobs } from "./jobs.ts";`, // no-circular (with jobs.ts → route.ts)
-    `export const route = (s: Server, j: Jobs) => [plan, db, s, j];`,
+  "src/services/route/index.ts": [
+    `import { plan } from "../../routing/plan.ts";`, // allowed
+    `import { db } from "../../store/db.ts";`, // allowed
+    `import type { Server } from "../../mcp/server.ts";`, // services-not-to-front-ends
+    `import type { Jobs } from "../shared/jobs.ts";`, // no-circular (with shared/jobs.ts → route/index.ts); allowed by the feature rules
+    `import { turn } from "../answer/turn.ts";`, // allowed: a shared folder
+    `import { plan as reviewPlan } from "../review/plan.ts";`, // features-meet-at-their-entry (another feature's internals)
+    `import { review } from "../review/index.ts";`, // allowed: another feature's entry
+    `import { old } from "../flat.ts";`, // services-are-in-folders
+    `export const route = (s: Server, j: Jobs) => [plan, db, s, j, turn, reviewPlan, review, old];`,
   ].join("\n"),
-  "src/services/jobs.ts": `import type { route } from "./route.ts";\nexport type Jobs = typeof route;\n`, // no-circular
+  "src/services/shared/jobs.ts": `import type { route } from "../route/index.ts";\nexport type Jobs = typeof route;\n`, // no-circular, shared-folders-are-below-features
+  "src/services/answer/turn.ts": `export const turn = 1;\n`,
+  "src/services/review/plan.ts": `export const plan = 1;\n`,
+  "src/services/review/index.ts": `import { plan } from "./plan.ts";\nexport const review = plan;\n`, // allowed: own folder
+  "src/services/flat.ts": `export const old = 1;\n`,
   "src/mcp/server.ts": `import { runCommand } from "../cli/run.ts";\nexport type Server = typeof runCommand;\n`, // cli-is-the-top
   "src/cli/run.ts": `import { wizard } from "../setup/wizard.ts";\nexport const runCommand = wizard;\n`, // allowed
   "src/setup/wizard.ts": `import { checks } from "../doctor/checks.ts";\nexport const wizard = checks;\nexport const shared = 1;\n`, // allowed: setup → doctor
@@ -85,16 +93,19 @@ const PLANTED: Record<string, string> = {
 };
 
 const EXPECTED = [
-  "backend-folder-is-self-contained: src/backends/x/index.ts → src/services/route.ts",
-  "backends-import-nothing-above: src/backends/x/index.ts → src/services/route.ts",
+  "backend-folder-is-self-contained: src/backends/x/index.ts → src/services/route/index.ts",
+  "backends-import-nothing-above: src/backends/x/index.ts → src/services/route/index.ts",
   "backend-folder-is-self-contained: src/backends/x/index.ts → src/backends/z/index.ts",
   "backends-do-no-io: src/backends/x/index.ts → fs",
   "not-to-unresolvable: src/config/load.ts → ./missing.ts",
   "routing-is-pure: src/routing/plan.ts → fs",
   "routing-is-pure: src/routing/plan.ts → src/store/db.ts",
-  "runner-not-to-services: src/runner/attempt.ts → src/services/route.ts",
+  "runner-not-to-services: src/runner/attempt.ts → src/services/route/index.ts",
   "only-store-opens-sqlite: src/runner/attempt.ts → bun:sqlite",
-  "services-not-to-front-ends: src/services/route.ts → src/mcp/server.ts",
+  "services-not-to-front-ends: src/services/route/index.ts → src/mcp/server.ts",
+  "features-meet-at-their-entry: src/services/route/index.ts → src/services/review/plan.ts",
+  "services-are-in-folders: src/services/route/index.ts → src/services/flat.ts",
+  "shared-folders-are-below-features: src/services/shared/jobs.ts → src/services/route/index.ts",
   "cli-is-the-top: src/mcp/server.ts → src/cli/run.ts",
   "doctor-below-setup: src/doctor/checks.ts → src/setup/wizard.ts",
   "leaves-import-nothing: src/log.ts → src/store/db.ts",
@@ -109,8 +120,11 @@ const ALLOWED = [
   "src/routing/plan.ts → src/config/types.ts",
   "src/store/db.ts → bun:sqlite",
   "src/runner/attempt.ts → src/backends/fold.ts",
-  "src/services/route.ts → src/routing/plan.ts",
-  "src/services/route.ts → src/store/db.ts",
+  "src/services/route/index.ts → src/routing/plan.ts",
+  "src/services/route/index.ts → src/store/db.ts",
+  "src/services/route/index.ts → src/services/answer/turn.ts",
+  "src/services/route/index.ts → src/services/review/index.ts",
+  "src/services/review/index.ts → src/services/review/plan.ts",
   "src/cli/run.ts → src/setup/wizard.ts",
   "src/main.ts → src/cli/run.ts",
 ];
@@ -133,7 +147,7 @@ describe("layer rules", () => {
     // A circle is reported once, from one of its edges; type-only edges close it all the same.
     const circle = (...files: string[]) =>
       violations.some((v) => v.rule.name === "no-circular" && files.every((f) => v.from === f || (v.cycle ?? []).some((c) => c.name === f)));
-    expect(circle("src/services/route.ts", "src/services/jobs.ts")).toBe(true);
+    expect(circle("src/services/route/index.ts", "src/services/shared/jobs.ts")).toBe(true);
     expect(circle("src/doctor/checks.ts", "src/setup/wizard.ts")).toBe(true);
     // setup ⇄ doctor is a folder circle as well as a module one.
     expect(violations.some((v) => v.rule.name === "no-circular-folders" && [v.from, v.to].sort().join(" ") === "src/doctor src/setup")).toBe(true);
@@ -142,7 +156,7 @@ describe("layer rules", () => {
     // What CI sees: a failing exit status and each violation under its rule's name.
     const ci = check(tmp);
     expect(ci.exitCode).toBe(errors);
-    expect(ci.stdout).toContain("error backend-folder-is-self-contained: src/backends/x/index.ts → src/services/route.ts");
+    expect(ci.stdout).toContain("error backend-folder-is-self-contained: src/backends/x/index.ts → src/services/route/index.ts");
     expect(ci.stdout).toContain("error routing-is-pure: src/routing/plan.ts → fs");
   });
 

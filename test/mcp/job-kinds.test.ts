@@ -2,9 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import { JOB_KINDS } from "../../src/mcp/tools/jobs/kinds.ts";
 import { viewOutcome } from "../../src/mcp/tools/jobs/view.ts";
-import type { JobView } from "../../src/services/jobs.ts";
-import type { RouteOutcome } from "../../src/services/route.ts";
-import type { ConsultEnvelope } from "../../src/services/consult.ts";
+import type { JobView } from "../../src/services/shared/jobs.ts";
+import type { RouteOutcome } from "../../src/services/route/index.ts";
+import type { ConsultEnvelope } from "../../src/services/consult/index.ts";
 
 const failedRoute: RouteOutcome = {
   ok: false,

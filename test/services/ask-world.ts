@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { adapters } from "../../src/backends/index.ts";
 import { validateConfigObject } from "../../src/config/validate.ts";
-import type { Runtime } from "../../src/services/runtime.ts";
+import type { Runtime } from "../../src/services/shared/runtime.ts";
 import { openStore } from "../../src/store/db.ts";
 import { startFakeProvider, type FakeProvider } from "../../fakes/lib/fake-provider.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { buildConsultPrompt, ENVELOPE_JSON_SCHEMA, ENVELOPE_MARKER, readEnvelope, validateContent } from "../../src/services/envelope.ts";
-import { servedModels } from "../../src/services/consult-turn.ts";
+import { buildConsultPrompt, ENVELOPE_JSON_SCHEMA, ENVELOPE_MARKER, readEnvelope, validateContent } from "../../src/services/answer/envelope.ts";
+import { servedModels } from "../../src/services/answer/turn.ts";
 import type { AgentConfig } from "../../src/config/types.ts";
 import type { AgentEvent } from "../../src/backends/contract.ts";
 import { claudeAdapter } from "../../src/backends/claude/index.ts";

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore, type Store } from "../../src/store/db.ts";
-import { confirmDeleteAll, requestDeleteAll, TOKEN_TTL_MS } from "../../src/services/delete-tokens.ts";
-import { countKind, deleteKind } from "../../src/services/history.ts";
+import { confirmDeleteAll, requestDeleteAll, TOKEN_TTL_MS } from "../../src/services/history/delete-tokens.ts";
+import { countKind, deleteKind } from "../../src/services/history/index.ts";
 
 let dir: string | undefined;
 let store: Store | undefined;

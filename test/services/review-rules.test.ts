@@ -1,7 +1,7 @@
 /** The review rules that need no CLI: reading a reviewer's reply, and what a synthesis may not lose. */
 import { describe, expect, test } from "bun:test";
-import { checkSynthesis } from "../../src/services/review-finalize.ts";
-import { buildReviewPrompt, readReview } from "../../src/services/review-envelope.ts";
+import { checkSynthesis } from "../../src/services/review/finalize.ts";
+import { buildReviewPrompt, readReview } from "../../src/services/review/envelope.ts";
 import type { FindingRecord } from "../../src/store/reviews.ts";
 
 const finding = (id: string, severity: FindingRecord["severity"], source: FindingRecord["source"] = "reviewer"): FindingRecord => ({

@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import type { Store } from "../../src/store/db.ts";
 import type { AskInput } from "../../src/store/index.ts";
-import { askListSql } from "../../src/store/browse-asks.ts";
+import { askListSql } from "../../src/store/browse/asks.ts";
 import { SCHEMA_VERSION } from "../../src/store/migrations/index.ts";
 import { mustOpen, rawBytes, SECRETS, tmpStorePath } from "./tmp.ts";
 

@@ -6,11 +6,11 @@
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import type { Store } from "../../src/store/db.ts";
-import type { Page } from "../../src/store/browse.ts";
-import { REF_SQL } from "../../src/store/browse.ts";
-import { consultationListSql, jobListSql, runListSql } from "../../src/store/browse-sql.ts";
-import { reviewListSql } from "../../src/store/browse-reviews.ts";
-import { workflowListSql } from "../../src/store/browse-workflows.ts";
+import type { Page } from "../../src/store/browse/index.ts";
+import { REF_SQL } from "../../src/store/browse/index.ts";
+import { consultationListSql, jobListSql, runListSql } from "../../src/store/browse/sql.ts";
+import { reviewListSql } from "../../src/store/browse/reviews.ts";
+import { workflowListSql } from "../../src/store/browse/workflows.ts";
 import { SCHEMA_VERSION } from "../../src/store/migrations/index.ts";
 import { mustOpen, tmpStorePath } from "./tmp.ts";
 

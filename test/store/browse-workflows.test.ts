@@ -1,6 +1,6 @@
 /** The dashboard's workflow listing and job refs: keyset pages, the status filter, step counts, and each job kind's link target. */
 import { describe, expect, test } from "bun:test";
-import { JOB_KIND_VALUES, jobRef } from "../../src/store/browse.ts";
+import { JOB_KIND_VALUES, jobRef } from "../../src/store/browse/index.ts";
 import type { Store } from "../../src/store/db.ts";
 import { mustOpen, tmpStorePath } from "./tmp.ts";
 

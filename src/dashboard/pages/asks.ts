@@ -4,7 +4,7 @@
  * redacted prompt and answer when they are stored.
  */
 import type { FailureClass } from "../../backends/contract.ts";
-import { publicOutcome } from "../../services/route-outcome.ts";
+import { publicOutcome } from "../../services/route/outcome.ts";
 import { ASK_STATUSES, type AskLegRecord, type AskListRow, type AskRecord } from "../../store/index.ts";
 import type { DashboardContext } from "../context.ts";
 import { duration, tokens, usd, when } from "../format.ts";

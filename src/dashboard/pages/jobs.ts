@@ -1,6 +1,6 @@
 /** `/jobs` and `/jobs/:id`: background work, its progress line and the tail of its output. */
 import type { JobKind, JobStatus } from "../../store/index.ts";
-import { JOB_KIND_VALUES, jobRef } from "../../store/browse.ts";
+import { JOB_KIND_VALUES, jobRef } from "../../store/browse/index.ts";
 import type { DashboardContext } from "../context.ts";
 import { duration, when } from "../format.ts";
 import { html, query, type Html } from "../html.ts";

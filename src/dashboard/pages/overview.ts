@@ -1,6 +1,6 @@
 /** `/`: agents with readiness, versions and cooldowns; the tier map; the last day at a glance. */
 import type { CliReport } from "../../doctor/checks.ts";
-import { agentStatuses, type AgentStatus } from "../../services/dashboard.ts";
+import { agentStatuses, type AgentStatus } from "../../services/dashboard/index.ts";
 import { TIERS } from "../../config/types.ts";
 import type { DashboardContext } from "../context.ts";
 import { duration, percent, until, usd, when } from "../format.ts";

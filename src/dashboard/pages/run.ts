@@ -1,6 +1,6 @@
 /** `/runs/:id`: one run in full — the attempt trace, its timeline, the redacted prompt and answer. */
 import type { AttemptRecord, RunRecord } from "../../store/index.ts";
-import { publicOutcome } from "../../services/route-outcome.ts";
+import { publicOutcome } from "../../services/route/outcome.ts";
 import { timeline } from "../chart.ts";
 import type { DashboardContext } from "../context.ts";
 import { duration, tokens, usd, when } from "../format.ts";

@@ -3,7 +3,7 @@
  * bindings it was started with, where the loop stands (loop_done's checks, computed from the rows
  * as workflow_status computes them — they are never stored), and every step with what it produced.
  */
-import { WORKFLOW_STATUSES } from "../../store/browse.ts";
+import { WORKFLOW_STATUSES } from "../../store/browse/index.ts";
 import type { WorkflowRecord, WorkflowStatus } from "../../store/index.ts";
 import { workflowView } from "../../services/workflow/views.ts";
 import type { DashboardContext } from "../context.ts";

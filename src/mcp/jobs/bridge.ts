@@ -8,10 +8,10 @@
 import type { ToolContext } from "../define.ts";
 import type { ToolOutcome } from "../outcome.ts";
 import type { JobKind } from "../../store/jobs.ts";
-import type { Runtime } from "../../services/runtime.ts";
-import { cancelJob, followJob } from "../../services/jobs.ts";
-import { startKindJob, type JobKinds } from "../../services/job-kinds.ts";
-import type { ShapedKind } from "./kinds.ts";
+import type { Runtime } from "../../services/shared/runtime.ts";
+import { cancelJob, followJob } from "../../services/shared/jobs.ts";
+import { startKindJob, type JobKinds } from "../../services/jobs/kinds.ts";
+import type { ShapedKind } from "./shaped.ts";
 import { syncBudgetSec } from "./sync-budget.ts";
 
 export interface JobCall<K extends JobKind> {

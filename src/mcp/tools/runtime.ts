@@ -1,5 +1,5 @@
 import type { ToolOutcome } from "../outcome.ts";
-import { getRuntime, runtimeFailure, type Runtime } from "../../services/runtime.ts";
+import { getRuntime, runtimeFailure, type Runtime } from "../../services/shared/runtime.ts";
 
 /** Runs a handler with the process's runtime, or answers with why it could not be built. */
 export async function withRuntime(fn: (rt: Runtime) => Promise<ToolOutcome> | ToolOutcome): Promise<ToolOutcome> {

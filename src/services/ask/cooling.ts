@@ -8,7 +8,7 @@
 import type { DeploymentFailure } from "../../backends/http/classify.ts";
 import type { AskDeployment } from "../../config/types.ts";
 import type { CooldownClass } from "../../store/cooldowns.ts";
-import type { Runtime } from "../runtime.ts";
+import type { Runtime } from "../shared/runtime.ts";
 
 export function deploymentKey(d: AskDeployment): string {
   return JSON.stringify(["deployment", d.endpoint.wire, d.endpoint.url, d.apiModel, d.keyEnv ?? ""]);

@@ -5,7 +5,7 @@
  */
 import type { ErrorCode } from "../../errors.ts";
 import type { Failure } from "../../result.ts";
-import type { Runtime } from "../runtime.ts";
+import type { Runtime } from "../shared/runtime.ts";
 import { safeMessage, UsageTally, type AskEnvelope, type AskReply } from "./envelope.ts";
 import { recordAsk } from "./record.ts";
 import { checkRequest, type AskRequest } from "./request.ts";

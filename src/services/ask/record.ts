@@ -5,7 +5,7 @@
  */
 import { log } from "../../log.ts";
 import type { AskInput } from "../../store/asks.ts";
-import type { Runtime } from "../runtime.ts";
+import type { Runtime } from "../shared/runtime.ts";
 import type { AskEnvelope } from "./envelope.ts";
 import type { AskRequest } from "./request.ts";
 import { hostOf, type LegEntry } from "./trail.ts";

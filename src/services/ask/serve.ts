@@ -11,7 +11,7 @@ import type { Json } from "@exodus/schemasafe";
 import type { FinishReason } from "../../backends/http/types.ts";
 import type { AskCapability, AskDeployment } from "../../config/types.ts";
 import { backoffMs, legTimeoutMs, orderDeployments, roomForLeg } from "../../routing/ask-plan.ts";
-import type { Runtime } from "../runtime.ts";
+import type { Runtime } from "../shared/runtime.ts";
 import { coolDown, coolingUntil } from "./cooling.ts";
 import type { UsageTally } from "./envelope.ts";
 import { legEntry, type LegEntry } from "./trail.ts";

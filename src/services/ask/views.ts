@@ -3,7 +3,7 @@
  * it falls back. Sends nothing. Neither keys nor their variables' names nor base URLs are shown:
  * the calling model needs to choose a capability, not to learn the operator's endpoints.
  */
-import type { Runtime } from "../runtime.ts";
+import type { Runtime } from "../shared/runtime.ts";
 import { coolingUntil } from "./cooling.ts";
 
 export interface CapabilityListing {

@@ -6,7 +6,7 @@
  */
 import type { ReviewRecord } from "../../store/reviews.ts";
 import type { StepRecord, WorkflowRecord } from "../../store/workflows.ts";
-import { WORKFLOW_STEPS, type WorkflowStepName } from "../../config/workflow-types.ts";
+import { WORKFLOW_STEPS, type WorkflowStepName } from "../../config/workflow/types.ts";
 import type { WorkflowSnapshot } from "./snapshot.ts";
 
 export interface TestReport {

@@ -5,7 +5,7 @@
  * turns it into contract text. That is code ownership, not a transport-level boundary.
  */
 import type { ExecutionMode } from "../../config/types.ts";
-import type { WorkflowStepName } from "../../config/workflow-types.ts";
+import type { WorkflowStepName } from "../../config/workflow/types.ts";
 
 const CONTRACT: Record<ExecutionMode, string> = {
   consultation: "You are one step of a workflow, consulted for an answer only: do not run tools, edit files or execute commands. Answer the step's task using only the payload below.",

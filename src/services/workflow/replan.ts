@@ -9,12 +9,12 @@
  * kept only as a SHA-256 in this process's memory: a restarted server holds none.
  */
 import type { AgentConfig, Config } from "../../config/types.ts";
-import type { WorkflowStepName } from "../../config/workflow-types.ts";
+import type { WorkflowStepName } from "../../config/workflow/types.ts";
 import { fail, ok, type Result } from "../../result.ts";
 import type { Host } from "../../routing/consult-plan.ts";
 import type { WorkflowRecord } from "../../store/workflows.ts";
-import { bindToken, digest, memoryTokens, sameDigest } from "../tokens.ts";
-import type { Runtime } from "../runtime.ts";
+import { bindToken, digest, memoryTokens, sameDigest } from "../shared/tokens.ts";
+import type { Runtime } from "../shared/runtime.ts";
 import { resolveSnapshot, type StepBinding, type WorkflowSnapshot } from "./snapshot.ts";
 import type { StepApprover } from "./spend.ts";
 import { snapshotOf } from "./state.ts";

@@ -5,9 +5,9 @@
  * to do; a refusal names which side said no.
  */
 import type { Adapter } from "../../backends/contract.ts";
-import { checkBinding, modesOf } from "../../config/resolve-workflow.ts";
+import { checkBinding, modesOf } from "../../config/workflow/resolve.ts";
 import type { AgentConfig, Config, ExecutionMode } from "../../config/types.ts";
-import { STEP_CAPABILITY, WORKFLOW_STEPS, type WorkflowBinding, type WorkflowConfig, type WorkflowStepName } from "../../config/workflow-types.ts";
+import { STEP_CAPABILITY, WORKFLOW_STEPS, type WorkflowBinding, type WorkflowConfig, type WorkflowStepName } from "../../config/workflow/types.ts";
 import { fail, ok, type Result } from "../../result.ts";
 import { pickConsultAgent, type Host } from "../../routing/consult-plan.ts";
 

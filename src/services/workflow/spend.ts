@@ -1,8 +1,8 @@
 /** Spending a step's one-time token: single use, bound to the previewed snapshot, and put to the person where the client can ask. */
 import { fail, ok, type Result } from "../../result.ts";
 import type { StepRecord } from "../../store/workflows.ts";
-import { bindToken, digest, sameDigest } from "../tokens.ts";
-import type { Runtime } from "../runtime.ts";
+import { bindToken, digest, sameDigest } from "../shared/tokens.ts";
+import type { Runtime } from "../shared/runtime.ts";
 import { stepSnapshot } from "./plan.ts";
 
 export interface StepApprover {

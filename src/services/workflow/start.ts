@@ -11,7 +11,7 @@ import { fail, ok, type Result } from "../../result.ts";
 import { newId } from "../../store/ids.ts";
 import type { Host } from "../../routing/consult-plan.ts";
 import { expandHome } from "../../config/paths.ts";
-import type { Runtime } from "../runtime.ts";
+import type { Runtime } from "../shared/runtime.ts";
 import { resolveSnapshot, type WorkflowSnapshot } from "./snapshot.ts";
 
 export interface StartRequest {

@@ -1,7 +1,7 @@
 /** Reading a workflow back: its snapshot, its next step, its latest review row, and moving its status when the loop ends. */
 import type { ReviewRecord } from "../../store/reviews.ts";
 import type { WorkflowRecord } from "../../store/workflows.ts";
-import type { Runtime } from "../runtime.ts";
+import type { Runtime } from "../shared/runtime.ts";
 import { loopChecks, loopDone, nextStep, type Next } from "./order.ts";
 import type { WorkflowSnapshot } from "./snapshot.ts";
 

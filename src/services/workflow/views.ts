@@ -1,6 +1,6 @@
 /** workflow_status: a workflow, its steps, what comes next and the loop_done checks, computed from the rows. */
 import type { StepRecord, WorkflowRecord } from "../../store/workflows.ts";
-import type { Runtime } from "../runtime.ts";
+import type { Runtime } from "../shared/runtime.ts";
 import { fail, ok, type Result } from "../../result.ts";
 import { loopChecks, loopDone, openFindings, reportOf, type LoopChecks, type TestReport } from "./order.ts";
 import { currentNext, latestReview } from "./state.ts";

@@ -5,7 +5,7 @@
  */
 import type { Failure } from "../../../result.ts";
 import { ask as askService, listCapabilities as capabilityListing, type AskEnvelope, type AskReply } from "../../../services/ask/index.ts";
-import { getRuntime, runtimeFailure } from "../../../services/runtime.ts";
+import { getRuntime, runtimeFailure } from "../../../services/shared/runtime.ts";
 import type { ToolContext } from "../../define.ts";
 import { syncBudgetSec } from "../../jobs/sync-budget.ts";
 import type { ToolOutcome } from "../../outcome.ts";

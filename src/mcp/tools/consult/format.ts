@@ -2,7 +2,7 @@
  * The consult tools' readable text blocks. A consult is read in the shape its output schema
  * declares, so a result read back from the job store formats like a fresh one.
  */
-import type { AgentListing, ConsultationView } from "../../../services/consult-views.ts";
+import type { AgentListing, ConsultationView } from "../../../services/consult/views.ts";
 import { usageLine } from "../core/format.ts";
 import type { consultOutput } from "./schema.ts";
 

@@ -1,7 +1,7 @@
 /** The consult tools' handlers, typed by their schemas: call a service, shape the reply. Never throw. */
 import type { ToolContext } from "../../define.ts";
 import type { ToolOutcome } from "../../outcome.ts";
-import { getConsultation as consultationView, listAgents as agentListing } from "../../../services/consult-views.ts";
+import { getConsultation as consultationView, listAgents as agentListing } from "../../../services/consult/views.ts";
 import { runAsJob } from "../../jobs/bridge.ts";
 import { withRuntime } from "../runtime.ts";
 import { consultKind } from "./kind.ts";

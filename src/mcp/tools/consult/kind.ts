@@ -1,5 +1,5 @@
 /** The consult job kind: how a consult envelope reads as a tool answer, live or read back from the store. */
-import { outcomeOf, shapedKind } from "../../jobs/kinds.ts";
+import { outcomeOf, shapedKind } from "../../jobs/shaped.ts";
 import { formatConsult, type ConsultOutput } from "./format.ts";
 
 export const consultKind = shapedKind(

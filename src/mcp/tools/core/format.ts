@@ -2,7 +2,7 @@
  * The core tools' readable text blocks, beside their structuredContent. A route is read in the shape
  * its output schema declares, so a result read back from the job store formats like a fresh one.
  */
-import type { DryRun, TierListing } from "../../../services/tiers.ts";
+import type { DryRun, TierListing } from "../../../services/route/tiers.ts";
 import type { routeOutput } from "./schema.ts";
 
 export type RouteOutput = typeof routeOutput.infer;

@@ -1,7 +1,7 @@
 /** The core tools' handlers, typed by their schemas: call a service, shape the reply. Never throw. */
 import type { ToolContext } from "../../define.ts";
 import type { ToolOutcome } from "../../outcome.ts";
-import { dryRun as planDryRun, listTiers as tierListing } from "../../../services/tiers.ts";
+import { dryRun as planDryRun, listTiers as tierListing } from "../../../services/route/tiers.ts";
 import { runAsJob } from "../../jobs/bridge.ts";
 import { withRuntime } from "../runtime.ts";
 import { routeKind } from "./kind.ts";

@@ -1,5 +1,5 @@
 /** The route job kind: how a route's result reads as a tool answer, live or read back from the store. */
-import { outcomeOf, shapedKind } from "../../jobs/kinds.ts";
+import { outcomeOf, shapedKind } from "../../jobs/shaped.ts";
 import { formatRoute, type RouteOutput } from "./format.ts";
 
 export const routeKind = shapedKind(

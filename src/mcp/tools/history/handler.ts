@@ -1,7 +1,7 @@
 /** The history tools' handlers, typed by their schemas: call the history service, shape the reply. */
 import type { ToolOutcome } from "../../outcome.ts";
-import { deleteAsk as eraseAsk, deleteConsultation as eraseConsultation, deleteReview as eraseReview, deleteRun as eraseRun, describeCounts, total, type DeletionReport, type HistoryKind } from "../../../services/history.ts";
-import { confirmDeleteAll as confirmErasure, requestDeleteAll as requestErasure } from "../../../services/delete-tokens.ts";
+import { deleteAsk as eraseAsk, deleteConsultation as eraseConsultation, deleteReview as eraseReview, deleteRun as eraseRun, describeCounts, total, type DeletionReport, type HistoryKind } from "../../../services/history/index.ts";
+import { confirmDeleteAll as confirmErasure, requestDeleteAll as requestErasure } from "../../../services/history/delete-tokens.ts";
 import type { Result } from "../../../result.ts";
 import { withRuntime } from "../runtime.ts";
 import type { confirmDeleteAllInput, deleteOneInput, requestDeleteAllInput } from "./schema.ts";

@@ -1,7 +1,7 @@
 /** job_status / job_wait / job_cancel, typed by their schemas. Never throw. */
 import type { ToolContext } from "../../define.ts";
 import type { ToolOutcome } from "../../outcome.ts";
-import { cancelJob, followJob, jobView, waitJob } from "../../../services/jobs.ts";
+import { cancelJob, followJob, jobView, waitJob } from "../../../services/shared/jobs.ts";
 import { withRuntime } from "../runtime.ts";
 import { notFound, viewOutcome } from "./view.ts";
 import type { jobCancelInput, jobStatusInput, jobWaitInput } from "./schema.ts";

@@ -1,7 +1,7 @@
 /** Every job kind's shaping, for job_wait and job_status to read a finished job of any kind. */
 import type { JobKind } from "../../../store/jobs.ts";
-import type { JobKinds } from "../../../services/job-kinds.ts";
-import type { ShapedKind } from "../../jobs/kinds.ts";
+import type { JobKinds } from "../../../services/jobs/kinds.ts";
+import type { ShapedKind } from "../../jobs/shaped.ts";
 import { routeKind } from "../core/kind.ts";
 import { consultKind } from "../consult/kind.ts";
 import { reviewKind } from "../review/kind.ts";

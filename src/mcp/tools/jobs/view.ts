@@ -6,7 +6,7 @@
  */
 import type { Failure } from "../../../result.ts";
 import { isErrorCode } from "../../../errors.ts";
-import type { JobView } from "../../../services/jobs.ts";
+import type { JobView } from "../../../services/shared/jobs.ts";
 import type { ToolOutcome } from "../../outcome.ts";
 import { JOB_KINDS } from "./kinds.ts";
 

@@ -2,12 +2,12 @@
 import type { ToolContext } from "../../define.ts";
 import type { ToolOutcome } from "../../outcome.ts";
 import type { Result } from "../../../result.ts";
-import { resolveHost } from "../../../services/consult-target.ts";
-import { planReview } from "../../../services/review-plan.ts";
-import { approveRun, cancelReview, prepareRetry, type Approver, type ReviewJobRequest } from "../../../services/review-run.ts";
-import { finalizeReview } from "../../../services/review-finalize.ts";
-import { getReview, listReviews, type ReviewView } from "../../../services/review-views.ts";
-import type { Runtime } from "../../../services/runtime.ts";
+import { resolveHost } from "../../../services/consult/target.ts";
+import { planReview } from "../../../services/review/plan.ts";
+import { approveRun, cancelReview, prepareRetry, type Approver, type ReviewJobRequest } from "../../../services/review/run.ts";
+import { finalizeReview } from "../../../services/review/finalize.ts";
+import { getReview, listReviews, type ReviewView } from "../../../services/review/views.ts";
+import type { Runtime } from "../../../services/shared/runtime.ts";
 import { runAsJob } from "../../jobs/bridge.ts";
 import { withRuntime } from "../runtime.ts";
 import { formatPlan, formatReview, formatReviewList } from "./format.ts";

@@ -1,5 +1,5 @@
 /** The review job kind: how a review run (or retry) reads as a tool answer, live or read back from the store. */
-import { outcomeOf, shapedKind } from "../../jobs/kinds.ts";
+import { outcomeOf, shapedKind } from "../../jobs/shaped.ts";
 import { formatReview, type ReviewOutput } from "./format.ts";
 
 export const reviewKind = shapedKind(

@@ -2,7 +2,7 @@
 import type { ToolContext } from "../../define.ts";
 import type { ToolOutcome } from "../../outcome.ts";
 import type { Result } from "../../../result.ts";
-import { resolveHost } from "../../../services/consult-target.ts";
+import { resolveHost } from "../../../services/consult/target.ts";
 import { runAsJob } from "../../jobs/bridge.ts";
 import { withRuntime } from "../runtime.ts";
 import { workflowStepKind } from "./kind.ts";

@@ -1,5 +1,5 @@
 /** The workflow_step job kind: how a delegated step's end reads as a tool answer, live or read back from the store. */
-import { outcomeOf, shapedKind } from "../../jobs/kinds.ts";
+import { outcomeOf, shapedKind } from "../../jobs/shaped.ts";
 import type { workflowStepOutput } from "./schema.ts";
 
 type StepOutput = typeof workflowStepOutput.infer;

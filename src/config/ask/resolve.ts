@@ -1,0 +1,88 @@
+/**
+ * The unified file's `ask:` block → AskConfig, with seed 002's startup checks: every capability
+ * has a deployment, every deployment names a provider orchestrate speaks to, every fallback names
+ * a real capability (not itself), and a key is only ever an environment variable's name.
+ * (Every deployment routing to a declared capability is structural here; seed 002 files are
+ * checked for it while they are converted, in legacy-ask.ts.)
+ */
+import { resolveEndpoint } from "../../backends/http/providers.ts";
+import { emptyAsk, ASK_DEFAULTS } from "../defaults.ts";
+import { errorLine } from "../format-errors.ts";
+import { NAME, type PathFn } from "../resolve-agent.ts";
+import type { AskBlockFile, AskDeploymentFile } from "../schema.ts";
+import type { AskCapability, AskConfig, AskDeployment } from "../types.ts";
+
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+type CapabilityFile = NonNullable<AskBlockFile["capabilities"]>[string];
+
+export function resolveAsk(block: AskBlockFile | undefined, path: PathFn, errors: string[]): AskConfig {
+  if (!block) return emptyAsk();
+  const capabilities: Record<string, AskCapability> = {};
+  const declared = Object.keys(block.capabilities ?? {});
+  for (const [name, cap] of Object.entries(block.capabilities ?? {})) {
+    const resolved = resolveCapability(name, cap, declared, path, errors);
+    if (resolved) capabilities[name] = resolved;
+  }
+  return {
+    capabilities,
+    retries: block.retries ?? ASK_DEFAULTS.retries,
+    cooldownSec: block.cooldownSec ?? ASK_DEFAULTS.cooldownSec,
+    limits: { ...ASK_DEFAULTS.limits, ...(block.limits ?? {}) },
+  };
+}
+
+function resolveCapability(name: string, cap: CapabilityFile, declared: readonly string[], path: PathFn, errors: string[]): AskCapability | undefined {
+  const at = ["ask", "capabilities", name];
+  if (!NAME.test(name)) {
+    errors.push(errorLine(path(at), `${JSON.stringify(name)} is not a valid capability name`, "use at most 64 letters, digits, _, . or -"));
+    return undefined;
+  }
+  if (cap.deployments.length === 0) errors.push(errorLine(path([...at, "deployments"]), "no deployment serves this capability", "add a deployment (a model with its key's variable), or remove the capability"));
+  const deployments: AskDeployment[] = [];
+  cap.deployments.forEach((entry, i) => {
+    const deployment = resolveDeployment(entry, [...at, "deployments", i], deployments, path, errors);
+    if (deployment) deployments.push(deployment);
+  });
+  const fallbacks = resolveFallbacks(name, cap.fallbacks ?? [], declared, [...at, "fallbacks"], path, errors);
+  return { name, description: cap.description ?? "", strategy: cap.strategy ?? "ordered", deployments, fallbacks };
+}
+
+function resolveDeployment(entry: AskDeploymentFile, at: readonly PropertyKey[], earlier: readonly AskDeployment[], path: PathFn, errors: string[]): AskDeployment | undefined {
+  const endpoint = resolveEndpoint(entry.model, entry.baseUrl);
+  if (!endpoint.ok) {
+    errors.push(errorLine(path([...at, entry.baseUrl !== undefined && endpoint.what.includes("URL") ? "baseUrl" : "model"]), endpoint.what, endpoint.fix));
+    return undefined;
+  }
+  // Never quote the value: a key pasted where its variable's name belongs must not reach a log.
+  if (entry.apiKeyEnv !== undefined && !ENV_NAME.test(entry.apiKeyEnv)) {
+    errors.push(errorLine(path([...at, "apiKeyEnv"]), "is not an environment variable name (the value is not repeated here)", "write the NAME of the variable that holds the key, e.g. ANTHROPIC_API_KEY, and put the key in the MCP client's env"));
+    return undefined;
+  }
+  const id = entry.id ?? uniqueId(entry.model, earlier);
+  if (earlier.some((d) => d.id === id)) {
+    errors.push(errorLine(path([...at, "id"]), `${JSON.stringify(id)} is used by another deployment of this capability`, "give each deployment its own id"));
+    return undefined;
+  }
+  const keyEnv = entry.apiKeyEnv ?? endpoint.value.defaultKeyEnv;
+  const pricing = entry.inputCostPerMTok !== undefined || entry.outputCostPerMTok !== undefined ? { inputPerMTok: entry.inputCostPerMTok ?? 0, outputPerMTok: entry.outputCostPerMTok ?? 0 } : undefined;
+  return { id, model: entry.model, apiModel: endpoint.value.apiModel, endpoint: endpoint.value.endpoint, ...(keyEnv ? { keyEnv } : {}), weight: entry.weight ?? 1, ...(pricing ? { pricing } : {}) };
+}
+
+/** Two deployments of one model (two keys, two regions) are `model` and `model.2`. */
+function uniqueId(model: string, earlier: readonly AskDeployment[]): string {
+  let id = model;
+  for (let n = 2; earlier.some((d) => d.id === id); n++) id = `${model}.${n}`;
+  return id;
+}
+
+function resolveFallbacks(name: string, fallbacks: readonly string[], declared: readonly string[], at: readonly PropertyKey[], path: PathFn, errors: string[]): string[] {
+  const out: string[] = [];
+  fallbacks.forEach((target, i) => {
+    if (target === name) errors.push(errorLine(path([...at, i]), `${name} falls back to itself`, "remove it from its own fallbacks"));
+    else if (!declared.includes(target)) errors.push(errorLine(path([...at, i]), `names ${JSON.stringify(target)}, which is not a capability`, `use one of: ${declared.filter((d) => d !== name).join(", ") || "(no other capability)"}`));
+    else if (out.includes(target)) errors.push(errorLine(path([...at, i]), `${JSON.stringify(target)} is listed twice`, "remove the repeat"));
+    else out.push(target);
+  });
+  return out;
+}

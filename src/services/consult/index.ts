@@ -1,0 +1,146 @@
+/**
+ * The consult service (SPEC §5, seed 001): ask one other vendor's agent a question, answer-only,
+ * in an empty scratch directory, and return one envelope. No fallback; a failure is the answer.
+ * Consultations and turns live in the store, so a later server process can continue or show them.
+ */
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Usage } from "../../backends/contract.ts";
+import type { AgentConfig } from "../../config/types.ts";
+import type { IdentityVerdict } from "../../config/model-id.ts";
+import { checkDepth } from "../../safety/depth.ts";
+import { redact, redactDeep } from "../../safety/redact.ts";
+import type { Failure } from "../../result.ts";
+import { newId } from "../../store/ids.ts";
+import { consultTurn, type TurnOutcome } from "../answer/turn.ts";
+import { resolveHost, resolveTarget, resumeUnsupported, type ConsultTarget } from "./target.ts";
+import { answerTraits, type AnswerTraits } from "../answer/cli-variant.ts";
+import { buildConsultPrompt, CONSULT_CONTRACT, type EnvelopeContent, type SourceMode } from "../answer/envelope.ts";
+import type { Runtime } from "../shared/runtime.ts";
+
+export interface ConsultRequest {
+  prompt: string;
+  capability: string;
+  context?: string;
+  agent?: string;
+  consultation_id?: string;
+  source_mode?: SourceMode;
+}
+
+export interface ConsultEnvelope {
+  ok: boolean;
+  consultation_id?: string;
+  agent?: string;
+  backend?: string;
+  /** The model the CLI reported, else the configured one, else null (the CLI's own default). */
+  model?: string | null;
+  model_verification?: IdentityVerdict;
+  content: EnvelopeContent | null;
+  usage: Usage;
+  latency_ms: number;
+  /** True when a repair turn was needed to get valid JSON. */
+  repaired?: boolean;
+  /** Why the same agent was run once more after a capacity failure (the latency spans both runs). */
+  rerun?: string;
+  error?: Failure;
+}
+
+export interface ConsultHooks {
+  clientName?: string;
+  signal?: AbortSignal;
+  onProgress?: (message: string) => void;
+}
+
+export async function consult(rt: Runtime, req: ConsultRequest, hooks: ConsultHooks = {}): Promise<ConsultEnvelope> {
+  const started = rt.now();
+  const refusal = (error: Failure): ConsultEnvelope => ({ ok: false, content: null, usage: {}, latency_ms: rt.now() - started, error });
+  const host = resolveHost(rt, hooks.clientName);
+  if (!host.ok) return refusal(host.error);
+  const depth = checkDepth(rt.env, rt.config.maxDepth);
+  if (!depth.ok) return refusal(depth.error);
+  const target = resolveTarget(rt, host.value, { capability: req.capability, ...(req.agent ? { agent: req.agent } : {}), ...(req.consultation_id ? { consultationId: req.consultation_id } : {}) });
+  if (!target.ok) return refusal(target.error);
+  const traits = await answerTraits(rt, target.value.agent);
+  if (target.value.consultation && !traits.supportsResume) return refusal(resumeUnsupported(target.value.agent, target.value.consultation.id));
+  const id = target.value.consultation?.id ?? openConsultation(rt, target.value.agent, host.value.runtime);
+  const turn = await runInScratch(rt, id, req, target.value, traits, hooks);
+  const latency = rt.now() - started;
+  record(rt, id, req, target.value, turn, latency);
+  return envelopeOf(id, target.value.agent, turn, latency);
+}
+
+function openConsultation(rt: Runtime, agent: AgentConfig, hostRuntime: string): string {
+  return rt.store.consultations.create({ id: newId(rt.now()), agentId: agent.id, backend: agent.backend, ...(agent.model ? { model: agent.model } : {}), hostRuntime });
+}
+
+/** The scratch cwd is named after the consultation: claude finds a session to resume by its cwd. */
+export function scratchDirFor(consultationId: string): string {
+  return join(tmpdir(), `orchestrate-consult-${consultationId}`);
+}
+
+async function runInScratch(rt: Runtime, id: string, req: ConsultRequest, target: ConsultTarget, traits: AnswerTraits, hooks: ConsultHooks): Promise<TurnOutcome<EnvelopeContent>> {
+  const { agent } = target;
+  const cwd = scratchDirFor(id);
+  const started = rt.now();
+  let activity = "starting";
+  const say = () => hooks.onProgress?.(`consult · ${agent.id} (${agent.backend}) · ${activity} · ${Math.round((rt.now() - started) / 1000)} s elapsed`);
+  say();
+  const timer = hooks.onProgress ? setInterval(say, 2000) : undefined;
+  const timeoutSec = agent.limits.maxWallSec ?? rt.config.consult.timeoutSec;
+  try {
+    return await consultTurn(rt, {
+      agent,
+      contract: CONSULT_CONTRACT,
+      traits,
+      prompt: buildConsultPrompt(req.prompt, req.context, req.source_mode ?? "model_knowledge"),
+      ...(target.consultation?.nativeSessionId ? { resumeSessionId: target.consultation.nativeSessionId } : {}),
+      cwd,
+      deadline: started + timeoutSec * 1000,
+      ...(hooks.signal ? { signal: hooks.signal } : {}),
+      onActivity: (text) => {
+        activity = text;
+      },
+    });
+  } finally {
+    if (timer) clearInterval(timer);
+    rmSync(cwd, { recursive: true, force: true });
+  }
+}
+
+function record(rt: Runtime, id: string, req: ConsultRequest, target: ConsultTarget, turn: TurnOutcome<EnvelopeContent>, latencyMs: number): void {
+  const store = rt.store.consultations;
+  if (turn.sessionId && turn.sessionId !== target.consultation?.nativeSessionId) store.setNativeSession(id, turn.sessionId);
+  store.addTurn(id, {
+    prompt: req.prompt,
+    ...(req.context !== undefined ? { context: req.context } : {}),
+    ...(turn.content ? { answer: turn.content } : {}),
+    ...(turn.error ? { errorCode: turn.error.code, errorMessage: turn.error.message } : {}),
+    ...(turn.models.length ? { modelReported: turn.models.at(-1) as string } : {}),
+    modelVerified: turn.verification,
+    usage: turn.usage,
+    latencyMs,
+  });
+  // A consultation whose first turn failed before any session existed has nothing to continue.
+  const hasSession = Boolean(turn.sessionId ?? target.consultation?.nativeSessionId);
+  store.setStatus(id, turn.error && !hasSession ? "failed" : "open");
+}
+
+function envelopeOf(id: string, agent: AgentConfig, turn: TurnOutcome<EnvelopeContent>, latencyMs: number): ConsultEnvelope {
+  const base = {
+    consultation_id: id,
+    agent: agent.id,
+    backend: agent.backend,
+    model: turn.models.at(-1) ?? agent.model ?? null,
+    model_verification: turn.verification,
+    usage: turn.usage,
+    latency_ms: latencyMs,
+    ...(turn.repaired ? { repaired: true } : {}),
+    ...(turn.reruns.length > 0 ? { rerun: redact(turn.reruns.join("; ")) } : {}),
+  };
+  if (turn.error || !turn.content) {
+    const error = turn.error ?? { code: "bad_output", message: "No answer was produced." };
+    return { ok: false, ...base, content: null, error: { ...error, message: redact(error.message) } };
+  }
+  return { ok: true, ...base, content: redactDeep(turn.content) };
+}

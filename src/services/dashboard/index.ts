@@ -1,0 +1,47 @@
+/**
+ * What the dashboard needs from below, composed once: the config through the hardened loader, the
+ * store opened read-only (no create, no migrate, no write), and per agent its cooldown by execution
+ * identity — the same lookup route uses, so the page and the router never disagree.
+ */
+import { adapters } from "../../backends/index.ts";
+import { loadConfig } from "../../config/load.ts";
+import type { AgentConfig, Tier } from "../../config/types.ts";
+import { TIERS } from "../../config/types.ts";
+import type { Result } from "../../result.ts";
+import { resolveRoots } from "../../safety/roots.ts";
+import { openStore } from "../../store/db.ts";
+import { chooseStorePath } from "../../store/ownership.ts";
+import { defaultStorePath } from "../../store/paths.ts";
+import type { Cooldown } from "../../store/cooldowns.ts";
+import { agentIdentityKey } from "../shared/cooling.ts";
+import type { Runtime } from "../shared/runtime.ts";
+
+export async function openReadonlyRuntime(env: Record<string, string | undefined>, configPath?: string): Promise<Result<Runtime>> {
+  const config = await loadConfig({ env, ...(configPath ? { path: configPath } : {}) });
+  if (!config.ok) return config;
+  const store = openStore(chooseStorePath(config.value.store.path, defaultStorePath(env)).path, { readonly: true, fullContent: config.value.store.fullContent });
+  if (!store.ok) return store;
+  return { ok: true, value: { env, config: config.value, store: store.value, adapters, roots: resolveRoots(env, config.value), now: Date.now } };
+}
+
+export interface AgentStatus {
+  agent: AgentConfig;
+  /** Tiers (and capability slots) that list this agent. */
+  tiers: Tier[];
+  slots: string[];
+  cooldown?: Cooldown;
+}
+
+export function agentStatuses(rt: Runtime): AgentStatus[] {
+  // The lookup coolingByAgent does, keeping the class (auth, capacity, …) for the page.
+  const active = rt.store.cooldowns.active(rt.now());
+  return Object.values(rt.config.agents).map((agent) => {
+    const cooldown = active.size ? active.get(agentIdentityKey(rt, agent)) : undefined;
+    return {
+      agent,
+      tiers: TIERS.filter((t) => rt.config.tiers[t]?.includes(agent.id)),
+      slots: Object.entries(rt.config.capabilitySlots).flatMap(([slot, ids]) => (ids.includes(agent.id) ? [slot] : [])),
+      ...(cooldown ? { cooldown } : {}),
+    };
+  });
+}

@@ -1,0 +1,95 @@
+/**
+ * A review's material: text the host supplies, or excerpts of files (inside the roots) that are
+ * read here — at plan time, and again when the review runs, so a file edited after the plan was
+ * approved is caught. Also what the plan shows about it: sizes, and where credential-shaped text is.
+ */
+import { readFileSync } from "node:fs";
+import { findSecrets, redact } from "../../safety/redact.ts";
+import { checkReadableFile } from "../../safety/roots.ts";
+import { fail, ok, type Result } from "../../result.ts";
+import type { PromptMaterial } from "./envelope.ts";
+
+/** As the caller gives it: text, or a file excerpt by absolute path and an optional line range. */
+export type MaterialInput = { text: string; label?: string } | { path: string; start_line?: number; end_line?: number };
+
+export interface MaterialItem extends PromptMaterial {
+  path?: string;
+  lastLine?: number;
+}
+
+export const MAX_MATERIAL_CHARS = 2_000_000;
+export const MAX_MATERIAL_ITEMS = 100;
+
+export function readMaterial(inputs: readonly MaterialInput[], roots: readonly string[]): Result<MaterialItem[]> {
+  if (inputs.length === 0) return fail("material_invalid", "A review needs material: give at least one text or file excerpt.");
+  if (inputs.length > MAX_MATERIAL_ITEMS) return fail("material_too_large", `${inputs.length} material items; at most ${MAX_MATERIAL_ITEMS}.`);
+  const items: MaterialItem[] = [];
+  for (const [i, input] of inputs.entries()) {
+    const item = "path" in input ? excerpt(input, roots) : ok({ label: input.label ?? `text ${i + 1}`, text: input.text });
+    if (!item.ok) return item;
+    items.push(item.value);
+  }
+  const chars = items.reduce((n, m) => n + m.text.length, 0);
+  if (chars > MAX_MATERIAL_CHARS) return fail("material_too_large", `The material is ${chars} characters; at most ${MAX_MATERIAL_CHARS}.`);
+  return ok(items);
+}
+
+function excerpt(input: { path: string; start_line?: number; end_line?: number }, roots: readonly string[]): Result<MaterialItem> {
+  const real = checkReadableFile(input.path, roots);
+  if (!real.ok) return fail("material_invalid", `Material file: ${real.error.message}.`, real.error.hint);
+  let text: string;
+  try {
+    text = readFileSync(real.value, "utf8");
+  } catch (error) {
+    return fail("material_invalid", `Cannot read ${input.path}: ${error instanceof Error ? error.message : String(error)}.`);
+  }
+  if (input.start_line === undefined && input.end_line === undefined) return ok({ label: input.path, path: input.path, text });
+  const lines = text.split("\n");
+  const first = input.start_line ?? 1;
+  const last = Math.min(input.end_line ?? lines.length, lines.length);
+  if (first > lines.length || last < first) return fail("material_invalid", `${input.path} has ${lines.length} lines; lines ${first}–${input.end_line ?? "end"} do not exist.`);
+  return ok({ label: `${input.path}:${first}-${last}`, path: input.path, text: lines.slice(first - 1, last).join("\n"), firstLine: first, lastLine: last });
+}
+
+export interface MaterialSize {
+  items: number;
+  chars: number;
+  lines: number;
+  /** A rough count (characters / 4): what the reviewers are asked to read. */
+  approx_tokens: number;
+}
+
+/** Lines as an editor counts them: a final newline ends the last line rather than starting one. */
+export function lineCount(text: string): number {
+  if (text === "") return 0;
+  return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+}
+
+export function sizeOf(items: readonly MaterialItem[], extra = ""): MaterialSize {
+  const chars = items.reduce((n, m) => n + m.text.length, 0) + extra.length;
+  const lines = items.reduce((n, m) => n + lineCount(m.text), 0);
+  return { items: items.length, chars, lines, approx_tokens: Math.ceil(chars / 4) };
+}
+
+/** Where credential-shaped text is: which item, its line (the file's own numbering) and column, and the kind. */
+export interface SecretLocation {
+  where: string;
+  line: number;
+  column: number;
+  kind: string;
+}
+
+export function locateSecrets(named: readonly { label: string; text: string; firstLine?: number }[]): SecretLocation[] {
+  return named.flatMap((m) =>
+    findSecrets(m.text).map((span) => {
+      const before = m.text.slice(0, span.start);
+      const line = before.split("\n").length;
+      return { where: m.label, line: line - 1 + (m.firstLine ?? 1), column: span.start - before.lastIndexOf("\n"), kind: span.kind };
+    }),
+  );
+}
+
+/** What a masked review sends: every credential-shaped value replaced, as in every stored copy. */
+export function masked(items: readonly MaterialItem[]): MaterialItem[] {
+  return items.map((m) => ({ ...m, text: redact(m.text) }));
+}

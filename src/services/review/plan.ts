@@ -1,0 +1,99 @@
+/**
+ * Step one of a review (seed 001): a plan that sends nothing. It names the reviewers (execution
+ * identities, the host's own excluded), the material's size, web access, how many requests a run
+ * makes, and where credential-shaped text sits in the material; and it issues a one-time token
+ * bound to exactly that plan and material. Nothing is spawned and no CLI is asked anything.
+ */
+import type { Host } from "../../routing/consult-plan.ts";
+import { pickReviewers, type ReviewerPick } from "../../routing/review-plan.ts";
+import { fail, ok, type Result } from "../../result.ts";
+import { newId } from "../../store/ids.ts";
+import type { ReviewMode } from "../../store/reviews.ts";
+import { lineCount, locateSecrets, readMaterial, sizeOf, type MaterialInput, type MaterialItem, type MaterialSize, type SecretLocation } from "./material.ts";
+import { hold, snapshotOf, type ReviewScope } from "./scope.ts";
+import { bindToken, digest, newToken } from "../shared/tokens.ts";
+import type { Runtime } from "../shared/runtime.ts";
+
+/** Long enough to read a plan and ask the person; short enough that a token in a transcript dies. */
+export const REVIEW_TOKEN_TTL_MS = 30 * 60_000;
+
+export interface ReviewPlanRequest {
+  goal: string;
+  mode: ReviewMode;
+  material: MaterialInput[];
+  context?: string;
+  web?: boolean;
+  reviewers?: string[];
+}
+
+/** What the plan shows (and what the store keeps of it: everything but the token). */
+export interface ReviewPlan {
+  review_id: string;
+  mode: ReviewMode;
+  reviewers: { id: string; backend: string; model: string | null }[];
+  excluded: { id: string; why: string }[];
+  merged: { id: string; same_as: string }[];
+  material: { items: { label: string; chars: number; lines: number }[]; total: MaterialSize };
+  web: { requested: boolean; granted: boolean; note?: string };
+  requests: { reviewers: number; at_most: number };
+  secrets: SecretLocation[];
+  expires_at: string;
+}
+
+export interface IssuedPlan extends ReviewPlan {
+  token: string;
+}
+
+/** Reviewers answer in the consult sandbox: no tool, so no web search, whatever the agent is trusted with. */
+const NO_WEB = "Reviewers run answer-only (no tools), so they cannot search the web; they judge the material and what they already know.";
+
+export function planReview(rt: Runtime, req: ReviewPlanRequest, host: Host | undefined): Result<IssuedPlan> {
+  const pick = pickReviewers(rt.config, host, req.mode, req.reviewers);
+  if (!pick.ok) return fail(pick.error.code, pick.error.message);
+  const items = readMaterial(req.material, rt.roots);
+  if (!items.ok) return items;
+  const scope: ReviewScope = {
+    goal: req.goal,
+    mode: req.mode,
+    ...(req.context !== undefined ? { context: req.context } : {}),
+    web: false,
+    reviewers: pick.pick.reviewers.map((a) => ({ id: a.id, backend: a.backend, model: a.model ?? null })),
+    material: req.material,
+  };
+  const snapshot = snapshotOf(scope, items.value);
+  const token = newToken("rvw");
+  const expiresAt = rt.now() + REVIEW_TOKEN_TTL_MS;
+  const id = newId(rt.now());
+  const plan = describe(id, req, scope, pick.pick, items.value, expiresAt);
+  rt.store.reviews.create({
+    id,
+    mode: req.mode,
+    goal: req.goal,
+    plan,
+    material: items.value.map(({ label, text, firstLine }) => ({ label, text, ...(firstLine !== undefined ? { firstLine } : {}) })),
+    materialText: items.value.map((m) => m.text).join("\n"),
+    ...(host ? { hostRuntime: host.runtime } : {}),
+    token: { sha256: digest(token), binding: bindToken(token, snapshot), expiresAt },
+    reviewers: pick.pick.reviewers.map((a) => ({ agentId: a.id, backend: a.backend, ...(a.model ? { model: a.model } : {}) })),
+    now: rt.now(),
+  });
+  hold(id, { scope, items: items.value, snapshot });
+  return ok({ ...plan, token });
+}
+
+function describe(id: string, req: ReviewPlanRequest, scope: ReviewScope, pick: ReviewerPick, items: readonly MaterialItem[], expiresAt: number): ReviewPlan {
+  const named = [{ label: "goal", text: req.goal }, ...(req.context ? [{ label: "context", text: req.context }] : []), ...items];
+  return {
+    review_id: id,
+    mode: req.mode,
+    reviewers: scope.reviewers,
+    excluded: pick.excluded,
+    merged: pick.merged,
+    material: { items: items.map((m) => ({ label: m.label, chars: m.text.length, lines: lineCount(m.text) })), total: sizeOf(items, `${req.goal}${req.context ?? ""}`) },
+    web: { requested: req.web === true, granted: false, ...(req.web ? { note: NO_WEB } : {}) },
+    // A reply that is not the required JSON gets one repair turn on the same session.
+    requests: { reviewers: scope.reviewers.length, at_most: scope.reviewers.length * 2 },
+    secrets: locateSecrets(named),
+    expires_at: new Date(expiresAt).toISOString(),
+  };
+}

@@ -1,0 +1,226 @@
+/**
+ * The route service: plan, then run attempts in order, falling back only on a fast clean failure
+ * with a byte-identical tree; arm shared cooldowns; record the run and every attempt; return the
+ * served-by, the full trace and the delegate's final (redacted) text.
+ */
+import type { AgentEvent, RunRequest } from "../../backends/contract.ts";
+import type { AgentConfig, AgentLimits, Tier } from "../../config/types.ts";
+import { unenforceableLimits } from "../../config/resolve-agent.ts";
+import { planRoute, type Candidate, type Plan } from "../../routing/plan.ts";
+import { attemptCapSec } from "../../routing/budget.ts";
+import { fallbackVerdict } from "../../routing/fallback.ts";
+import { checkCwd } from "../../safety/roots.ts";
+import { checkDepth } from "../../safety/depth.ts";
+import type { Failure } from "../../result.ts";
+import { runAttempt, type AttemptResult } from "../../runner/attempt.ts";
+import { failed, success, terminal, traceOf, type AttemptTrace, type RouteOutcome } from "./outcome.ts";
+import { advisoryHint } from "./advisory.ts";
+import { armCooldown, coolingByAgent } from "../shared/cooling.ts";
+import { reportedModels, sideChannelReport } from "../../runner/side-channel.ts";
+import { compareModel, served } from "../../config/model-id.ts";
+import type { Runtime } from "../shared/runtime.ts";
+
+export interface RouteRequest {
+  prompt: string;
+  cwd: string;
+  tier: Tier;
+  caps?: string[];
+  timeoutSec?: number;
+  /** Per-call limits; each applies on top of the agent's own (the stricter wins). */
+  limits?: AgentLimits;
+}
+
+export type { AttemptTrace, RouteOutcome };
+
+export interface RouteHooks {
+  signal?: AbortSignal;
+  /** "attempt n/N · tier:agent · what it is doing · remaining s" */
+  onProgress?: (message: string) => void;
+  /** The delegate's text as it streams (jobs keep it as partial output). */
+  onOutput?: (text: string) => void;
+  progressIntervalMs?: number;
+}
+
+export async function routeTask(rt: Runtime, req: RouteRequest, hooks: RouteHooks = {}): Promise<RouteOutcome> {
+  const gate = admit(rt, req);
+  if (!gate.ok) return { ok: false, attempts: [], error: gate.error };
+  const planned = planRoute({ tier: req.tier, caps: req.caps ?? [], ...(req.timeoutSec ? { timeoutSec: req.timeoutSec } : {}) }, rt.config, coolingByAgent(rt, rt.now()), rt.now());
+  if (!planned.ok) return { ok: false, attempts: [], error: { code: planned.error.code, message: planned.error.message, hint: "Run router_dry_run to see every decision, or `orchestrate check` to validate the config." } };
+  const unenforceable = callLimitProblem(planned.plan, req.limits);
+  if (unenforceable) return { ok: false, attempts: [], error: unenforceable };
+  const runId = rt.store.runs.startRun({ tool: "route", tier: req.tier, cwd: gate.cwd, prompt: req.prompt });
+  const outcome = await runPlan(rt, { ...req, cwd: gate.cwd }, planned.plan, runId, hooks);
+  finishRecord(rt, runId, outcome);
+  return { ...outcome, runId };
+}
+
+function admit(rt: Runtime, req: RouteRequest): { ok: true; cwd: string } | { ok: false; error: Failure } {
+  const depth = checkDepth(rt.env, rt.config.maxDepth);
+  if (!depth.ok) return depth;
+  const cwd = checkCwd(req.cwd, rt.roots);
+  if (!cwd.ok) return cwd;
+  return { ok: true, cwd: cwd.value };
+}
+
+async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string, hooks: RouteHooks): Promise<RouteOutcome> {
+  const attempts: AttemptTrace[] = [];
+  const deadline = rt.now() + plan.budget.totalSec * 1000;
+  const total = plan.candidates.length;
+  let crossing: string | undefined;
+  for (const [index, candidate] of plan.candidates.entries()) {
+    const n = index + 1;
+    if (candidate.crossesProvider) crossing = crossingNotice(plan, candidate, n);
+    if (candidate.agent.advisory) return advisoryOutcome(rt, runId, candidate, n, attempts);
+    const remainingSec = Math.floor((deadline - rt.now()) / 1000);
+    if (remainingSec <= 0) return terminal(attempts, { code: "budget_exceeded", message: "The route's time budget ran out before another attempt could start." }, crossing);
+    const capSec = attemptCapSec(remainingSec, plan.budget.reserveSec, total - n, candidate.agent.limits.maxWallSec);
+    const result = await runWithProgress(rt, req, candidate, { n, total, capSec, deadline }, hooks);
+    // A run the runner re-ran on the same agent shows first, as it ended, neither fallen back nor cooled.
+    for (const earlier of result.reran ?? []) {
+      const trace = traceOf(attempts.length + 1, candidate, earlier);
+      attempts.push(trace);
+      recordAttempt(rt, runId, trace, earlier);
+    }
+    const trace = traceOf(attempts.length + 1, candidate, result);
+    if (!result.failure) Object.assign(trace, await servedIdentity(rt, candidate.agent, result));
+    attempts.push(trace);
+    armCooldown(rt, candidate.agent, result.failure, result.retryAfterSec);
+    const verdict = result.failure ? fallbackVerdict({ failure: result.failure, durationMs: result.durationMs, treeBefore: result.treeBefore, treeAfter: result.treeAfter, acted: result.run.acted, spawned: result.spawned }) : undefined;
+    trace.fellBack = verdict?.fallback === true && n < total;
+    recordAttempt(rt, runId, trace, result);
+    if (!result.failure) return success(candidate, result, attempts, crossing);
+    if (!trace.fellBack) return failed(result, trace, attempts, crossing, verdict?.fallback ? "no more candidates" : (verdict?.reason ?? "terminal"));
+  }
+  return terminal(attempts, { code: "no_candidates", message: "No candidate could be tried." }, crossing);
+}
+
+/**
+ * Which model served, as in consult: what the stream showed plus the backend's side channel (codex
+ * rollout, opencode export, …), checked against the configured model. Only for a served attempt:
+ * a failed one's model decides nothing.
+ */
+async function servedIdentity(rt: Runtime, agent: AgentConfig, result: AttemptResult): Promise<Pick<AttemptTrace, "modelVerification" | "modelsReported">> {
+  const adapter = rt.adapters[agent.backend];
+  const side = await sideChannelReport({ adapter, command: agent.command ?? agent.backend, env: { ...rt.env, ...agent.env }, request: result.request, sessionId: result.run.sessionId });
+  const reported = reportedModels(result.run.models, side);
+  return { modelVerification: compareModel(agent.model, reported, adapter.helperModel), modelsReported: served(reported, agent.model, adapter.helperModel) };
+}
+
+/** Which rule let the prompt go to another provider: the person's own first entry, or their consent. */
+function crossingNotice(plan: Plan, candidate: Candidate, n: number): string {
+  const where = `attempt ${n} went to ${candidate.agent.provider}${candidate.agent.aggregator ? " through an aggregator" : ""}`;
+  const rule = candidate.consent === "home-entry" ? "it is the tier's own first entry" : "allowCrossProviderFallback is on";
+  return `Served outside ${plan.homeProvider ?? "the tier's provider"}: ${where} (${rule}).`;
+}
+
+interface AttemptSlot {
+  n: number;
+  total: number;
+  capSec: number;
+  deadline: number;
+}
+
+async function runWithProgress(rt: Runtime, req: RouteRequest, candidate: Candidate, slot: AttemptSlot, hooks: RouteHooks): Promise<AttemptResult> {
+  const label = `attempt ${slot.n}/${slot.total} · ${candidate.tier}:${candidate.agent.id}`;
+  let activity = "starting";
+  const started = rt.now();
+  const say = () => hooks.onProgress?.(`${label} · ${activity} · ${Math.round((rt.now() - started) / 1000)} s elapsed · ${Math.max(0, Math.round((slot.deadline - rt.now()) / 1000))} s remaining`);
+  say();
+  hooks.onOutput?.(`· ${label}: starting\n`);
+  const timer = hooks.onProgress ? setInterval(say, hooks.progressIntervalMs ?? 2000) : undefined;
+  try {
+    const agent = withCallLimits(candidate.agent, req.limits);
+    // The runner completes the request: which build is installed, the user's MCP servers off.
+    return await runAttempt({
+      agent,
+      adapter: rt.adapters[candidate.agent.backend],
+      request: { mode: "route", prompt: req.prompt, cwd: req.cwd, ...permissionFields(candidate) },
+      env: rt.env,
+      timeoutMs: slot.capSec * 1000,
+      stallMs: (agent.limits.stallSec ?? rt.config.defaults.stallSec) * 1000,
+      ...(hooks.signal ? { signal: hooks.signal } : {}),
+      fingerprint: true,
+      onActivity: (text) => {
+        // The activity log is part of the partial output: a killed run still shows how far it got.
+        if (text !== activity) hooks.onOutput?.(`· ${text}\n`);
+        activity = text;
+      },
+      ...(hooks.onOutput ? { onEvent: (event: AgentEvent) => event.kind === "text" && hooks.onOutput?.(`${event.text}\n`) } : {}),
+    });
+  } finally {
+    if (timer) clearInterval(timer);
+  }
+}
+
+/** A per-call limit some planned recipient could never enforce (it reports no such figure): refused before anything is sent. */
+function callLimitProblem(plan: Plan, limits: AgentLimits | undefined): Failure | undefined {
+  if (!limits) return undefined;
+  const problems = [...new Set(plan.candidates.flatMap((c) => unenforceableLimits(c.agent.backend, limits).map((p) => `${c.agent.id}: ${p.message}`)))];
+  if (problems.length === 0) return undefined;
+  return { code: "limit_unenforceable", message: `Nothing was sent: ${problems.join("; ")}.`, hint: "Drop that limit from the call (maxWallSec and stallSec work on every backend), or route to a tier whose agents report the figure." };
+}
+
+/** The stricter of the agent's and the call's limit, per field. */
+export function withCallLimits(agent: AgentConfig, call: AgentLimits | undefined): AgentConfig {
+  if (!call) return agent;
+  const limits: AgentLimits = { ...agent.limits };
+  for (const key of Object.keys(call) as (keyof AgentLimits)[]) {
+    const value = call[key];
+    if (value === undefined) continue;
+    const current = limits[key];
+    limits[key] = current === undefined ? value : Math.min(current, value);
+  }
+  return { ...agent, limits };
+}
+
+function permissionFields(candidate: Candidate): Partial<RunRequest> {
+  const a = candidate.agent;
+  return {
+    ...(a.model ? { model: a.model } : {}),
+    provider: a.provider,
+    ...(a.sandbox ? { sandbox: a.sandbox } : {}),
+    ...(a.permissionMode ? { permissionMode: a.permissionMode } : {}),
+    ...(a.allowedTools ? { allowedTools: a.allowedTools } : {}),
+  };
+}
+
+function recordAttempt(rt: Runtime, runId: string, trace: AttemptTrace, result: AttemptResult): void {
+  rt.store.runs.addAttempt({
+    runId,
+    n: trace.n,
+    agentId: trace.agent,
+    backend: trace.backend,
+    ...(trace.model ? { model: trace.model } : {}),
+    provider: trace.provider,
+    outcome: result.failure ?? "ok",
+    reason: trace.reason,
+    exitCode: result.exitCode,
+    durationMs: result.durationMs,
+    ...(result.run.sessionId ? { sessionId: result.run.sessionId } : {}),
+    usage: result.run.usage,
+    fellBack: trace.fellBack,
+    ...(trace.modelVerification ? { modelVerification: trace.modelVerification } : {}),
+    ...(trace.modelsReported ? { modelsReported: trace.modelsReported } : {}),
+  });
+}
+
+function advisoryOutcome(rt: Runtime, runId: string, candidate: Candidate, n: number, attempts: AttemptTrace[]): RouteOutcome {
+  const a = candidate.agent;
+  const trace: AttemptTrace = { n, agent: a.id, tier: candidate.tier, backend: a.backend, ...(a.model ? { model: a.model } : {}), provider: a.provider, outcome: "advisory", reason: "advisory entry: nothing was sent", durationMs: 0, fellBack: false, treeChanged: null };
+  attempts.push(trace);
+  rt.store.runs.addAttempt({ runId, n, agentId: a.id, backend: a.backend, provider: a.provider, outcome: "ok", reason: trace.reason, exitCode: null, durationMs: 0, fellBack: false });
+  const hint = advisoryHint(rt.adapters[a.backend], a);
+  return { ok: true, servedBy: { agent: a.id, backend: a.backend, ...(a.model ? { model: a.model } : {}), tier: candidate.tier, provider: a.provider }, text: hint, attempts, advisory: { hint } };
+}
+
+function finishRecord(rt: Runtime, runId: string, outcome: RouteOutcome): void {
+  const cancelled = outcome.error?.code === "cancelled";
+  const last = outcome.attempts.at(-1);
+  rt.store.runs.finishRun(runId, {
+    status: outcome.ok ? "ok" : cancelled ? "cancelled" : "failed",
+    ...(outcome.servedBy ? { servedBy: outcome.servedBy.agent } : {}),
+    ...(outcome.error ? { errorCode: outcome.error.code, errorMessage: outcome.error.message } : {}),
+    ...(outcome.text ? { answer: outcome.text } : {}),
+    treeChanged: last?.treeChanged ?? null,
+  });
+}

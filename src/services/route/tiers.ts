@@ -1,0 +1,63 @@
+/** list_tiers and router_dry_run: read-only views of the routing, sending nothing anywhere. */
+import { BACKENDS } from "../../backends/index.ts";
+import { TIERS, type Tier } from "../../config/types.ts";
+import { planRoute } from "../../routing/plan.ts";
+import { resolveCommand } from "../../process/resolve.ts";
+import { checkCwd } from "../../safety/roots.ts";
+import type { Result } from "../../result.ts";
+import type { Runtime } from "../shared/runtime.ts";
+import { coolingByAgent } from "../shared/cooling.ts";
+
+export interface TierListing {
+  tiers: Record<Tier, boolean>;
+  capabilities: string[];
+  cooling: Tier[];
+  installed: string[];
+}
+
+/** Presence only: never model ids, candidate counts or the config path. */
+export function listTiers(rt: Runtime): TierListing {
+  const now = rt.now();
+  const cooling = coolingByAgent(rt, now);
+  const tiers = Object.fromEntries(TIERS.map((t) => [t, rt.config.tiers[t] !== null])) as Record<Tier, boolean>;
+  const coolingTiers = TIERS.filter((t) => (rt.config.tiers[t] ?? []).some((id) => (cooling.get(id)?.until ?? 0) > now));
+  const installed = BACKENDS.filter((b) => resolveCommand(b, { env: rt.env, homeDirs: rt.adapters[b].installDirs }) !== undefined);
+  return { tiers, capabilities: Object.keys(rt.config.capabilitySlots).sort(), cooling: coolingTiers, installed };
+}
+
+export interface DryRunRequest {
+  cwd: string;
+  tier: Tier;
+  caps?: string[];
+  timeoutSec?: number;
+}
+
+export interface DryRun {
+  recipients: { n: number; agent: string; tier: Tier; backend: string; model?: string; provider: string; advisory: boolean; crossesProvider: boolean; budgetSec: number }[];
+  decisions: { agent: string; tier: Tier; decision: "include" | "skip"; reason: string }[];
+  crossings: string[];
+  budget: { totalSec: number; reserveSec: number; perAttemptSec: number[] };
+}
+
+export function dryRun(rt: Runtime, req: DryRunRequest): Result<DryRun> {
+  const cwd = checkCwd(req.cwd, rt.roots);
+  if (!cwd.ok) return cwd;
+  const now = rt.now();
+  const planned = planRoute({ tier: req.tier, caps: req.caps ?? [], ...(req.timeoutSec ? { timeoutSec: req.timeoutSec } : {}) }, rt.config, coolingByAgent(rt, now), now);
+  if (!planned.ok) return { ok: false, error: planned.error };
+  const { plan } = planned;
+  const recipients = plan.candidates.map((c, i) => ({
+    n: i + 1,
+    agent: c.agent.id,
+    tier: c.tier,
+    backend: c.agent.backend,
+    ...(c.agent.model ? { model: c.agent.model } : {}),
+    provider: c.agent.provider,
+    advisory: c.agent.advisory,
+    crossesProvider: c.crossesProvider,
+    budgetSec: plan.budget.perAttemptSec[i] ?? 0,
+  }));
+  const crossings = plan.candidates.filter((c) => c.crossesProvider).map((c) => `${c.agent.id}: ${plan.homeProvider} → ${c.agent.provider}${c.agent.aggregator ? " (aggregator)" : ""}`);
+  const decisions = plan.decisions.map((d) => ({ agent: d.agentId, tier: d.tier, decision: d.decision, reason: d.reason }));
+  return { ok: true, value: { recipients, decisions, crossings, budget: plan.budget } };
+}
