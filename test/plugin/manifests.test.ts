@@ -6,7 +6,7 @@
  * commands needs the real claude CLI: scripts/smoke/claude-plugin.sh.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connect } from "../../fakes/lib/mcp-client.ts";
 import { makeSandbox, REPO_ROOT, type Sandbox } from "../../fakes/lib/sandbox.ts";
@@ -44,8 +44,20 @@ function installedAt(dir: string): string {
   return file;
 }
 
-async function launch(env: Record<string, string>, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn([LAUNCHER, ...args], { env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+/** The launcher copied into `<dir>/plugin/bin`, as a clone (or Claude Code's plugin cache) holds it. */
+function launcherIn(dir: string): string {
+  mkdirSync(join(dir, "plugin", "bin"), { recursive: true });
+  const file = join(dir, "plugin", "bin", "orchestrate-mcp");
+  copyFileSync(LAUNCHER, file);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+/** What `npm run build` names the host binary (build/compile.ts binaryName). */
+const BUILD = `orchestrate-${process.platform}-${process.arch}`;
+
+async function launch(env: Record<string, string>, args: string[], launcher = LAUNCHER): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = Bun.spawn([launcher, ...args], { env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };
 }
@@ -103,12 +115,39 @@ describe("the launcher", () => {
     expect((await launch({ ...env, ORCHESTRATE_BIN: "orchestrate" }, ["--version"])).stdout.trim()).toBe("from-local");
   });
 
-  test("no binary anywhere: exit 127 and how to install it", async () => {
+  test("no binary anywhere: exit 127, every place it looked, and exactly where to put it — no placeholder, no package manager that has no formula", async () => {
     box = makeSandbox();
-    const out = await launch({ ...box.env, PATH: "/usr/bin:/bin" }, []);
+    const launcher = launcherIn(join(box.root, "clone"));
+    const out = await launch({ ...box.env, PATH: "/usr/bin:/bin" }, [], launcher);
     expect(out.code).toBe(127);
     expect(out.stderr).toContain("orchestrate binary was not found");
     expect(out.stderr).toContain("ORCHESTRATE_BIN");
+    expect(out.stderr).toContain(`${join(box.root, "clone", "dist", BUILD)}`);
+    expect(out.stderr).toContain(`Put the binary at ${join(box.home, ".local", "bin", "orchestrate")}`);
+    expect(out.stderr).toContain("curl -fsSL https://github.com/orchestrate-dev/orchestrate/releases/latest/download/install.sh | sh");
+    expect(out.stderr).toContain(`npm run build && dist/${BUILD} init`);
+    expect(out.stderr).not.toMatch(/<[a-z-]+>/);
+    expect(out.stderr).not.toMatch(/brew install/);
+  });
+
+  test("a source build is found: dist/ of the clone the plugin runs from, or of a directory marketplace the installed copy came from", async () => {
+    box = makeSandbox();
+    const env = { ...box.env, PATH: "/usr/bin:/bin" };
+    const clone = join(box.root, "my clone");
+    const inPlace = launcherIn(clone);
+    mkdirSync(join(clone, "dist"));
+    writeFileSync(join(clone, "dist", BUILD), "#!/bin/sh\necho from-source-build \"$@\"\n");
+    chmodSync(join(clone, "dist", BUILD), 0o755);
+    expect((await launch(env, ["--version"], inPlace)).stdout.trim()).toBe("from-source-build --version");
+    // Claude Code installs a copy under plugins/cache and records the marketplace's directory.
+    const config = join(box.root, "claude-config");
+    const cached = launcherIn(join(config, "plugins", "cache", "orchestrate", "orchestrate", "0.1.0"));
+    const known = { orchestrate: { source: { source: "directory", path: clone }, installLocation: clone } };
+    writeFileSync(join(config, "plugins", "known_marketplaces.json"), JSON.stringify(known, null, 2));
+    expect((await launch({ ...env, CLAUDE_CONFIG_DIR: config }, ["--version"], cached)).stdout.trim()).toBe("from-source-build --version");
+    // An installed binary still wins over a build that may be stale.
+    writeFileSync(join(installedAt(join(box.home, ".local", "bin"))), "#!/bin/sh\necho from-local\n");
+    expect((await launch({ ...env, CLAUDE_CONFIG_DIR: config }, [], cached)).stdout.trim()).toBe("from-local");
   });
 
   test("an MCP client started through the launcher gets initialize and tools/list from the installed binary", async () => {
