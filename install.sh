@@ -134,7 +134,7 @@ next_steps() {
   say ""
   say "Next steps:"
   say "  $cmd init"
-  say "  claude mcp add orchestrate -- $target"
+  say "  claude mcp add -s user orchestrate -- $target"
   say "  codex mcp add orchestrate -- $target"
 }
 

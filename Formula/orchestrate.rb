@@ -36,7 +36,7 @@ class Orchestrate < Formula
   def caveats
     <<~EOS
       Run `orchestrate init` to write a starting config, then register the server with your client:
-        claude mcp add orchestrate -- #{opt_bin}/orchestrate
+        claude mcp add -s user orchestrate -- #{opt_bin}/orchestrate
         codex mcp add orchestrate -- #{opt_bin}/orchestrate
     EOS
   end

@@ -78,7 +78,7 @@ ${platformBlock("on_linux", input, base)}
   def caveats
     <<~EOS
       Run \`orchestrate init\` to write a starting config, then register the server with your client:
-        claude mcp add orchestrate -- #{opt_bin}/orchestrate
+        claude mcp add -s user orchestrate -- #{opt_bin}/orchestrate
         codex mcp add orchestrate -- #{opt_bin}/orchestrate
     EOS
   end

@@ -1,7 +1,8 @@
 /**
  * `orchestrate init` from start to finish: refuse an unsafe target before asking anything, detect
  * backends and models, ask, show the diff and every risk, confirm, write 0600 atomically, run the
- * check on what was written, then offer client registration. A cancel anywhere writes nothing.
+ * check on what was written, offer to install the binary into ~/.local/bin, then offer client
+ * registration with the installed path. A cancel anywhere writes nothing.
  */
 import type { Backend } from "../backends/index.ts";
 import type { Env } from "../config/paths.ts";
@@ -17,6 +18,7 @@ import { prepareProposal } from "./proposal.ts";
 import { confirm, ui } from "./prompts.ts";
 import { applyRegistration, planRegistrations } from "./registration.ts";
 import { formatRisks } from "./risks.ts";
+import { offerSelfInstall } from "./self-install.ts";
 import { askForConfig } from "./wizard.ts";
 
 export interface InitOptions {
@@ -59,7 +61,8 @@ export async function runInit(opts: InitOptions): Promise<number> {
   ui.success(`wrote ${written.value} (0600)`);
   const checked = await selfCheck(opts.path, opts.env);
   if (checked !== 0) return checked;
-  await offerRegistration(probes, opts);
+  const self = await offerSelfInstall({ self: opts.self, env: opts.env, ask: confirm, say });
+  await offerRegistration(probes, { ...opts, self });
   return 0;
 }
 

@@ -17,7 +17,7 @@ describe("serve at a terminal", () => {
       await pty.expect("Register it with your client");
       // One line per client, in the registry's order.
       await pty.expect("codex mcp add orchestrate");
-      await pty.expect(/claude mcp add orchestrate -- \/\S+/);
+      await pty.expect(/claude mcp add -s user orchestrate -- \/\S+/);
       await pty.expect("Waiting for an MCP client");
     } finally {
       pty.send(KEY.ctrlC);

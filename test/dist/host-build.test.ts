@@ -185,7 +185,7 @@ describe("install.sh against a loopback release server", () => {
     // Not on PATH: a warning, and the next steps use the absolute path throughout.
     expect(res.stdout).toContain(`warning: ${sb.dir} is not on your PATH`);
     expect(res.stdout).toContain(`  ${target} init\n`);
-    expect(res.stdout).toContain(`claude mcp add orchestrate -- ${target}\n`);
+    expect(res.stdout).toContain(`claude mcp add -s user orchestrate -- ${target}\n`);
     expect(res.stdout).toContain(`codex mcp add orchestrate -- ${target}\n`);
   });
 
@@ -371,7 +371,7 @@ describe.skipIf(!Bun.which("ruby"))("the rendered formula against the host binar
     expect(picked.sha256).toBe(realSums.get(BIN_NAME) ?? "missing");
     expect(picked.test).toBe("passed");
     expect(picked.caveats).toContain("orchestrate init");
-    expect(picked.caveats).toContain(`claude mcp add orchestrate -- ${join(dir, "prefix", "bin")}/orchestrate`);
+    expect(picked.caveats).toContain(`claude mcp add -s user orchestrate -- ${join(dir, "prefix", "bin")}/orchestrate`);
     expect(await readdir(join(dir, "prefix", "bin"))).toEqual(["orchestrate"]);
     expect(await readdir(stage)).toEqual([]);
   });

@@ -27,7 +27,7 @@ export const claudeMachine: Machine = {
   history: "~/.claude/projects ($CLAUDE_CONFIG_DIR)",
   client: { names: /^claude[- ]code$|^claude-ai$|^claude$/i, requestTimeoutSec: 60 },
   registration: ({ name, self }) => ({ kind: "command", args: ["mcp", "add", "--scope", "user", name, "--", ...self] }),
-  registrationHelp: (name, self) => `  claude mcp add ${name} -- ${self.join(" ")}`,
+  registrationHelp: (name, self) => `  claude mcp add -s user ${name} -- ${self.join(" ")}`,
   wizard: {
     modelHint: "a model id your CLI accepts",
     questions: [
