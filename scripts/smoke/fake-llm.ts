@@ -86,12 +86,15 @@ const server = Bun.serve({
       ]);
     }
     if (url.pathname.endsWith("/responses")) {
-      const item = { type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: REPLY, annotations: [] }] };
+      // codex --output-schema sends the schema as text.format; the answer must then match it.
+      const format = (body as { text?: { format?: { type?: string; schema?: unknown } } }).text?.format;
+      const text = format?.type === "json_schema" ? JSON.stringify({ ...(shaped(format.schema) as object), answer: REPLY }) : REPLY;
+      const item = { type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] };
       const resp = { id: "resp_1", object: "response", status: "completed", model: (body as { model?: string }).model, output: [item], usage: { input_tokens: 42, input_tokens_details: { cached_tokens: 0 }, output_tokens: 7, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 49 } };
       return sse([
         ["response.created", { type: "response.created", response: { ...resp, status: "in_progress", output: [] } }],
         ["response.output_item.added", { type: "response.output_item.added", output_index: 0, item: { ...item, status: "in_progress", content: [] } }],
-        ["response.output_text.delta", { type: "response.output_text.delta", item_id: "msg_1", output_index: 0, content_index: 0, delta: REPLY }],
+        ["response.output_text.delta", { type: "response.output_text.delta", item_id: "msg_1", output_index: 0, content_index: 0, delta: text }],
         ["response.output_item.done", { type: "response.output_item.done", output_index: 0, item }],
         ["response.completed", { type: "response.completed", response: resp }],
       ]);

@@ -69,6 +69,30 @@ for spec in "claude:sonnet" "codex:gpt-5.5" "opencode:fake/fake-model" "copilot:
   if [ "$out" = "PONG-FROM-REAL" ]; then passed=$((passed + 1)); echo "PASS $backend ($version), user MCP servers not started"
   else failed=$((failed + 1)); echo "FAIL $backend: ${out:0:200}"; tail -5 "$root/$backend.err"; fi
 done
+# ---- answer-only codex (issue 23 §7): a consult runs codex with approval "never" and its shell,
+# unified exec and subagent tools switched off, so the model is offered no tool that could run a
+# command at all. The loopback server records which tools each request offered.
+if command -v codex >/dev/null && case " ${ONLY:-codex} " in *" codex "*) true ;; *) false ;; esac; then
+  # --ignore-user-config drops config.toml's loopback provider, so a wrapper adds the built-in
+  # provider's base URL (`-c openai_base_url`, what codex's own SDK passes) and records the argv.
+  real_codex=$(command -v codex); wrap="$root/codex-wrap"
+  printf '#!/bin/sh\n[ "$1" = exec ] || exec "%s" "$@"\nfor a in "$@"; do printf "%%s\\n" "$a"; done > "%s/codex-argv.txt"\nshift; exec "%s" exec -c openai_base_url="http://127.0.0.1:%s/v1" "$@"\n' "$real_codex" "$root" "$real_codex" "$port" > "$wrap"; chmod 700 "$wrap"
+  printf 'agents:\n  c: { backend: codex, model: "gpt-5.5", command: "%s", scores: { coding: 90 } }\n' "$wrap" > "$ORCHESTRATE_CONFIG"
+  chmod 600 "$ORCHESTRATE_CONFIG"
+  since=$(date +%s%3N)
+  out=$(cd "$home/Projects/repo" && CODEX_API_KEY=dummy ORCHESTRATE_HOST_RUNTIME=claude timeout 120 "$bun" "$repo/src/main.ts" consult --capability coding --json "say pong" 2> "$root/codex-consult.err")
+  offered=$(python3 -c 'import json,sys; r=[x for x in json.load(open(sys.argv[1])) if x["path"].endswith("/responses") and x["at"] >= int(sys.argv[2])]; print(" ".join(sorted(set(t for x in r for t in x["tools"]))) if r else "NO-REQUEST")' "$root/requests.json" "$since" 2>/dev/null)
+  # apply_patch stays offered (the model catalog decides it); the read-only sandbox refuses it and
+  # the adapter fails the turn closed on it. What must be gone is every tool that runs a command.
+  keys_missing=""
+  for key in 'approval_policy="never"' features.shell_tool=false features.unified_exec=false features.multi_agent=false; do
+    grep -qxF -- "$key" "$root/codex-argv.txt" 2>/dev/null || keys_missing="$keys_missing $key"
+  done
+  if [ -n "$keys_missing" ]; then failed=$((failed + 1)); echo "FAIL codex consult argv lacks:$keys_missing"
+  elif printf '%s' "$out" | grep -q '"ok":true' && ! printf ' %s ' "$offered" | grep -Eq ' (shell|exec_command|write_stdin|local_shell|spawn_agent|unified_exec)[ _]|NO-REQUEST'; then
+    passed=$((passed + 1)); echo "PASS codex consult: answer-only keys in argv, answered, no command tool offered (offered: ${offered:-none})"
+  else failed=$((failed + 1)); echo "FAIL codex consult: offered [${offered}]; ${out:0:200}"; tail -5 "$root/codex-consult.err"; fi
+fi
 # ---- capacity (issue 11 §1): a persistent 429 / 503 is served by the next agent within 30 s of
 # the call; a one-shot (transient) 429 / 503 still by the first. The loopback server steers by model
 # name (fake-llm.ts). CAPACITY=0 skips these rows. Per CLI: its agent line for a model.

@@ -67,11 +67,14 @@ describe("codex invocation", () => {
     expect(inv.args).not.toContain("-m");
   });
 
-  test("answer mode: read-only, user config and rules ignored, native schema, never ephemeral", () => {
+  /** Approvals never asked, shell/unified exec and subagents off: the model is offered no command tool. */
+  const ANSWER_KEYS = ["-c", 'approval_policy="never"', "-c", "features.shell_tool=false", "-c", "features.unified_exec=false", "-c", "features.multi_agent=false", "-c", "features.multi_agent_v2=false"];
+
+  test("answer mode: read-only, user config and rules ignored, no command tools, native schema, never ephemeral", () => {
     const inv = codexAdapter.invocation({ ...base, mode: "answer", sandbox: "danger-full-access", outputSchemaPath: "/tmp/s.json" });
     expect(inv.args).toEqual([
       "exec", "--json", "--skip-git-repo-check", "--ignore-user-config", "--ignore-rules",
-      "-C", "/work/repo", "-s", "read-only", "--output-schema", "/tmp/s.json", "-",
+      "-C", "/work/repo", "-s", "read-only", ...ANSWER_KEYS, "--output-schema", "/tmp/s.json", "-",
     ]);
     expect(inv.args).not.toContain("--ephemeral");
   });
@@ -80,7 +83,7 @@ describe("codex invocation", () => {
     const inv = codexAdapter.invocation({ ...base, mode: "answer", resumeSessionId: "01a2-id", model: "gpt-5.5", outputSchemaPath: "/s.json" });
     expect(inv.args).toEqual([
       "exec", "--json", "--skip-git-repo-check", "--ignore-user-config", "--ignore-rules",
-      "-c", 'sandbox_mode="read-only"', "-m", "gpt-5.5", "--output-schema", "/s.json", "resume", "01a2-id", "-",
+      "-c", 'sandbox_mode="read-only"', "-m", "gpt-5.5", ...ANSWER_KEYS, "--output-schema", "/s.json", "resume", "01a2-id", "-",
     ]);
     expect(inv.args).not.toContain("-s");
     expect(inv.args).not.toContain("-C");

@@ -382,5 +382,21 @@ describe("fake codex is as strict as 0.171.0", () => {
   });
 });
 
+describe("answer mode offers the model no command tool (issue 23 §7)", () => {
+  test("a read command runs under read-only in route mode; in answer mode none runs at all and the answer comes back", async () => {
+    const s = sandbox();
+    const ran = () => (existsSync(join(s.records, "commands-ran")) ? readFileSync(join(s.records, "commands-ran"), "utf8") : "");
+    const routed = await run(s, route(s, { sandbox: "read-only" }), "reads");
+    expect(kinds(routed.events)).toContain("tool");
+    expect(ran()).toBe("cat README.md\n");
+    rmSync(join(s.records, "commands-ran"));
+    const answered = await run(s, answer(s), "reads");
+    expect(kinds(answered.events)).toEqual(["session", "text", "usage", "final"]);
+    expect(ran()).toBe("");
+    const argv = answered.records.map((r) => r.argv).find((a) => Array.isArray(a) && a.includes("--ignore-user-config"));
+    for (const key of ['approval_policy="never"', "features.shell_tool=false", "features.unified_exec=false", "features.multi_agent=false"]) expect(argv).toContain(key);
+  });
+});
+
 const kinds = eventKinds;
 const realKinds = (name: string): string[] => transcriptKinds(codexAdapter, FIXTURES, name);

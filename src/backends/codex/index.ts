@@ -28,6 +28,7 @@ export function codexInvocation(req: RunRequest): Invocation {
     args.push("-C", req.cwd, "-s", sandbox);
   }
   if (req.model) args.push("-m", req.model);
+  if (answer) args.push(...ANSWER_ONLY_KEYS);
   // Route mode keeps the person's config (providers, auth); their MCP servers are switched off one
   // by one — `-c mcp_servers={}` does not (it merges); `.enabled=false` does (checked on 0.171.0).
   if (!answer) for (const name of req.disableMcpServers ?? []) args.push("-c", `mcp_servers.${name}.enabled=false`);
@@ -40,6 +41,22 @@ export function codexInvocation(req: RunRequest): Invocation {
   args.push("-");
   return { args, stdin: req.prompt };
 }
+
+/**
+ * Answer mode offers the model no tool that can run anything, so no command runs at all (not one
+ * that runs and then fails the turn): approvals never asked (a headless run cannot answer them),
+ * the shell tools off (`shell_tool`, and `unified_exec`, which offers exec_command/write_stdin),
+ * subagents off (`multi_agent`, `multi_agent_v2`). Config keys, not flags: `exec resume` takes
+ * neither --ask-for-approval nor --sandbox. Checked on 0.171.0 by the consult row of
+ * scripts/smoke/real-clis.sh, which records the tools each request offered the model.
+ */
+export const ANSWER_ONLY_KEYS: readonly string[] = [
+  "-c", `approval_policy="never"`,
+  "-c", "features.shell_tool=false",
+  "-c", "features.unified_exec=false",
+  "-c", "features.multi_agent=false",
+  "-c", "features.multi_agent_v2=false",
+];
 
 /** Provider ids codex reserves: `-c model_providers.openai.…` is a fatal config error (research §1.1). */
 const BUILT_IN_PROVIDERS = new Set(["openai", "ollama", "lmstudio", "oss"]);
