@@ -11,7 +11,7 @@ import { errorLine } from "./format-errors.ts";
 import { parseConfigText, type FileFormat } from "./parse.ts";
 import type { Checked } from "./schema.ts";
 import { readSecureFile } from "./secure-read.ts";
-import { renderYaml, writeConfigAtomic, type WriteCode } from "./write.ts";
+import { readsBackAs, renderYaml, writeConfigAtomic, type WriteCode } from "./write.ts";
 import type { Result } from "../result.ts";
 
 export const MANAGED_FILE = "managed.yaml";
@@ -73,9 +73,21 @@ export function mergeManaged(main: unknown, managed: ManagedFile, path: string):
   return { ok: true, value: merged };
 }
 
-export function writeManaged(path: string, file: ManagedFile): Result<string, WriteCode> {
+/**
+ * Writes the managed file, then reads back what reached the disk before it replaces the old one:
+ * it must parse to exactly `file`, and the main config merged with it must validate — the same
+ * checks the editor ran on the form, now on the bytes the server will read.
+ */
+export async function writeManaged(path: string, file: ManagedFile, configPath: string, env: Record<string, string | undefined>): Promise<Result<string, WriteCode>> {
   const header = "# Written by `orchestrate dashboard` (editable mode). The main config is never rewritten;\n# this file is merged into it when orchestrate starts. Restart the server to pick up changes.\n";
-  return writeConfigAtomic(path, header + renderYaml({ ...file }));
+  const validate = await validator(configPath, env);
+  const roundTrip = readsBackAs({ ...file });
+  return writeConfigAtomic(path, header + renderYaml({ ...file }), (written) => {
+    const lost = roundTrip(written);
+    if (lost.length > 0) return lost;
+    const back = shapeOf(Bun.YAML.parse(written), path);
+    return back.ok ? validate(back.value) : back.errors;
+  });
 }
 
 /**
@@ -83,15 +95,23 @@ export function writeManaged(path: string, file: ManagedFile): Result<string, Wr
  * validation the loader does, run before the editor writes anything.
  */
 export async function checkManaged(configPath: string, candidate: ManagedFile, env: Record<string, string | undefined>): Promise<Checked<unknown>> {
+  const errors = (await validator(configPath, env))(candidate);
+  return errors.length === 0 ? { ok: true, value: undefined } : { ok: false, errors };
+}
+
+/** The loader's read, merge and validation of the main config with a candidate managed file. */
+async function validator(configPath: string, env: Record<string, string | undefined>): Promise<(candidate: ManagedFile) => string[]> {
   const read = readSecureFile(configPath);
-  if (!read.ok) return { ok: false, errors: [read.error.message] };
+  if (!read.ok) return () => [read.error.message];
   const { formatOf } = await import("./parse.ts");
+  const { validateConfigObject } = await import("./validate.ts");
   const format = formatOf(configPath, read.value);
   const parsed = parseConfigText(read.value, format, configPath);
-  if (!parsed.ok) return parsed;
-  const merged = mergeManaged(parsed.value, candidate, managedPathFor(configPath));
-  if (!merged.ok) return merged;
-  const { validateConfigObject } = await import("./validate.ts");
-  const validated = validateConfigObject(merged.value, { path: configPath, format }, env);
-  return validated.ok ? { ok: true, value: undefined } : validated;
+  return (candidate) => {
+    if (!parsed.ok) return parsed.errors;
+    const merged = mergeManaged(parsed.value, candidate, managedPathFor(configPath));
+    if (!merged.ok) return merged.errors;
+    const validated = validateConfigObject(merged.value, { path: configPath, format }, env);
+    return validated.ok ? [] : validated.errors;
+  };
 }

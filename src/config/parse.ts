@@ -1,4 +1,5 @@
 /** Config text → plain data. YAML via Bun's native parser; no schema library involved. */
+import { duplicateKeys } from "./duplicates.ts";
 import { errorLine } from "./format-errors.ts";
 import type { Checked } from "./schema.ts";
 
@@ -15,10 +16,19 @@ export function parseConfigText(text: string, format: FileFormat, where: string)
   const body = text.replace(/^\uFEFF/, "");
   try {
     const value = format === "json" ? JSON.parse(body) : Bun.YAML.parse(body);
+    const duplicates = duplicateKeys(body);
+    if (duplicates.length > 0) return { ok: false, errors: duplicates.map((d) => duplicateLine(where, d)) };
     // An empty YAML document is an empty config, not an error.
     return { ok: true, value: value ?? {} };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return { ok: false, errors: [errorLine(where, `not valid ${format.toUpperCase()}: ${reason}`, "fix the syntax, then run orchestrate check")] };
   }
+}
+
+/** Both parsers keep the last of equal keys; which one the person meant is theirs to say. */
+function duplicateLine(where: string, d: { path: string; key: string; lines: number[] }): string {
+  const at = d.path ? `${d.path}.${d.key}` : d.key;
+  const lines = d.lines.join(", ");
+  return errorLine(`${where}: ${at}`, `the key ${JSON.stringify(d.key)} appears ${d.lines.length} times in one mapping (lines ${lines}); only the last would count`, `keep one of lines ${lines} and delete the others`);
 }

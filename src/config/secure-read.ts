@@ -3,7 +3,7 @@
  * (O_NOFOLLOW), a regular file (fstat of the opened fd, so no swap between check and read),
  * mode 0600, owned by the user, in a directory nobody else can write. Each refusal names the fix.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, realpathSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync } from "node:fs";
 import { dirname } from "node:path";
 import { fail, ok, type Result } from "../result.ts";
 
@@ -74,6 +74,29 @@ function openRefusal(path: string, error: unknown): Result<never, SecureReadCode
   return fail("config_invalid", `${path} cannot be opened: ${(error as Error).message}`, "check the path");
 }
 
+/**
+ * Reads at most MAX_BYTES, whatever fstat said: a kernel file such as /proc/self/mem is "regular",
+ * 0600, yours and of size 0, yet reading it fails (EIO) or never ends. A read error is a refusal,
+ * not a crash of `check` or the server.
+ */
+function readCapped(path: string, fd: number): Result<string, SecureReadCode> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const chunk = Buffer.alloc(64 * 1024);
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      total += n;
+      if (total > MAX_BYTES) return insecure([{ problem: `${path} holds more than ${MAX_BYTES} bytes; a config is at most that`, fix: `check that ${shellQuote(path)} is really your config` }]);
+      chunks.push(chunk.subarray(0, n));
+    }
+  } catch (error) {
+    return fail("config_invalid", `${path} cannot be read: ${(error as Error).message}`, `point at your config file (a regular file you wrote), then run orchestrate check`);
+  }
+  return ok(Buffer.concat(chunks).toString("utf8"));
+}
+
 /** The whole hardened read. `check`, `accept-pending` and the server all go through this. */
 export function readSecureFile(path: string): Result<string, SecureReadCode> {
   let fd: number;
@@ -86,7 +109,7 @@ export function readSecureFile(path: string): Result<string, SecureReadCode> {
   try {
     const problems = [...fileProblems(path, fd), ...parentProblems(path)];
     if (problems.length > 0) return insecure(problems);
-    return ok(readFileSync(fd, "utf8"));
+    return readCapped(path, fd);
   } finally {
     closeSync(fd);
   }

@@ -2,12 +2,15 @@
  * Writing a config (init, import, accept-pending): atomically, 0600, never into a directory
  * someone else can write — the same rules the loader enforces, so what we write loads.
  */
-import { chmodSync, closeSync, constants, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { chmodSync, closeSync, constants, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { fail, ok, type Result } from "../result.ts";
 import { parentProblems } from "./secure-read.ts";
 
-export type WriteCode = "config_insecure" | "write_failed";
+export type WriteCode = "config_insecure" | "config_invalid" | "write_failed";
+
+/** Problems with the text as read back from the temp file; any refuses the write (the old file stays). */
+export type WriteCheck = (written: string) => string[];
 
 function tempPath(path: string): string {
   const rand = Math.random().toString(36).slice(2, 10);
@@ -26,8 +29,12 @@ function writeTemp(tmp: string, text: string): void {
   chmodSync(tmp, 0o600);
 }
 
-/** Writes `text` to `path` via a 0600 temp file in the same directory and a rename. */
-export function writeConfigAtomic(path: string, text: string): Result<string, WriteCode> {
+/**
+ * Writes `text` to `path` via a 0600 temp file in the same directory and a rename. With `check`,
+ * the temp file is read back first and the rename happens only if the check finds nothing: a
+ * config is never replaced by one that loads differently from what was meant.
+ */
+export function writeConfigAtomic(path: string, text: string, check?: WriteCheck): Result<string, WriteCode> {
   const target = resolve(path);
   try {
     mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
@@ -41,6 +48,11 @@ export function writeConfigAtomic(path: string, text: string): Result<string, Wr
   const tmp = tempPath(target);
   try {
     writeTemp(tmp, text);
+    const problems = check ? check(readFileSync(tmp, "utf8")) : [];
+    if (problems.length > 0) {
+      rmSync(tmp, { force: true });
+      return fail("config_invalid", `${target} was not written:\n${problems.join("\n")}`, "nothing was changed; report this with the value you entered", { errors: problems });
+    }
     renameSync(tmp, target);
     return ok(target);
   } catch (error) {
@@ -49,46 +61,27 @@ export function writeConfigAtomic(path: string, text: string): Result<string, Wr
   }
 }
 
-type Yaml = string | number | boolean | null | undefined | Yaml[] | { [key: string]: Yaml };
-
-const PLAIN = /^[A-Za-z_./~][A-Za-z0-9_./~@+-]*$/;
-const RESERVED = /^(true|false|yes|no|on|off|null|~|y|n)$/i;
-
-function scalar(value: string | number | boolean | null): string {
-  if (value === null) return "null";
-  if (typeof value !== "string") return String(value);
-  return PLAIN.test(value) && !RESERVED.test(value) ? value : JSON.stringify(value);
-}
-
-function key(k: string): string {
-  return PLAIN.test(k) && !RESERVED.test(k) ? k : JSON.stringify(k);
-}
-
-function isScalar(value: Yaml): value is string | number | boolean | null {
-  return value === null || typeof value !== "object";
-}
-
-function lines(value: Yaml, indent: string): string[] {
-  if (Array.isArray(value)) {
-    return value.flatMap((item) => {
-      if (isScalar(item)) return [`${indent}- ${scalar(item)}`];
-      const [first = "", ...rest] = lines(item, `${indent}  `);
-      return [`${indent}- ${first.trimStart()}`, ...rest];
-    });
-  }
-  if (isScalar(value)) return [`${indent}${scalar(value)}`];
-  const out: string[] = [];
-  for (const [k, v] of Object.entries(value as { [key: string]: Yaml })) {
-    if (v === undefined) continue;
-    if (isScalar(v)) out.push(`${indent}${key(k)}: ${scalar(v)}`);
-    else if (Array.isArray(v) && v.length === 0) out.push(`${indent}${key(k)}: []`);
-    else if (!Array.isArray(v) && Object.keys(v).length === 0) out.push(`${indent}${key(k)}: {}`);
-    else out.push(`${indent}${key(k)}:`, ...lines(v, `${indent}  `));
-  }
-  return out;
-}
-
-/** A minimal YAML emitter for config objects (mappings, lists, scalars); round-trips through Bun.YAML. */
+/**
+ * YAML from Bun's own emitter, which quotes every string the parser would read as something else
+ * (`.nan`, `.inf`, `1e3`, `0x1f`, `yes`, `~`): a hand-rolled one wrote a model named `.nan` bare,
+ * the loader read a number back, and every tool then answered config_invalid.
+ */
 export function renderYaml(value: Record<string, unknown>): string {
-  return `${lines(value as Yaml, "").join("\n")}\n`;
+  return `${Bun.YAML.stringify(value, null, 2)}\n`;
+}
+
+/**
+ * A check for writeConfigAtomic: the text read back from disk parses (in YAML) to exactly `data`.
+ * Anything else — a scalar read as another type, a key lost — is refused before the rename.
+ */
+export function readsBackAs(data: unknown): (written: string) => string[] {
+  return (written) => {
+    let back: unknown;
+    try {
+      back = Bun.YAML.parse(written);
+    } catch (error) {
+      return [`what would be written is not valid YAML: ${(error as Error).message}`];
+    }
+    return Bun.deepEquals(back, data) ? [] : ["what would be written does not read back as what was meant (a value would change type or be lost)"];
+  };
 }

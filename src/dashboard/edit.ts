@@ -106,7 +106,7 @@ async function save(req: Request, action: string, ctx: DashboardContext, path: s
   const change = changeFor(action, form, managed);
   const invalid = "error" in change ? [change.error] : await checkManaged(configPath, change.file, ctx.rt.env).then((c) => (c.ok ? [] : c.errors));
   if ("error" in change || invalid.length) return htmlResponse(editorPage(ctx, managed, html`<p class="error">Not saved — the config would not load:<br>${invalid.map((e) => html`${e}<br>`)}</p>`), 400);
-  const written = writeManaged(path, change.file);
+  const written = await writeManaged(path, change.file, configPath, ctx.rt.env);
   if (!written.ok) return htmlResponse(editorPage(ctx, managed, html`<p class="error">${written.error.message}</p>`), 500);
   return new Response(null, { status: 303, headers: { ...SECURITY_HEADERS, location: "/edit/agents?saved=1" } });
 }

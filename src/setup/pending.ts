@@ -5,7 +5,7 @@
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { fail, ok, type Result } from "../result.ts";
-import { writeConfigAtomic } from "../config/write.ts";
+import { writeConfigAtomic, type WriteCode } from "../config/write.ts";
 import { readSecureFile } from "../config/secure-read.ts";
 import type { Env } from "../config/paths.ts";
 import { prepareText, type Proposal } from "./proposal.ts";
@@ -15,7 +15,7 @@ export function pendingPath(configPath: string): string {
 }
 
 /** Writes only the `.pending` sibling, atomically and 0600; the live file is never opened. */
-export function stagePending(configPath: string, text: string): Result<string, "config_insecure" | "write_failed"> {
+export function stagePending(configPath: string, text: string): Result<string, WriteCode> {
   return writeConfigAtomic(pendingPath(configPath), text);
 }
 

@@ -184,3 +184,27 @@ test("loading the config does not import arktype until a file has to be validate
   const run = Bun.spawnSync([process.execPath, "-e", script], { stderr: "pipe" });
   expect(JSON.parse(run.stdout.toString())).toEqual({ before: 0, afterZero: 0, ok: true });
 });
+
+describe("hostile files", () => {
+  test.skipIf(process.platform !== "linux")("/proc/self/mem (regular, 0600, yours, size 0, unreadable) is a refusal, not a crash", async () => {
+    const error = refused(await loadConfig({ path: "/proc/self/mem", env: {} }));
+    expect(error.code).toBe("config_invalid");
+    expect(error.message).toContain("/proc/self/mem cannot be read");
+  });
+
+  test("a duplicate YAML key is refused with the line of each occurrence, at any depth", async () => {
+    const text = "agents:\n  a:\n    backend: codex\n    sandbox: read-only\n    model: x\n    sandbox: danger-full-access\ntiers:\n  heavy: [a]\n";
+    const error = refused(await loadConfig({ path: writeConfig(privateDir(), "config.yaml", text), env: {} }));
+    expect(error.code).toBe("config_invalid");
+    expect(error.message).toContain('agents.a.sandbox: the key "sandbox" appears 2 times in one mapping (lines 4, 6)');
+  });
+
+  test("a duplicate JSON key is refused the same way; so is one in a flow mapping", async () => {
+    const json = '{\n  "tiers": {\n    "heavy": ["a"],\n    "heavy": ["b"]\n  }\n}\n';
+    const a = refused(await loadConfig({ path: writeConfig(privateDir(), "config.json", json), env: {} }));
+    expect(a.code).toBe("config_invalid");
+    expect(a.message).toContain('tiers.heavy: the key "heavy" appears 2 times in one mapping (lines 3, 4)');
+    const flow = refused(await loadConfig({ path: writeConfig(privateDir(), "config.yaml", "tiers: { heavy: [a], heavy: [b] }\n"), env: {} }));
+    expect(flow.message).toContain("(lines 1, 1)");
+  });
+});

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { chmodSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config/load.ts";
-import { renderYaml, writeConfigAtomic } from "../../src/config/write.ts";
+import { readsBackAs, renderYaml, writeConfigAtomic } from "../../src/config/write.ts";
 import { privateDir } from "./helpers.ts";
 
 describe("writeConfigAtomic", () => {
@@ -57,5 +57,31 @@ describe("renderYaml", () => {
     const text = renderYaml(value);
     expect(Bun.YAML.parse(text)).toEqual(value);
     expect(text).toContain("  coder-a:\n    backend: codex\n");
+  });
+
+  test("strings the parser would read as numbers, booleans or null stay strings", () => {
+    const models = [".nan", ".NaN", ".inf", "-.inf", "+.INF", "1e3", "0x1f", "0o17", "+1", "1_000", "yes", "No", "on", "~", "null", "Null", "true", "", " x", "x ", "#x", "- x", "a: b", "[x]", "{x}", "*x", "&x", "!x", "%x", "@x", "`x", "'x'", '"x"'];
+    for (const model of models) {
+      const value = { agents: { [model || "k"]: { backend: "codex", model } } };
+      expect(Bun.YAML.parse(renderYaml(value))).toEqual(value);
+    }
+  });
+});
+
+describe("writeConfigAtomic with a read-back check", () => {
+  test("a text that would load differently from what was meant is refused; the old file stays", () => {
+    const dir = privateDir();
+    const path = join(dir, "managed.yaml");
+    writeFileSync(path, "old\n", { mode: 0o600 });
+    const meant = { agents: { a: { model: ".nan" } } };
+    const result = writeConfigAtomic(path, "agents:\n  a:\n    model: .nan\n", readsBackAs(meant));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.code).toBe("config_invalid");
+    expect(result.error.message).toContain("does not read back as what was meant");
+    expect(readFileSync(path, "utf8")).toBe("old\n");
+    expect(readdirSync(dir)).toEqual(["managed.yaml"]);
+    expect(writeConfigAtomic(path, renderYaml(meant), readsBackAs(meant)).ok).toBe(true);
+    expect(Bun.YAML.parse(readFileSync(path, "utf8"))).toEqual(meant);
   });
 });

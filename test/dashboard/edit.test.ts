@@ -63,6 +63,17 @@ describe("dashboard.editable: true", () => {
     expect(loaded.value.agents.gem).toMatchObject({ backend: "gemini", model: "gemini-2.5-pro", scores: { review: 70, coding: 60 }, enabled: true });
   });
 
+  test("a model named like a YAML number (.nan, .inf, 1e3) is written quoted and loads as that string", async () => {
+    for (const model of [".nan", "-.inf", "1e3"]) {
+      const res = await post("/edit/agents/save", { token: dash.token, id: "odd", backend: "codex", model, enabled: "on" });
+      expect(res.status).toBe(303);
+      const loaded = await loadConfig({ env: box.env });
+      if (!loaded.ok) throw new Error(loaded.error.message);
+      expect(loaded.value.agents.odd?.model).toBe(model);
+    }
+    expect((await post("/edit/agents/delete", { token: dash.token, id: "odd" })).status).toBe(303);
+  });
+
   test("the reviewer selection goes to the managed file and becomes consult.review", async () => {
     const res = await post("/edit/reviewers", { token: dash.token, reviewer: "codex-main", deep: "gem" });
     expect(res.status).toBe(303);
