@@ -213,9 +213,30 @@ module.exports = {
       severity: "error",
       comment:
         "process/ (spawn, process groups, kill, capture, resolve) is the floor of the I/O stack: it imports " +
-        "only the leaves, so every layer above can use it and none of them is pulled in.",
+        "only the leaves — and the recursion guard's one definition (safety/depth.ts), which every child " +
+        "environment it builds must carry — so every layer above can use it and none of them is pulled in.",
       from: { path: up.process },
-      to: { path: "^src/", pathNot: "^src/(process/|log\\.ts$|result\\.ts$|errors\\.ts$)" },
+      to: { path: "^src/", pathNot: "^src/(process/|safety/depth\\.ts$|log\\.ts$|result\\.ts$|errors\\.ts$)" },
+    },
+    {
+      name: "delegates-start-in-a-transport",
+      severity: "error",
+      comment:
+        "A process is started only by process/ itself (probes through capture.ts), git/ (git commands) and " +
+        "runner/transports/ (delegates). Anything else that spawned would skip the attempt's checks — depth, " +
+        "readiness, fingerprint — so it may not import the spawner (docs/design.md, one place per safety rule).",
+      from: { path: "^src/", pathNot: "^src/(process/|git/|runner/transports/)" },
+      to: { path: "^src/process/spawn\\.ts$" },
+    },
+    {
+      name: "the-attempt-owns-the-transports",
+      severity: "error",
+      comment:
+        "A delegate's transport is driven only by runner/attempt.ts (through prepare and stream), which checks " +
+        "the recursion depth before anything starts; no service may open a transport around it. The HTTP " +
+        "channel that ask uses sends a request, not a delegate, and is exempt.",
+      from: { path: "^src/", pathNot: "^src/runner/(attempt|prepare|stream|classify|guards)\\.ts$|^src/runner/transports/" },
+      to: { path: "^src/runner/transports/", pathNot: "^src/runner/transports/(types|http)\\.ts$" },
     },
     {
       name: "safety-is-a-leaf",

@@ -110,7 +110,9 @@ export type FailureClass =
   | "tree_changed"
   | "bad_output"
   /** Refused before spawning: the prompt cannot travel the way this CLI takes it (argv size). */
-  | "prompt_too_large";
+  | "prompt_too_large"
+  /** Refused before spawning: this orchestrate was itself started by a delegate at the depth limit. */
+  | "recursion_limit";
 
 export const UNAVAILABLE_CLASSES: readonly FailureClass[] = ["not_installed", "auth", "capacity", "transport"];
 

@@ -2,8 +2,10 @@
  * The child's environment, built deliberately: the parent's environment minus orchestrate's own
  * control variables (a delegate that runs orchestrate must not inherit our config or init rights),
  * plus the recursion depth, plus what the adapter asked for. Nothing else is added: no secret is
- * ever invented here.
+ * ever invented here. The depth comes from the one definition of the recursion guard
+ * (src/safety/depth.ts), so a garbled value makes the child deeper, never shallower.
  */
+import { childDepthEnv } from "../safety/depth.ts";
 
 /** Variables that steer this orchestrate process and must not leak into a nested one. */
 export const CONTROL_VARIABLES: readonly string[] = [
@@ -17,14 +19,6 @@ export const CONTROL_VARIABLES: readonly string[] = [
   "ORCHESTRATOR_HOST_RUNTIME",
 ];
 
-export const DEPTH_VARIABLE = "ORCHESTRATE_DEPTH";
-
-/** The depth this process runs at: 0 unless a parent orchestrate set it. */
-export function currentDepth(env: Record<string, string | undefined>): number {
-  const depth = Number.parseInt(env[DEPTH_VARIABLE] ?? "", 10);
-  return Number.isFinite(depth) && depth >= 0 ? depth : 0;
-}
-
 export function childEnv(base: Record<string, string | undefined>, additions: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(base)) if (value !== undefined) env[key] = value;
@@ -34,6 +28,6 @@ export function childEnv(base: Record<string, string | undefined>, additions: Re
     else env[key] = value;
   }
   // Set last so no addition can lower it: the depth is the recursion guard.
-  env[DEPTH_VARIABLE] = String(currentDepth(base) + 1);
+  Object.assign(env, childDepthEnv(base));
   return env;
 }

@@ -6,6 +6,7 @@
 import type { Adapter, AgentEvent, Env, ExitOutcome, FailureClass, RunRequest } from "../backends/contract.ts";
 import { foldEvents, type FoldedRun } from "../backends/fold.ts";
 import type { AgentConfig } from "../config/types.ts";
+import { checkDepth } from "../safety/depth.ts";
 import { classifyAttempt } from "./classify.ts";
 import { attemptGuards } from "./guards.ts";
 import { prepareAttempt, type PrepareOutcome } from "./prepare.ts";
@@ -20,6 +21,11 @@ export interface AttemptSpec {
   adapter: Adapter;
   request: RunRequest;
   env: Env;
+  /**
+   * The recursion limit (config maxDepth). Required, and checked here before anything starts, so no
+   * caller — route, consult, review, workflow step, smoke — can delegate past it (docs/design.md).
+   */
+  maxDepth: number;
   timeoutMs: number;
   stallMs?: number;
   signal?: AbortSignal;
@@ -68,6 +74,8 @@ export async function runAttempt(spec: AttemptSpec): Promise<AttemptResult> {
 
 async function runOnce(spec: AttemptSpec): Promise<AttemptResult> {
   const started = Date.now();
+  const depth = checkDepth(spec.env, spec.maxDepth);
+  if (!depth.ok) return refused(spec, { ok: false, failure: "recursion_limit", reason: depth.error.message }, started);
   const prepared = await prepareAttempt(spec, spec.transport ?? cliTransport);
   if (!prepared.ok) return refused(spec, prepared, started);
   const { channel, request, ignorePaths, before } = prepared.value;

@@ -63,9 +63,10 @@ const PLANTED: Record<string, string> = {
   "src/store/db.ts": `import { Database } from "bun:sqlite";\nexport const db = Database;\n`, // allowed
   "src/runner/attempt.ts": [
     `import { fold } from "../backends/fold.ts";`, // allowed
+    `import { cliTransport } from "./transports/cli.ts";`, // allowed: the attempt owns its transports
     `import { route } from "../services/route/index.ts";`, // runner-not-to-services
     `import type { Database } from "bun:sqlite";`, // only-store-opens-sqlite (type-only counts)
-    `export const attempt = (d: Database) => [fold, route, d];`,
+    `export const attempt = (d: Database) => [fold, route, d, cliTransport];`,
   ].join("\n"),
   "src/services/route/index.ts": [
     `import { plan } from "../../routing/plan.ts";`, // allowed
@@ -83,6 +84,15 @@ const PLANTED: Record<string, string> = {
   "src/services/review/plan.ts": `export const plan = 1;\n`,
   "src/services/review/index.ts": `import { plan } from "./plan.ts";\nexport const review = plan;\n`, // allowed: own folder
   "src/services/flat.ts": `export const old = 1;\n`,
+  "src/services/smoke/index.ts": [
+    `import { runProcess } from "../../process/spawn.ts";`, // delegates-start-in-a-transport
+    `import { cliTransport } from "../../runner/transports/cli.ts";`, // the-attempt-owns-the-transports
+    `import { httpChannel } from "../../runner/transports/http.ts";`, // allowed: a request, not a delegate
+    `export const smoke = [runProcess, cliTransport, httpChannel];`,
+  ].join("\n"),
+  "src/process/spawn.ts": `export const runProcess = 1;\n`,
+  "src/runner/transports/cli.ts": `import { runProcess } from "../../process/spawn.ts";\nexport const cliTransport = runProcess;\n`, // allowed
+  "src/runner/transports/http.ts": `export const httpChannel = 1;\n`,
   "src/mcp/server.ts": `import { runCommand } from "../cli/run.ts";\nexport type Server = typeof runCommand;\n`, // cli-is-the-top
   "src/cli/run.ts": `import { wizard } from "../setup/wizard.ts";\nexport const runCommand = wizard;\n`, // allowed
   "src/setup/wizard.ts": `import { checks } from "../doctor/checks.ts";\nexport const wizard = checks;\nexport const shared = 1;\n`, // allowed: setup → doctor
@@ -106,6 +116,8 @@ const EXPECTED = [
   "features-meet-at-their-entry: src/services/route/index.ts → src/services/review/plan.ts",
   "services-are-in-folders: src/services/route/index.ts → src/services/flat.ts",
   "shared-folders-are-below-features: src/services/shared/jobs.ts → src/services/route/index.ts",
+  "delegates-start-in-a-transport: src/services/smoke/index.ts → src/process/spawn.ts",
+  "the-attempt-owns-the-transports: src/services/smoke/index.ts → src/runner/transports/cli.ts",
   "cli-is-the-top: src/mcp/server.ts → src/cli/run.ts",
   "doctor-below-setup: src/doctor/checks.ts → src/setup/wizard.ts",
   "leaves-import-nothing: src/log.ts → src/store/db.ts",
@@ -125,6 +137,9 @@ const ALLOWED = [
   "src/services/route/index.ts → src/services/answer/turn.ts",
   "src/services/route/index.ts → src/services/review/index.ts",
   "src/services/review/index.ts → src/services/review/plan.ts",
+  "src/services/smoke/index.ts → src/runner/transports/http.ts",
+  "src/runner/attempt.ts → src/runner/transports/cli.ts",
+  "src/runner/transports/cli.ts → src/process/spawn.ts",
   "src/cli/run.ts → src/setup/wizard.ts",
   "src/main.ts → src/cli/run.ts",
 ];

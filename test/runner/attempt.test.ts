@@ -44,8 +44,34 @@ function transport(prepared: (request: RunRequest) => Prepared): Transport & { i
 const request: RunRequest = { mode: "answer", prompt: "p", cwd: "/tmp" };
 
 function spec(t: Transport, more: Partial<AttemptSpec> = {}): AttemptSpec {
-  return { agent: agent("a", "claude"), adapter, request, env: {}, timeoutMs: 10_000, fingerprint: false, transport: t, ...more };
+  return { agent: agent("a", "claude"), adapter, request, env: {}, timeoutMs: 10_000, fingerprint: false, transport: t, ...more, maxDepth: more.maxDepth ?? 3 };
 }
+
+describe("the recursion guard lives inside the attempt", () => {
+  // Every delegate starts through runAttempt (the-attempt-owns-the-transports in .dependency-cruiser.cjs),
+  // so a workflow step or smoke, which never called the service-level check, is refused here too.
+  for (const [what, env] of [
+    ["at the limit", { ORCHESTRATE_DEPTH: "3" }],
+    ["past the limit", { ORCHESTRATE_DEPTH: "7" }],
+    ["with a garbled depth (fails closed)", { ORCHESTRATE_DEPTH: "two" }],
+  ] as const) {
+    test(`${what}: refused before the transport is asked for anything`, async () => {
+      const t = transport(() => ({ ok: false, failure: "not_installed", reason: "must not be reached" }));
+      const result = await runAttempt(spec(t, { env, maxDepth: 3 }));
+      expect(result.failure).toBe("recursion_limit");
+      expect(result.spawned).toBe(false);
+      expect(result.reason).toContain("maxDepth 3");
+      expect(t.inputs).toEqual([]);
+    });
+  }
+
+  test("below the limit the attempt proceeds to its transport", async () => {
+    const t = transport(() => ({ ok: false, failure: "not_installed", reason: "not here" }));
+    const result = await runAttempt(spec(t, { env: { ORCHESTRATE_DEPTH: "2" }, maxDepth: 3 }));
+    expect(result.failure).toBe("not_installed");
+    expect(t.inputs.length).toBe(1);
+  });
+});
 
 describe("stream: lines → events → fold, guards abort the channel", () => {
   test("events are folded and reported as they arrive", async () => {

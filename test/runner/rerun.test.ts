@@ -40,7 +40,7 @@ function runs(scripts: { lines: string[]; end?: Partial<TransportEnd> }[]): Tran
   return { kind: "fake", count: () => n, prepare: async ({ request: r }) => ({ ok: true, request: r, channel: channel() }) };
 }
 
-const spec = (t: Transport, more: Partial<AttemptSpec> = {}): AttemptSpec => ({ agent: agent("a", "claude"), adapter: rerunning, request, env: {}, timeoutMs: 60_000, fingerprint: false, transport: t, ...more });
+const spec = (t: Transport, more: Partial<AttemptSpec> = {}): AttemptSpec => ({ agent: agent("a", "claude"), adapter: rerunning, request, env: {}, timeoutMs: 60_000, fingerprint: false, transport: t, ...more, maxDepth: more.maxDepth ?? 3 });
 
 describe("runAttempt re-runs once where the backend asks", () => {
   test("a transient capacity failure: the re-run answers, the first run is kept for the trace", async () => {

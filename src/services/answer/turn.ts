@@ -94,6 +94,7 @@ async function runAnswer<C>(rt: Runtime, spec: TurnSpec<C>, prompt: string, resu
       adapter,
       request,
       env: rt.env,
+      maxDepth: rt.config.maxDepth,
       timeoutMs: Math.max(1000, spec.deadline - rt.now()),
       ...(spec.agent.limits.stallSec ? { stallMs: spec.agent.limits.stallSec * 1000 } : {}),
       ...(spec.signal ? { signal: spec.signal } : {}),
@@ -191,6 +192,7 @@ const CODES: Partial<Record<FailureClass, ErrorCode>> = {
   budget: "budget_exceeded",
   bad_output: "bad_output",
   prompt_too_large: "prompt_too_large",
+  recursion_limit: "recursion_limit",
 };
 
 /** No fallback: the failure is the answer, with what the person should do about it (the backend's own words first). */

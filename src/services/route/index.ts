@@ -136,6 +136,7 @@ async function runWithProgress(rt: Runtime, req: RouteRequest, candidate: Candid
       adapter: rt.adapters[candidate.agent.backend],
       request: { mode: "route", prompt: req.prompt, cwd: req.cwd, ...permissionFields(candidate) },
       env: rt.env,
+      maxDepth: rt.config.maxDepth,
       timeoutMs: slot.capSec * 1000,
       stallMs: (agent.limits.stallSec ?? rt.config.defaults.stallSec) * 1000,
       ...(hooks.signal ? { signal: hooks.signal } : {}),

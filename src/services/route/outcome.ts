@@ -136,6 +136,7 @@ const ROUTE_CODES: Record<FailureClass, ErrorCode> = {
   bad_output: "bad_output",
   // Refused before spawning, so never a fallback: the next CLI would get the same prompt.
   prompt_too_large: "prompt_too_large",
+  recursion_limit: "recursion_limit",
 };
 
 export function failed(result: AttemptResult, trace: AttemptTrace, attempts: AttemptTrace[], crossing: string | undefined, why: string): RouteOutcome {

@@ -175,6 +175,7 @@ async function isolatedStep(rt: Runtime, step: StepRecord, agent: AgentConfig, p
     // auto_edit): none of the agent's sandbox or permission options are passed.
     request: { mode: "route", prompt, cwd: wt.path, ...(agent.model ? { model: agent.model } : {}), provider: agent.provider },
     env: rt.env,
+    maxDepth: rt.config.maxDepth,
     timeoutMs: timeoutMs(rt, step),
     signal,
     fingerprint: false,
@@ -222,5 +223,6 @@ async function observedTest(wt: Worktree, attempt: { run: { text: string }; even
 }
 
 function attemptFailure(agent: AgentConfig, failure: string, reason: string): Failure {
-  return { code: failure === "timeout" ? "timeout" : failure === "cancelled" ? "cancelled" : "agent_failed", message: `${agent.id} (${agent.backend}) failed in its worktree: ${reason}` };
+  const code = failure === "timeout" || failure === "cancelled" || failure === "recursion_limit" ? failure : "agent_failed";
+  return { code, message: `${agent.id} (${agent.backend}) failed in its worktree: ${reason}` };
 }
