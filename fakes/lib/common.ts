@@ -13,13 +13,15 @@
  *   FAKE_DELAY_MS        delay before answering (scenario "slow" too)
  *   FAKE_EVENTS          with scenario "long": number of progress events, FAKE_EVENT_GAP_MS apart
  *   FAKE_MUTATION        what editTree() does: new-untracked (default), edit-file, delete, rename,
- *                        mode, stage, commit, ignored — on FAKE_MUTATION_FILE (default README.md)
+ *                        mode, stage, commit, ignored — on FAKE_MUTATION_FILE (default README.md);
+ *                        plant-git: a hostile agent's core.fsmonitor and filter driver in .git,
+ *                        each appending its name to FAKE_PLANT_MARKER when run
  *   FAKE_DELAY_ONCE      a file path: FAKE_DELAY_MS applies only to the run that creates it (the
  *                        first); later runs answer at once — a reviewer that times out, then not
  *   FAKE_REVIEW_REPLY    the reply to a review prompt (ORCHESTRATE_REVIEW_ENVELOPE): JSON text, or
  *                        any text for an unparseable reviewer (default: one minor finding)
  */
-import { appendFileSync, chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, mkdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 
@@ -142,6 +144,19 @@ export function editTree(name = "FAKE_EDIT.txt"): void {
     },
     // An agent that escapes its worktree: writes into FAKE_OUTSIDE_DIR (the user's checkout in tests).
     outside: () => writeFileSync(join(process.env.FAKE_OUTSIDE_DIR ?? cwd, "ESCAPED.txt"), "written outside the worktree\n"),
+    "plant-git": () => {
+      const marker = process.env.FAKE_PLANT_MARKER ?? join(cwd, "..", "planted-ran");
+      const script = join(cwd, "..", "planted.sh");
+      writeFileSync(script, `#!/bin/sh\necho "$0 $*" >> ${marker}\ncat\n`);
+      chmodSync(script, 0o755);
+      git("config", "core.fsmonitor", script);
+      git("config", "filter.planted.clean", script);
+      git("config", "filter.planted.process", script);
+      writeFileSync(join(cwd, ".git", "info", "attributes"), "* filter=planted\n");
+      // A stat that no longer matches the index makes git hash the file, through the filter.
+      const later = new Date(Date.now() + 5000);
+      utimesSync(join(cwd, target), later, later);
+    },
     "nested-git": () => {
       mkdirSync(join(cwd, "sub"), { recursive: true });
       writeFileSync(join(cwd, "sub", "a.txt"), "nested\n");

@@ -2,10 +2,12 @@
  * Runs git through the process layer like every other child: its own process group (the group
  * kill also reaches what git starts: fsmonitor hooks, filters), registered among the live groups
  * so a shutdown ends a slow `git status` too, stderr kept as a bounded tail, and stdout collected
- * only up to a cap — past it the run is ended and reported, never buffered on.
+ * only up to a cap — past it the run is ended and reported, never buffered on. And never with a
+ * program the repository names (see safe-config.ts): every call goes through here.
  */
 import { lstatSync } from "node:fs";
 import { runProcess, type ProcessResult } from "../process/spawn.ts";
+import { needsDriverScan, overrideArgs, subcommand, subcommandFlags, submoduleConfigs } from "./safe-config.ts";
 
 export type GitOutput = { ok: true; value: string } | { ok: false; reason: "not_git" | "timeout" | "error"; message: string };
 
@@ -15,13 +17,54 @@ export interface GitRunOptions {
   maxBytes: number;
   /** The complete environment (see gitEnv). */
   env: Record<string, string>;
+  /** The repository's `git config --list -z` when the caller already read it (see readConfigListing). */
+  configListing?: string;
+  /** The common git directory, when known: its submodules' configs are scanned for drivers too. */
+  commonDir?: string;
 }
 
+const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+/** Subcommands that descend into submodules with the submodules' own configuration. */
+const RECURSES = new Set(["status", "diff"]);
+
 export async function runGit(cwd: string, args: string[], opts: GitRunOptions): Promise<GitOutput> {
+  const listings = needsDriverScan(args) ? await driverListings(cwd, args, opts) : [];
+  return spawnGit(cwd, ["--no-pager", ...overrideArgs(listings), ...subcommandFlags(args)], args, opts);
+}
+
+/**
+ * The effective configuration as `git config --list -z` prints it (includes followed), read with
+ * the same leading options (--git-dir, --work-tree) as `args`. Runs no program the config names.
+ */
+export async function readConfigListing(cwd: string, opts: Omit<GitRunOptions, "configListing" | "commonDir">, leading: readonly string[] = []): Promise<GitOutput> {
+  return spawnGit(cwd, ["--no-pager", ...overrideArgs([]), ...leading, "config", "--list", "-z"], ["config"], { ...opts, maxBytes: MAX_CONFIG_BYTES });
+}
+
+/** The listings whose drivers are blanked: the repository's, and each submodule's where git descends. */
+async function driverListings(cwd: string, args: string[], opts: GitRunOptions): Promise<string[]> {
+  const sub = subcommand(args) ?? "";
+  const leading = args.slice(0, Math.max(0, args.indexOf(sub)));
+  const own = opts.configListing ?? (await readConfigListing(cwd, opts, leading));
+  const listings = [typeof own === "string" ? own : own.ok ? own.value : ""];
+  if (!RECURSES.has(sub)) return listings;
+  const common = opts.commonDir ?? (await commonDirOf(cwd, leading, opts));
+  for (const file of common ? submoduleConfigs(common) : []) {
+    const listed = await spawnGit(cwd, ["--no-pager", ...overrideArgs([]), "config", "--list", "-z", "--includes", "--file", file], ["config"], { ...opts, maxBytes: MAX_CONFIG_BYTES });
+    if (listed.ok) listings.push(listed.value);
+  }
+  return listings;
+}
+
+async function commonDirOf(cwd: string, leading: readonly string[], opts: GitRunOptions): Promise<string | undefined> {
+  const out = await spawnGit(cwd, ["--no-pager", ...overrideArgs([]), ...leading, "rev-parse", "--path-format=absolute", "--git-common-dir"], ["rev-parse"], { ...opts, maxBytes: MAX_CONFIG_BYTES });
+  return out.ok ? out.value.trim() : undefined;
+}
+
+async function spawnGit(cwd: string, argv: string[], args: string[], opts: GitRunOptions): Promise<GitOutput> {
   const out = new CappedBytes(opts.maxBytes);
   const result = await runProcess({
     command: "git",
-    args,
+    args: argv,
     cwd,
     env: opts.env,
     timeoutMs: opts.timeoutMs,

@@ -90,7 +90,7 @@ async function runOnce(spec: AttemptSpec): Promise<AttemptResult> {
     ...(spec.onActivity ? { onActivity: spec.onActivity } : {}),
     ...(spec.onEvent ? { onEvent: spec.onEvent } : {}),
   });
-  const after = before ? await treeState(request.cwd, ignorePaths, before.top) : undefined;
+  const after = before ? await treeState(request.cwd, ignorePaths, before.repo) : undefined;
   const { end, run, events, trip } = streamed;
   const { adapter } = spec;
   const { failure, reason, explanation } = classifyAttempt({

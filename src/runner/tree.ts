@@ -5,14 +5,14 @@
  */
 import { resolve } from "node:path";
 import type { Adapter, RunRequest } from "../backends/contract.ts";
-import { fingerprintTree } from "../git/fingerprint.ts";
+import { fingerprintTree, type RepoLayout } from "../git/fingerprint.ts";
 
 const FINGERPRINT_TIMEOUT_MS = 20_000;
 
 export interface TreeState {
   value: string;
-  /** The work tree's top level, reused by the second fingerprint. */
-  top: string;
+  /** Where the repository lives, reused by the second fingerprint. */
+  repo: RepoLayout;
 }
 
 /** Absolute paths of the CLI's own state files for this request (community grok's ./.grok/settings.json). */
@@ -20,7 +20,7 @@ export function bookkeepingPaths(adapter: Adapter, request: RunRequest): string[
   return (adapter.stateFiles?.(request) ?? []).map((file) => resolve(request.cwd, file));
 }
 
-export async function treeState(cwd: string, ignorePaths: string[], top?: string): Promise<TreeState | undefined> {
-  const fp = await fingerprintTree(cwd, { timeoutMs: FINGERPRINT_TIMEOUT_MS, ignorePaths, ...(top ? { top } : {}) });
-  return fp.ok ? { value: fp.value, top: fp.top } : undefined;
+export async function treeState(cwd: string, ignorePaths: string[], repo?: RepoLayout): Promise<TreeState | undefined> {
+  const fp = await fingerprintTree(cwd, { timeoutMs: FINGERPRINT_TIMEOUT_MS, ignorePaths, ...(repo ? { repo } : {}) });
+  return fp.ok ? { value: fp.value, repo: fp.repo } : undefined;
 }

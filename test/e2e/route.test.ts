@@ -102,6 +102,17 @@ describe("route: fallback only on a fast clean failure", () => {
     expect(attemptsOf(reply).map((a) => a.treeChanged)).toEqual([true]);
   });
 
+  test("a delegate that plants core.fsmonitor and a filter driver: orchestrate's git runs neither, and the tree changed", async () => {
+    box = makeSandbox({});
+    const marker = join(box.root, "planted-ran");
+    box.writeConfig(twoClaudes({ FAKE_CLAUDE_SCENARIO: "edits-then-fails", FAKE_MUTATION: "plant-git", FAKE_PLANT_MARKER: marker }));
+    session = await connect(box.env);
+    const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
+    expect(attemptsOf(reply).map((a) => [a.agent, a.fellBack, a.treeChanged])).toEqual([["first", false, true]]);
+    // The fingerprint after the attempt ran git status in the planted repository.
+    expect(existsSync(marker)).toBe(false);
+  });
+
   test("a change to an ignored file leaves the fingerprint alone, but an agent that wrote is still terminal", async () => {
     const reply = await route({}, twoClaudes({ FAKE_CLAUDE_SCENARIO: "edits-then-fails", FAKE_MUTATION: "ignored" }));
     expect(attemptsOf(reply).map((a) => [a.treeChanged, a.fellBack])).toEqual([[false, false]]);

@@ -157,27 +157,39 @@ describe("fingerprintTree failures are values", () => {
 
   test("a git that hangs is killed at the timeout → timeout", async () => {
     const dir = makeRepo();
-    const hook = join(dir, "slow-fsmonitor.sh");
-    const marker = join(dir, "hook-pid");
-    // git status runs the fsmonitor hook; this one hangs, as a slow or stuck filesystem would.
-    writeFileSync(hook, `#!/bin/sh\necho $$ > ${marker}\nexec sleep 30\n`);
-    chmodSync(hook, 0o755);
-    git(dir, "config", "core.fsmonitor", hook);
-    const started = Date.now();
-    const result: FingerprintResult = await fingerprintTree(dir, { timeoutMs: 500 });
-    expect(result).toMatchObject({ ok: false, reason: "timeout" });
-    expect(Date.now() - started).toBeLessThan(3000);
-    const hookPid = Number(readFileSync(marker, "utf8"));
-    const stat = (() => {
-      try {
-        return readFileSync(`/proc/${hookPid}/stat`, "utf8");
-      } catch {
-        return "gone";
-      }
-    })();
-    expect(stat === "gone" || stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")).toBe(true);
+    // A git that hangs, as one on a slow or stuck filesystem would, with a child of its own.
+    const { marker, restore } = hangingGitOnPath(dir);
+    try {
+      const started = Date.now();
+      const result: FingerprintResult = await fingerprintTree(dir, { timeoutMs: 500 });
+      expect(result).toMatchObject({ ok: false, reason: "timeout" });
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(gone(Number(readFileSync(marker, "utf8")))).toBe(true);
+    } finally {
+      restore();
+    }
   });
 });
+
+/** A `git` first on PATH that starts a child, writes the child's pid, then waits on it. */
+function hangingGitOnPath(dir: string): { marker: string; restore: () => void } {
+  const bin = mkdtempSync(join(tmpdir(), "orch-hanging-git-"));
+  const marker = join(dir, "hang-pid");
+  writeFileSync(join(bin, "git"), `#!/bin/sh\nsleep 30 &\necho $! > ${marker}.tmp && mv ${marker}.tmp ${marker}\nwait\n`);
+  chmodSync(join(bin, "git"), 0o755);
+  const saved = process.env.PATH;
+  process.env.PATH = `${bin}:${saved ?? ""}`;
+  return { marker, restore: () => void (process.env.PATH = saved) };
+}
+
+function gone(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return true;
+  }
+}
 
 describe("fingerprint: CLI bookkeeping files", () => {
   test("an ignored path (a CLI's own state file) does not change the fingerprint; other files still do", async () => {
@@ -201,19 +213,8 @@ describe("fingerprint: CLI bookkeeping files", () => {
 });
 
 describe("git runs through the process layer", () => {
-  /** A repo whose `git status` hangs in an fsmonitor hook that writes its pid first. */
-  function hangingRepo(): { dir: string; marker: string } {
-    const dir = makeRepo();
-    const hook = join(dir, "slow-fsmonitor.sh");
-    const marker = join(dir, "hook-pid");
-    writeFileSync(hook, `#!/bin/sh\necho $$ > ${marker}.tmp && mv ${marker}.tmp ${marker}\nexec sleep 30\n`);
-    chmodSync(hook, 0o755);
-    git(dir, "config", "core.fsmonitor", hook);
-    return { dir, marker };
-  }
-
   async function markerPid(marker: string): Promise<number> {
-    // Waits on the hook's own signal (its pid file), not on a fixed sleep.
+    // Waits on the fake's own signal (its pid file), not on a fixed sleep.
     for (let i = 0; i < 500; i++) {
       try {
         return Number(readFileSync(marker, "utf8"));
@@ -221,30 +222,26 @@ describe("git runs through the process layer", () => {
         await Bun.sleep(10);
       }
     }
-    throw new Error("the hook never started");
+    throw new Error("the fake git never started");
   }
 
-  const gone = (pid: number): boolean => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
-    } catch {
-      return true;
-    }
-  };
-
   test("a running fingerprint is a live group: shutdown ends git and what it started", async () => {
-    const { dir, marker } = hangingRepo();
-    const before = liveCount();
-    const running = fingerprintTree(dir, { timeoutMs: 60_000 });
-    const hookPid = await markerPid(marker);
-    expect(liveCount()).toBe(before + 1);
-    const started = Date.now();
-    await killAllLive("shutdown");
-    expect(await running).toMatchObject({ ok: false, reason: "error" });
-    expect(Date.now() - started).toBeLessThan(3000);
-    expect(gone(hookPid)).toBe(true);
-    expect(liveCount()).toBe(before);
+    const dir = makeRepo();
+    const { marker, restore } = hangingGitOnPath(dir);
+    try {
+      const before = liveCount();
+      const running = fingerprintTree(dir, { timeoutMs: 60_000 });
+      const childPid = await markerPid(marker);
+      expect(liveCount()).toBe(before + 1);
+      const started = Date.now();
+      await killAllLive("shutdown");
+      expect(await running).toMatchObject({ ok: false, reason: "error" });
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(gone(childPid)).toBe(true);
+      expect(liveCount()).toBe(before);
+    } finally {
+      restore();
+    }
   });
 
   test("stdout past the cap ends git and is an error, never a fingerprint of part of the status", async () => {

@@ -180,7 +180,7 @@ async function isolatedStep(rt: Runtime, step: StepRecord, agent: AgentConfig, p
     signal,
     fingerprint: false,
   });
-  const after = await fingerprintTree(wf.workdir, { timeoutMs: 60_000, top: before.top });
+  const after = await fingerprintTree(wf.workdir, { timeoutMs: 60_000, repo: before.repo });
   if (!after.ok || after.value !== before.value) {
     await removeWorktree(wt);
     return fail("containment_breach", `${agent.id} (${agent.backend}) changed your checkout ${wf.workdir} while it worked in its worktree; the step failed and nothing was captured.`);
