@@ -1,15 +1,19 @@
 import { defineCommand } from "citty";
 import { loadConfig } from "../config/load.ts";
 import { resolveConfigPath } from "../config/paths.ts";
-import { runDoctor } from "../doctor/checks.ts";
-import { formatCliLine, formatDoctor } from "../doctor/format.ts";
+import { problemCounts, runDoctor } from "../doctor/checks.ts";
+import { formatCliLine, formatDoctor, formatVerdict } from "../doctor/format.ts";
+
+/** `check`'s exit codes (README, Command line). */
+export const CHECK_EXIT = { ok: 0, invalid: 1, blocked: 3 } as const;
 
 /**
  * `orchestrate check [path]` (also `--check [path]`): the exact hardened load path the server uses,
- * then the doctor's view of tiers, agents and CLIs. Exit 0 valid, 1 invalid or absent.
+ * then the doctor's view of tiers, agents and CLIs. Exit 0 valid and nothing blocks an agent, 1
+ * invalid or absent, 3 valid but a problem keeps an agent from running.
  */
 export const checkCommand = defineCommand({
-  meta: { name: "check", description: "Validate the config through the server's hardened load path and report tiers, agents and installed CLIs." },
+  meta: { name: "check", description: "Validate the config through the server's hardened load path and report tiers, agents and installed CLIs. Exit 0 ok · 1 invalid or absent · 3 valid, but a problem blocks an agent." },
   args: {
     path: { type: "positional", required: false, description: "Config file (default: the server's lookup)" },
   },
@@ -18,17 +22,18 @@ export const checkCommand = defineCommand({
     const location = args.path ? { path: args.path, exists: true } : resolveConfigPath(env);
     if (!location.exists) {
       process.stdout.write(`No config file found (looked for ${location.path}).\nThe server would run with every tier unconfigured. Create one with: orchestrate init\n`);
-      process.exit(1);
+      process.exit(CHECK_EXIT.invalid);
     }
     const config = await loadConfig({ env, ...(args.path ? { path: args.path } : {}) });
     if (!config.ok) {
       process.stdout.write(`✗ ${config.error.message}\n${config.error.hint ? `Fix: ${config.error.hint}\n` : ""}`);
-      process.exit(1);
+      process.exit(CHECK_EXIT.invalid);
     }
-    // Each CLI's line as it answers (they are probed in parallel), then the rest of the report.
-    process.stdout.write(`✓ ${location.path} is valid\nCLIs:\n`);
+    // Each CLI's line as it answers (they are probed in parallel), then the rest, then the verdict.
+    process.stdout.write(`${location.path}: the file is a valid config; checking what it needs…\nCLIs:\n`);
     const report = await runDoctor(config.value, env, { onCli: (cli) => process.stdout.write(`${formatCliLine(cli)}\n`) });
     process.stdout.write(formatDoctor(report, { clis: false }));
-    process.exit(0);
+    process.stdout.write(formatVerdict(location.path, report));
+    process.exit(problemCounts(report).blocking > 0 ? CHECK_EXIT.blocked : CHECK_EXIT.ok);
   },
 });

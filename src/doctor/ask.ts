@@ -29,10 +29,9 @@ export interface AskCapabilityReport {
   deployments: AskDeploymentReport[];
 }
 
-export function askReport(ask: AskConfig, env: Record<string, string | undefined>, storePath: string, now: number): AskCapabilityReport[] {
+export function askReport(ask: AskConfig, env: Record<string, string | undefined>, cooling: ReadonlyMap<string, Cooldown>): AskCapabilityReport[] {
   const capabilities = Object.values(ask.capabilities);
   if (capabilities.length === 0) return [];
-  const cooling = activeCooldowns(storePath, now);
   return capabilities.map((c) => ({
     name: c.name,
     strategy: c.strategy,
@@ -44,7 +43,8 @@ export function askReport(ask: AskConfig, env: Record<string, string | undefined
   }));
 }
 
-function activeCooldowns(path: string, now: number): Map<string, Cooldown> {
+/** Every cooldown in force, by its stored key; an absent or unusable store knows none. */
+export function activeCooldowns(path: string, now: number): Map<string, Cooldown> {
   if (!lstatSync(path, { throwIfNoEntry: false })?.isFile()) return new Map();
   const opened = openStore(path, { readonly: true });
   if (!opened.ok) return new Map();
@@ -58,10 +58,10 @@ function activeCooldowns(path: string, now: number): Map<string, Cooldown> {
 }
 
 /** Problems worth a hint: a key variable the server's environment does not set. */
-export function askProblems(report: AskCapabilityReport[]): { problem: string; hint: string }[] {
+export function askProblems(report: AskCapabilityReport[]): { problem: string; hint: string; blocks: boolean }[] {
   return report.flatMap((c) =>
     c.deployments
       .filter((d) => !d.keySet)
-      .map((d) => ({ problem: `ask ${c.name}/${d.id}: ${d.keyEnv ?? "its key variable"} is not set`, hint: `set ${d.keyEnv ?? "the variable"} in the environment the server runs with (the MCP client's env block for orchestrate); until then this deployment is skipped` })),
+      .map((d) => ({ problem: `ask ${c.name}/${d.id}: ${d.keyEnv ?? "its key variable"} is not set`, hint: `set ${d.keyEnv ?? "the variable"} in the environment the server runs with (the MCP client's env block for orchestrate); until then this deployment is skipped`, blocks: true })),
   );
 }

@@ -8,7 +8,7 @@ import type { ProbeSpec } from "../backends/contract.ts";
 import { adapters, BACKENDS, type Backend } from "../backends/index.ts";
 import { resolveCommand, type ResolvedVia } from "../process/resolve.ts";
 import { variantOf, variantTraits, type Prober } from "../runner/variant.ts";
-import { capture, plain, type Captured } from "../process/capture.ts";
+import { capture, plain, PROBE_TIMEOUT_MS, type Captured, type CaptureOptions } from "../process/capture.ts";
 import { interpretReadiness } from "../runner/readiness.ts";
 import type { Readiness } from "../backends/contract.ts";
 import { packageVersion } from "./package-version.ts";
@@ -19,6 +19,17 @@ export type { Readiness };
 export interface MissingFlag {
   flag: string;
   since: string;
+}
+
+/** Something wrong with a CLI, and what to do about it. */
+export interface ProbeProblem {
+  problem: string;
+  hint: string;
+  /**
+   * The agent cannot run until this is fixed (not installed, signed out, a flag missing, a build
+   * refused). false: a reading that failed (a probe timed out), worth a look but no verdict.
+   */
+  blocks: boolean;
 }
 
 export interface BackendProbe {
@@ -34,9 +45,11 @@ export interface BackendProbe {
   /** Which help command was read, e.g. `opencode run --help`. */
   helpCommand: string;
   missingFlags: MissingFlag[];
+  /** Set when the help could not be read (it timed out twice): the flags are unchecked, not missing. */
+  flagsUnchecked?: string;
   readiness: Readiness;
   /** Why the CLI is not usable as it is; absent when all is well. */
-  problems: { problem: string; hint: string }[];
+  problems: ProbeProblem[];
 }
 
 export interface DetectOptions {
@@ -47,13 +60,19 @@ export interface DetectOptions {
   /** Each backend's finding as soon as it is complete, in the order they answer (the wizard prints it). */
   onProbe?: (probe: BackendProbe) => void;
   /**
+   * What only changes with the binary (version, build, missing flags) is kept here per binary
+   * (probe-cache.ts) and read from it next time, so only the sign-in is asked again. The wizard
+   * and the doctor both pass it; `init_status` does not.
+   */
+  cacheFile?: string;
+  /** The first limit of each probe (default PROBE_TIMEOUT_MS); a probe that runs out gets twice as long once more. */
+  probeTimeoutMs?: number;
+  /**
    * The wizard's listing: each CLI's finding goes to onProbe as soon as its version, build and
    * sign-in are known; the flag check (`--help`) starts only once every CLI has answered, so it
-   * no longer competes with them for the cores, and reports through onFlags. What only changes
-   * with the binary (version, build, missing flags) is kept in `cacheFile` and read from it next
-   * time. The doctor passes none of this: it always asks each CLI.
+   * no longer competes with them for the cores, and reports through onFlags.
    */
-  listing?: { cacheFile?: string; onFlags?: (probe: BackendProbe) => void };
+  listing?: { onFlags?: (probe: BackendProbe) => void };
 }
 
 /**
@@ -64,21 +83,24 @@ export interface DetectOptions {
 export async function detectBackends(opts: DetectOptions): Promise<BackendProbe[]> {
   const backends = opts.backends ?? BACKENDS;
   if (opts.listing) return listBackends(backends, opts, opts.listing);
-  return Promise.all(
+  const cache = opts.cacheFile ? openProbeCache(opts.cacheFile) : undefined;
+  const probes = await Promise.all(
     backends.map(async (backend) => {
-      const probe = await detectBackend(backend, opts.commands?.[backend] ?? backend, opts.env);
+      const probe = await (await stageBackend(backend, opts.commands?.[backend] ?? backend, opts.env, { helpAtOnce: true, cache, timeoutMs: opts.probeTimeoutMs })).finish();
       opts.onProbe?.(probe);
       return probe;
     }),
   );
+  cache?.save();
+  return probes;
 }
 
 /** The wizard's two phases: every CLI's line, then every flag check; findings cached per binary. */
 async function listBackends(backends: readonly Backend[], opts: DetectOptions, listing: NonNullable<DetectOptions["listing"]>): Promise<BackendProbe[]> {
-  const cache = listing.cacheFile ? openProbeCache(listing.cacheFile) : undefined;
+  const cache = opts.cacheFile ? openProbeCache(opts.cacheFile) : undefined;
   const staged = await Promise.all(
     backends.map(async (backend) => {
-      const stage = await stageBackend(backend, opts.commands?.[backend] ?? backend, opts.env, { helpAtOnce: false, cache });
+      const stage = await stageBackend(backend, opts.commands?.[backend] ?? backend, opts.env, { helpAtOnce: false, cache, timeoutMs: opts.probeTimeoutMs });
       opts.onProbe?.(stage.probe);
       return stage;
     }),
@@ -116,6 +138,7 @@ interface StageOptions {
   /** Start `--help` with the other probes (the doctor) or only in `finish` (the wizard's listing). */
   helpAtOnce: boolean;
   cache?: ProbeCache | undefined;
+  timeoutMs?: number | undefined;
 }
 
 async function stageBackend(backend: Backend, command: string, env: Record<string, string | undefined>, opts: StageOptions): Promise<Staged> {
@@ -124,13 +147,13 @@ async function stageBackend(backend: Backend, command: string, env: Record<strin
   const base: BackendProbe = { backend, command, helpCommand: [backend, ...spec.help].join(" "), missingFlags: [], readiness: "unknown", problems: [] };
   const found = resolveCommand(command, { env, homeDirs: adapter.installDirs });
   if (!found) return settled({ ...base, problems: [notFound(backend, command)] });
-  const run = probeOnce(found.path, { ...env, ...spec.env });
+  const run = probeOnce(found.path, { ...env, ...spec.env }, opts.timeoutMs);
   const cached = opts.cache?.get(backend, found.path);
   if (cached) return fromCache(backend, { ...base, path: found.path, via: found.via }, cached, env, run);
   // Started together: the version, the adapter's own help (grok's variant probe is that same
   // `--help`, so it runs once) and, where no variant can change the probes, the sign-in check.
-  // The listing reads the version from the CLI's own package where the backend says it is there.
-  const cheapVersion = opts.helpAtOnce ? undefined : packageVersion(found.path, spec.packageVersion);
+  // The version is read from the CLI's own package where the backend says `--version` prints it.
+  const cheapVersion = packageVersion(found.path, spec.packageVersion);
   const version = cheapVersion ? Promise.resolve(answered(cheapVersion)) : run(spec.version);
   const defaultHelp = opts.helpAtOnce ? run(spec.help) : undefined;
   const defaultReadiness = adapter.variant ? undefined : readiness(backend, spec, env, run);
@@ -142,12 +165,19 @@ async function stageBackend(backend: Backend, command: string, env: Record<strin
   const probe: BackendProbe = { ...base, path: found.path, via: found.via, readiness: ready };
   const parsed = versionFrom(plainOutput(versionOut));
   if (parsed) probe.version = parsed;
-  if (versionOut.problem) probe.problems.push({ problem: `${backend} at ${found.path}: \`${[backend, ...spec.version].join(" ")}\` ${versionOut.problem}`, hint: "run it by hand to see what it waits for; reinstall the CLI if it hangs" });
+  if (versionOut.problem) probe.problems.push({ problem: `${backend} at ${found.path}: \`${[backend, ...spec.version].join(" ")}\` ${versionOut.problem}`, hint: "run it by hand to see what it waits for; reinstall the CLI if it hangs", blocks: !versionOut.timedOut });
   if (variant !== undefined) probe.variant = variant;
   if (traits.label) probe.variantLabel = traits.label;
-  if (traits.refuse) probe.problems.push({ problem: `${backend}${probe.version ? ` ${probe.version}` : ""} at ${found.path}: ${traits.refuse}`, hint: `upgrade ${backend}` });
+  if (traits.refuse) probe.problems.push({ problem: `${backend}${probe.version ? ` ${probe.version}` : ""} at ${found.path}: ${traits.refuse}`, hint: `upgrade ${backend}`, blocks: true });
   return once(probe, async () => {
     const help = await (helpNow ?? (sameArgv(probes.help, spec.help) ? (defaultHelp ?? run(spec.help)) : run(probes.help)));
+    // A help that never answered lists nothing: that says the probe ran out of time, not that
+    // every flag is gone (issue 22: a loaded machine turned an 8 s timeout into "upgrade opencode").
+    if (help.problem) {
+      helpUnread(probe, probes, help.problem);
+      signInProblem(probe, probes);
+      return probe;
+    }
     probe.missingFlags = missingFlags(`${help.stdout}\n${help.stderr}`, probes);
     // A missing flag's hint compares versions: then the CLI's own word is the truth.
     if (cheapVersion && probe.missingFlags.length > 0) probe.version = versionFrom(plainOutput(await run(spec.version))) ?? probe.version;
@@ -167,7 +197,7 @@ async function fromCache(backend: Backend, probe: BackendProbe, cached: CachedFi
   if (cached.version) probe.version = cached.version;
   if (cached.variant !== undefined) probe.variant = cached.variant;
   if (traits.label) probe.variantLabel = traits.label;
-  if (traits.refuse) probe.problems.push({ problem: `${backend}${probe.version ? ` ${probe.version}` : ""} at ${probe.path}: ${traits.refuse}`, hint: `upgrade ${backend}` });
+  if (traits.refuse) probe.problems.push({ problem: `${backend}${probe.version ? ` ${probe.version}` : ""} at ${probe.path}: ${traits.refuse}`, hint: `upgrade ${backend}`, blocks: true });
   return once(probe, async () => {
     probe.missingFlags = cached.missingFlags;
     for (const missing of probe.missingFlags) probe.problems.push(flagProblem(probe, missing));
@@ -186,7 +216,13 @@ function plainOutput(out: Captured): string {
 }
 
 function signInProblem(probe: BackendProbe, probes: ProbeSpec): void {
-  if (probe.readiness === "not_ready") probe.problems.push({ problem: `${probe.backend} is installed but not signed in`, hint: `sign in: ${probes.loginHint}` });
+  if (probe.readiness === "not_ready") probe.problems.push({ problem: `${probe.backend} is installed but not signed in`, hint: `sign in: ${probes.loginHint}`, blocks: true });
+}
+
+function helpUnread(probe: BackendProbe, probes: ProbeSpec, problem: string): void {
+  const command = [probe.backend, ...probes.help].join(" ");
+  probe.flagsUnchecked = problem;
+  probe.problems.push({ problem: `${probe.backend} at ${probe.path}: \`${command}\` ${problem}, so its flags are unchecked (not missing)`, hint: `the machine may be busy: run orchestrate check again, or \`${command}\` by hand`, blocks: false });
 }
 
 function settled(probe: BackendProbe): Staged {
@@ -199,28 +235,42 @@ function once(probe: BackendProbe, work: () => Promise<BackendProbe>): Staged {
   return { probe, finish: () => (done ??= work()) };
 }
 
-/** One run per distinct argv of one binary: two checks that read the same output share it. */
-function probeOnce(path: string, env: Record<string, string | undefined>): Prober {
+/**
+ * One run per distinct argv of one binary: two checks that read the same output share it. A probe
+ * that timed out is run once more with twice the time: on a loaded machine several node CLIs
+ * starting at once can take longer than the first limit, and a second, later try usually answers.
+ */
+function probeOnce(path: string, env: Record<string, string | undefined>, timeoutMs: number | undefined): Prober {
   const runs = new Map<string, Promise<Captured>>();
   return (args, opts) => {
     const key = args.join("\0");
     let running = runs.get(key);
     if (!running) {
-      running = capture(path, args, env, opts);
+      running = captureWithRetry(path, args, env, { ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...opts });
       runs.set(key, running);
     }
     return running;
   };
 }
 
+async function captureWithRetry(path: string, args: string[], env: Record<string, string | undefined>, opts: CaptureOptions = {}): Promise<Captured> {
+  const first = await capture(path, args, env, opts);
+  if (!first.timedOut) return first;
+  const limit = (opts.timeoutMs ?? PROBE_TIMEOUT_MS) * 2;
+  const second = await capture(path, args, env, { ...opts, timeoutMs: limit });
+  if (!second.timedOut) return second;
+  return { ...second, problem: `${first.problem}, and again after ${Math.round(limit / 1000)} s` };
+}
+
 function sameArgv(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((arg, i) => arg === b[i]);
 }
 
-function notFound(backend: Backend, command: string): { problem: string; hint: string } {
+function notFound(backend: Backend, command: string): ProbeProblem {
   return {
     problem: `${backend}: ${command} was not found on PATH or in the usual install locations`,
     hint: `install ${backend}, or set command: to its absolute path in the agent's config entry`,
+    blocks: true,
   };
 }
 
@@ -235,12 +285,13 @@ export function missingFlags(helpText: string, spec: ProbeSpec): MissingFlag[] {
   return spec.requiredFlags.filter(({ flag }) => !new RegExp(`(^|[\\s,\\[(|])${escapeRe(flag)}(?=[\\s,=\\]<)|]|$)`, "m").test(text));
 }
 
-function flagProblem(probe: BackendProbe, missing: MissingFlag): { problem: string; hint: string } {
+function flagProblem(probe: BackendProbe, missing: MissingFlag): ProbeProblem {
   const have = probe.version ? `${probe.backend} ${probe.version}` : probe.backend;
   const since = missing.since === "documented" ? "it is documented for this CLI" : `${probe.backend} ${missing.since} has it`;
   return {
     problem: `${have} at ${probe.path}: \`${probe.helpCommand}\` does not list ${missing.flag}, which orchestrate passes (${since})`,
     hint: hintFor(probe, missing),
+    blocks: true,
   };
 }
 

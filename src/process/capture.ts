@@ -13,6 +13,8 @@ export interface Captured {
   stderr: string;
   /** Set when the process did not end on its own (timeout, spawn failure). */
   problem?: string;
+  /** The probe ran out of time (as opposed to failing to start): its silence says nothing about the CLI. */
+  timedOut?: boolean;
 }
 
 export const PROBE_TIMEOUT_MS = 8000;
@@ -41,13 +43,15 @@ export async function capture(path: string, args: string[], env: Record<string, 
       if (lines.length < maxLines) lines.push(line);
     },
   });
-  const problem = result.endReason === "exit" ? undefined : result.spawnError ? `could not start (${result.spawnError})` : `did not answer within ${Math.round(timeoutMs / 1000)}s`;
+  const timedOut = result.endReason !== "exit" && !result.spawnError;
+  const problem = result.endReason === "exit" ? undefined : result.spawnError ? `could not start (${result.spawnError})` : `timed out after ${Math.round(timeoutMs / 1000)} s`;
   return {
     ok: result.endReason === "exit" && result.exitCode === 0,
     exitCode: result.exitCode,
     stdout: lines.join("\n"),
     stderr: result.stderrTail,
     ...(problem ? { problem } : {}),
+    ...(timedOut ? { timedOut } : {}),
   };
 }
 

@@ -10,7 +10,7 @@ import { parentProblems } from "../config/secure-read.ts";
 import { writeConfigAtomic } from "../config/write.ts";
 import { loadConfig } from "../config/load.ts";
 import { runDoctor } from "../doctor/checks.ts";
-import { formatDoctor } from "../doctor/format.ts";
+import { formatDoctor, formatVerdict } from "../doctor/format.ts";
 import { detectBackends, locateBackends, type BackendProbe } from "../doctor/detect.ts";
 import { probeCachePath } from "../doctor/probe-cache.ts";
 import { discoverModels } from "./models.ts";
@@ -81,7 +81,8 @@ async function detectWithProgress(env: Env): Promise<BackendProbe[]> {
   return detectBackends({
     env,
     onProbe: (p) => p.path && say(`  ${p.backend.padEnd(8)} ${probeLine(p)}`),
-    listing: { cacheFile: probeCachePath(env), onFlags: (p) => p.missingFlags.length > 0 && say(`  ${p.backend.padEnd(8)} ${flagsLine(p)}`) },
+    cacheFile: probeCachePath(env),
+    listing: { onFlags: (p) => p.missingFlags.length > 0 && say(`  ${p.backend.padEnd(8)} ${flagsLine(p)}`) },
   });
 }
 
@@ -105,7 +106,8 @@ async function selfCheck(path: string, env: Env): Promise<number> {
     say(`✗ check failed on what was written: ${loaded.error.message}\n${loaded.error.hint ?? ""}`);
     return 1;
   }
-  say(`✓ orchestrate check ${path}: valid\n${formatDoctor(await runDoctor(loaded.value, env))}`);
+  const report = await runDoctor(loaded.value, env);
+  say(`orchestrate check ${path}:\n${formatDoctor(report)}${formatVerdict(path, report)}`);
   return 0;
 }
 

@@ -7,6 +7,9 @@ import { mkdirSync, readFileSync, writeFileSync, chmodSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { BUN_DIR, FAKES_DIR, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { openStore } from "../../src/store/db.ts";
+import { adapters } from "../../src/backends/index.ts";
+import { loadConfig } from "../../src/config/load.ts";
+import { agentIdentityKey } from "../../src/services/shared/cooling.ts";
 import { orchestrate, usualLocationSandbox } from "../setup/helpers.ts";
 
 let box: Sandbox | undefined;
@@ -32,11 +35,12 @@ describe("orchestrate check (doctor)", () => {
     expect(out.stdout).toContain(`opencode ${bin}/opencode (usual location, not on PATH) · v1.18.33 · flags ok · signed in`);
     expect(out.stdout).toContain(`codex    ${bin}/codex (usual location, not on PATH) · v0.171.0 · flags ok · signed in`);
     expect(out.stdout).toContain("No problems found.");
+    expect(out.stdout).toContain(": valid, no problems");
   }, 60_000);
 
   test("a --help that lacks a required flag is reported by name, with the version that has it", async () => {
     const out = await check({ FAKE_HELP_DROP_FLAG: "--pure" });
-    expect(out.code).toBe(0);
+    expect(out.code).toBe(3);
     expect(out.stdout).toContain("missing --pure");
     expect(out.stdout).toMatch(/`opencode run --help` does not list --pure, which orchestrate passes \(opencode 1\.18\.33 has it\)/);
     expect(out.stdout).toContain("→ ");
@@ -44,6 +48,10 @@ describe("orchestrate check (doctor)", () => {
 
   test("a signed-out CLI is NOT signed in, with the login command as the hint", async () => {
     const out = await check({ FAKE_SCENARIO: "auth-fail" });
+    // A valid file is not a working setup: the verdict counts the problems and the exit says so.
+    expect(out.code).toBe(3);
+    expect(out.stdout).toMatch(/✗ .*: valid, 2 problems \(2 block an agent/);
+    expect(out.stdout).not.toContain("✓");
     expect(out.stdout).toContain("codex is installed but not signed in");
     expect(out.stdout).toContain("→ sign in: codex login");
     expect(out.stdout).toContain("opencode is installed but not signed in");
@@ -51,7 +59,7 @@ describe("orchestrate check (doctor)", () => {
 
   test("a configured CLI that is nowhere is a problem with an install hint", async () => {
     const out = await check({}, ["opencode"]);
-    expect(out.code).toBe(0);
+    expect(out.code).toBe(3);
     expect(out.stdout).toContain("codex: codex was not found on PATH or in the usual install locations");
     expect(out.stdout).toContain("set command: to its absolute path");
   }, 60_000);
@@ -100,6 +108,22 @@ describe("orchestrate check (doctor)", () => {
     expect(grok.sort()).toEqual(["--help", "--version"]);
     // gemini's probes skip its self-relaunch into a second node process.
     expect(box.recordings("gemini").map((r) => r.env.GEMINI_CLI_NO_RELAUNCH)).toEqual(["true", "true"]);
+  }, 60_000);
+
+  test("an agent cooling down now is shown with its class and when it comes back, under the router's key", async () => {
+    box = usualLocationSandbox(["opencode", "codex"]);
+    box.writeConfig(CONFIG);
+    const loaded = await loadConfig({ env: box.env });
+    if (!loaded.ok) throw new Error(loaded.error.message);
+    const created = openStore(box.dbPath);
+    if (!created.ok) throw new Error(created.error.message);
+    const codex = loaded.value.agents.c;
+    if (!codex) throw new Error("no agent c");
+    created.value.cooldowns.arm(agentIdentityKey({ env: box.env, adapters }, codex), "auth", Date.now() + 30 * 60_000);
+    created.value.close();
+    const out = await orchestrate(["check"], box.env);
+    expect(out.stdout).toMatch(/ c: codex · gpt-5\.5 \[openai\] · cooling down \(auth\) for 30 min, until \d{4}-/);
+    expect(out.stdout).not.toMatch(/ a: opencode.*cooling/);
   }, 60_000);
 
   test("an invalid config exits 1 with the fix", async () => {

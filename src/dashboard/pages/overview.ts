@@ -46,7 +46,11 @@ function cliFor(ctx: DashboardContext, backend: string): CliReport | undefined {
 function readiness(cli: CliReport | undefined, probing: boolean): Html {
   if (!cli) return badge(probing ? "probing" : "unknown", "unknown");
   if (!cli.path) return badge("not installed", "failed");
-  if (cli.problems.length) return html`${badge(cli.readiness === "not_ready" ? "not signed in" : "problem", "failed")} <span class="why">${cli.problems[0]?.problem}</span>`;
+  // Only a problem that keeps the agent from running is red; a probe that timed out is no verdict.
+  const blocking = cli.problems.find((p) => p.blocks);
+  if (blocking) return html`${badge(cli.readiness === "not_ready" ? "not signed in" : "problem", "failed")} <span class="why">${blocking.problem}</span>`;
+  const unchecked = cli.problems[0];
+  if (unchecked) return html`${badge("unchecked", "unknown")} <span class="why">${unchecked.problem}</span>`;
   return badge(cli.readiness === "ready" ? "ready" : "installed", cli.readiness === "ready" ? "ok" : "unknown");
 }
 

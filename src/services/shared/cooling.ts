@@ -17,7 +17,7 @@ import type { Runtime } from "./runtime.ts";
  * different homes (CODEX_HOME, …) are two accounts with their own limits. Only the digest is
  * stored: an env value may be a secret.
  */
-export function agentIdentityKey(rt: Runtime, agent: AgentConfig): string {
+export function agentIdentityKey(rt: Pick<Runtime, "env" | "adapters">, agent: AgentConfig): string {
   const name = agent.command ?? agent.backend;
   const command = resolveCommand(name, { env: { ...rt.env, ...agent.env }, homeDirs: rt.adapters[agent.backend].installDirs })?.path ?? name;
   const env = Object.entries(agent.env).sort(([a], [b]) => a.localeCompare(b));
