@@ -1,6 +1,7 @@
 /** Config text → plain data. YAML via Bun's native parser; no schema library involved. */
 import { duplicateKeys } from "./duplicates.ts";
 import { errorLine } from "./format-errors.ts";
+import { caretExcerpt, locateYamlError } from "./yaml-position.ts";
 import type { Checked } from "./schema.ts";
 
 export type FileFormat = "yaml" | "json";
@@ -22,7 +23,11 @@ export function parseConfigText(text: string, format: FileFormat, where: string)
     return { ok: true, value: value ?? {} };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, errors: [errorLine(where, `not valid ${format.toUpperCase()}: ${reason}`, "fix the syntax, then run orchestrate check")] };
+    const at = format === "yaml" ? locateYamlError(body) : undefined;
+    if (!at) return { ok: false, errors: [errorLine(where, `not valid ${format.toUpperCase()}: ${reason}`, "fix the syntax, then run orchestrate check")] };
+    const opened = at.openedAt !== undefined ? "; a quote or bracket opened here is never closed" : "";
+    const head = errorLine(`${where}:${at.line}:${at.column}`, `not valid YAML at line ${at.line}, column ${at.column}: ${reason.replace(/^YAML Parse error: /, "")}${opened}`, "fix the syntax there, then run orchestrate check");
+    return { ok: false, errors: [`${head}\n${caretExcerpt(body, at)}`] };
   }
 }
 

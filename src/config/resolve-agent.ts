@@ -6,6 +6,7 @@ import type { AgentOptionKey, UsageFigure } from "../backends/contract.ts";
 import { adapters, BACKENDS, type Backend } from "../backends/index.ts";
 import { DEFAULTS } from "./defaults.ts";
 import { errorLine } from "./format-errors.ts";
+import { placeholderProblem } from "./placeholder.ts";
 import { deriveProvider, modelPrefix } from "./providers.ts";
 import type { AgentEntryFile } from "./schema.ts";
 import type { AgentConfig } from "./types.ts";
@@ -38,6 +39,11 @@ function checkModel(entry: AgentEntryFile, advisory: boolean, at: readonly Prope
   if (entry.model === undefined && !advisory) {
     const example = rule.kind === "model-prefix" ? rule.example : "<model>";
     errors.push(errorLine(path([...at, "model"]), "missing: orchestrate never picks a model for you", `add model: ${example}, as your ${entry.backend} CLI names it`));
+    return;
+  }
+  const placeholder = placeholderProblem(entry.model, `a model id your ${entry.backend} CLI accepts (orchestrate init lists them)`);
+  if (placeholder) {
+    errors.push(errorLine(path([...at, "model"]), placeholder.what, placeholder.fix));
     return;
   }
   if (rule.kind === "model-prefix" && entry.model !== undefined && modelPrefix(entry.model) === undefined) {
@@ -74,6 +80,10 @@ export function unenforceableLimits(backend: Backend, limits: Partial<Record<key
 }
 
 function checkNames(entry: AgentEntryFile, at: readonly PropertyKey[], path: PathFn, errors: string[]): void {
+  const command = placeholderProblem(entry.command, `the CLI's name or absolute path, or remove command: to use ${entry.backend} from PATH`);
+  if (command) errors.push(errorLine(path([...at, "command"]), command.what, command.fix));
+  const provider = placeholderProblem(entry.provider, `the provider id your ${entry.backend} CLI uses (e.g. anthropic, openai, google)`);
+  if (provider) errors.push(errorLine(path([...at, "provider"]), provider.what, provider.fix));
   for (const name of Object.keys(entry.env ?? {})) {
     if (!ENV_NAME.test(name)) errors.push(errorLine(path([...at, "env", name]), "not a valid environment variable name", "use letters, digits and _ only, not starting with a digit"));
     else if (RESERVED_ENV.test(name)) errors.push(errorLine(path([...at, "env", name]), "orchestrate's own variables cannot be set per agent (the recursion guard depends on them)", "remove it"));

@@ -42,10 +42,10 @@ export function currentText(path: string): string {
 export async function validateText(text: string, path: string, env: Env): Promise<Result<Config, "config_invalid">> {
   const format = formatOf(path, text);
   const parsed = parseConfigText(text, format, path);
-  if (!parsed.ok) return fail("config_invalid", parsed.errors.join("\n"), "fix each line above", { errors: parsed.errors });
+  if (!parsed.ok) return fail("config_invalid", parsed.errors.join("\n"), parsed.errors.length > 1 ? "fix each line above" : "fix it as shown above", { errors: parsed.errors });
   const { validateConfigObject } = await import("../config/validate.ts");
   const validated = validateConfigObject(parsed.value, { path, format }, env);
-  if (!validated.ok) return fail("config_invalid", validated.errors.join("\n"), "fix each line above", { errors: validated.errors });
+  if (!validated.ok) return fail("config_invalid", validated.errors.join("\n"), validated.errors.length > 1 ? "fix each line above" : "fix it as shown above", { errors: validated.errors });
   return ok(validated.value.config);
 }
 

@@ -6,8 +6,17 @@ import { privateDir, writeConfig } from "./helpers.ts";
 
 const EXAMPLE = join(import.meta.dir, "../../config.example.yaml");
 
-test("config.example.yaml is a valid config and shows every tier form", async () => {
+test("config.example.yaml copied verbatim is refused on each placeholder, saying what goes there", async () => {
   const path = writeConfig(privateDir(), "config.yaml", await Bun.file(EXAMPLE).text());
+  const result = await loadConfig({ path, env: { HOME: "/home/u" } });
+  if (result.ok) throw new Error("the example's placeholders validated");
+  expect(result.error.message).toContain('agents.coder-a.model: "<codex-model>" still holds the placeholder <codex-model> from config.example.yaml (replace it with a model id your codex CLI accepts');
+  expect(result.error.message).toContain("agents.helper-c.model: \"<provider>/<model>\" still holds the placeholder <provider>");
+});
+
+test("config.example.yaml with its placeholders filled in is a valid config and shows every tier form", async () => {
+  const filled = (await Bun.file(EXAMPLE).text()).replace(/<([A-Za-z][\w.-]*)>/g, "$1");
+  const path = writeConfig(privateDir(), "config.yaml", filled);
   const result = await loadConfig({ path, env: { HOME: "/home/u" } });
   if (!result.ok) throw new Error(result.error.message);
   expect(result.value.tiers).toEqual({ light: null, standard: ["helper-c", "coder-a"], heavy: ["reviewer-b", "heavy.2"] });

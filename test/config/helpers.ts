@@ -40,14 +40,15 @@ export async function captureLog<T>(fn: () => Promise<T> | T): Promise<{ value: 
   }
 }
 
+/** Seed 000's example with its <provider>/<model> placeholders filled in (placeholders are refused). */
 export const SEED_000_CONFIG_JSON = `{
   "tiers": {
     "light":    null,
-    "standard": { "backend": "opencode", "model": "<provider>/<model>" },
+    "standard": { "backend": "opencode", "model": "deepseek/deepseek-v4" },
     "heavy":    { "backend": "claude", "model": "opus", "permissionMode": "acceptEdits" }
   },
   "capabilities": {
-    "vision": { "backend": "opencode", "model": "<provider>/<vision-model>", "capabilities": ["vision"] }
+    "vision": { "backend": "opencode", "model": "deepseek/deepseek-v4-vision", "capabilities": ["vision"] }
   },
   "fallbacks": { "light": "standard", "heavy": "standard" },
   "allowCrossProviderFallback": false

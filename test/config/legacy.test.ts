@@ -9,11 +9,21 @@ import { captureLog, privateDir, SEED_000_CONFIG_JSON, SEED_001_CONFIG_YAML, wri
 const SEED_000_PATH = join(import.meta.dir, "..", "fixtures", "seeds", "000_ec716359244bc314.txt");
 
 describe("mcp-router config.json (seed 000), read unchanged", () => {
-  test("the helper's copy is the seed's example byte for byte", () => {
+  const seedExample = () => {
     const seed = readFileSync(SEED_000_PATH, "utf8");
-    const start = seed.indexOf('{\n  "tiers"');
-    const end = seed.indexOf("// All ids are placeholders");
-    expect(seed.slice(start, end)).toBe(SEED_000_CONFIG_JSON);
+    return seed.slice(seed.indexOf('{\n  "tiers"'), seed.indexOf("// All ids are placeholders"));
+  };
+
+  test("the helper's copy is the seed's example byte for byte, its placeholders filled in", () => {
+    const filled = seedExample().replace('"<provider>/<model>"', '"deepseek/deepseek-v4"').replace('"<provider>/<vision-model>"', '"deepseek/deepseek-v4-vision"');
+    expect(filled).toBe(SEED_000_CONFIG_JSON);
+  });
+
+  test("the seed's example with its placeholders is refused on each", async () => {
+    const result = await loadConfig({ path: writeConfig(privateDir(), "config.json", seedExample()), env: {} });
+    if (result.ok) throw new Error("placeholders validated");
+    expect(result.error.message).toContain('tiers.standard.model: "<provider>/<model>" still holds the placeholder <provider>');
+    expect(result.error.message).toContain('capabilities.vision.model: "<provider>/<vision-model>" still holds the placeholder <provider>');
   });
 
   test("loads and resolves tiers, slots and fallbacks", async () => {
@@ -26,7 +36,7 @@ describe("mcp-router config.json (seed 000), read unchanged", () => {
     expect(config.capabilitySlots).toEqual({ vision: ["vision"] });
     expect(config.fallbacks).toEqual({ light: "standard", heavy: "standard" });
     expect(config.allowCrossProviderFallback).toBe(false);
-    expect(config.agents.standard).toMatchObject({ backend: "opencode", model: "<provider>/<model>", provider: "<provider>", aggregator: false });
+    expect(config.agents.standard).toMatchObject({ backend: "opencode", model: "deepseek/deepseek-v4", provider: "deepseek", aggregator: false });
     expect(config.agents.heavy).toMatchObject({ backend: "claude", model: "opus", provider: "anthropic", permissionMode: "acceptEdits", advisory: false });
     expect(config.agents.vision).toMatchObject({ backend: "opencode", capabilities: ["vision"] });
   });

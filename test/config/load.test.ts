@@ -128,6 +128,22 @@ describe("absent, zero-config, invalid", () => {
     expect(error.message).toContain(`${path}: not valid JSON:`);
   });
 
+  test("a YAML syntax error names its line and column with a caret under it, and the hint fits one error", async () => {
+    const path = writeConfig(privateDir(), "config.yaml", "agents:\n  a:\n    backend: codex\n   model: gpt-5.5\ntiers:\n  light: [a\n");
+    const error = refused(await loadConfig({ path, env: {} }));
+    expect(error.code).toBe("config_invalid");
+    expect(error.message).toContain(`${path}:4:4: not valid YAML at line 4, column 4: Unexpected token`);
+    expect(error.message).toContain("4 |    model: gpt-5.5\n       ^");
+    expect(error.hint).toBe(`fix it as shown above, then run orchestrate check ${path}`);
+  });
+
+  test("an unclosed bracket points at the bracket", async () => {
+    const path = writeConfig(privateDir(), "config.yaml", "agents:\n  a: { backend: codex, model: gpt-5.5 }\ntiers:\n  light: [a\n  heavy: null\n");
+    const error = refused(await loadConfig({ path, env: {} }));
+    expect(error.message).toContain("4 |   light: [a\n             ^");
+    expect(error.message).toContain("a quote or bracket opened here is never closed");
+  });
+
   test("an invalid file lists one line per bad key in details.errors", async () => {
     const path = writeConfig(privateDir(), "config.yaml", "tiers:\n  heavy: nobody\nmaxDepth: -1\n");
     const result = await loadConfig({ path, env: {} });

@@ -8,6 +8,7 @@
 import { resolveEndpoint } from "../../backends/http/providers.ts";
 import { emptyAsk, ASK_DEFAULTS } from "../defaults.ts";
 import { errorLine } from "../format-errors.ts";
+import { placeholderProblem } from "../placeholder.ts";
 import { NAME, type PathFn } from "../resolve-agent.ts";
 import type { AskBlockFile, AskDeploymentFile } from "../schema.ts";
 import type { AskCapability, AskConfig, AskDeployment } from "../types.ts";
@@ -49,6 +50,11 @@ function resolveCapability(name: string, cap: CapabilityFile, declared: readonly
 }
 
 function resolveDeployment(entry: AskDeploymentFile, at: readonly PropertyKey[], earlier: readonly AskDeployment[], path: PathFn, errors: string[]): AskDeployment | undefined {
+  const modelPlaceholder = placeholderProblem(entry.model, "the provider/model id the deployment serves");
+  const urlPlaceholder = placeholderProblem(entry.baseUrl, "the server's URL");
+  if (modelPlaceholder) errors.push(errorLine(path([...at, "model"]), modelPlaceholder.what, modelPlaceholder.fix));
+  if (urlPlaceholder) errors.push(errorLine(path([...at, "baseUrl"]), urlPlaceholder.what, urlPlaceholder.fix));
+  if (modelPlaceholder || urlPlaceholder) return undefined;
   const endpoint = resolveEndpoint(entry.model, entry.baseUrl);
   if (!endpoint.ok) {
     errors.push(errorLine(path([...at, entry.baseUrl !== undefined && endpoint.what.includes("URL") ? "baseUrl" : "model"]), endpoint.what, endpoint.fix));
