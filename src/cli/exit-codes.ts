@@ -7,11 +7,11 @@ import type { ErrorCode } from "../errors.ts";
 export const EXIT = {
   /** Answered: the answer is on stdout. */
   ok: 0,
-  /** The delegate ran and failed (timeout, bad output, model mismatch, edited tree, …). */
+  /** An agent was tried and failed: signed out, rate-limited, a provider error, a timeout, bad output, an edited tree, … */
   failed: 1,
   /** The call itself was wrong: flags, config, cwd, or the store. Fix and rerun. */
   usage: 2,
-  /** Nothing could take it: no configured/eligible agent, or every one is unavailable. Retry later or configure another. */
+  /** Nothing was tried: no configured or eligible agent, or every one cooling or skipped by a rule. Retry later or configure another. */
   unavailable: 3,
   /** Interrupted (Ctrl-C, SIGTERM). */
   cancelled: 130,
@@ -23,9 +23,12 @@ const USAGE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "host_unknown", "host_mismatch", "unknown_agent", "unknown_consultation", "session_target_mismatch", "prompt_too_large",
 ]);
 
+/**
+ * Codes that mean no agent was tried. An attempt's own unavailable class (route's "unavailable",
+ * consult's auth_required, rate_limited, …) is exit 1: an agent was tried, and stderr says why.
+ */
 const UNAVAILABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  "tier_unconfigured", "no_candidates", "unavailable", "not_installed", "auth_required", "rate_limited", "transport_error",
-  "no_eligible_agent", "agent_not_eligible", "resume_unsupported",
+  "tier_unconfigured", "no_candidates", "no_eligible_agent", "agent_not_eligible", "resume_unsupported",
 ]);
 
 export function exitCodeFor(code: ErrorCode | undefined): number {
@@ -37,4 +40,4 @@ export function exitCodeFor(code: ErrorCode | undefined): number {
 }
 
 /** For the commands' --help: the same table in words. */
-export const EXIT_HELP = "Exit: 0 answered (stdout) · 1 the delegate failed · 2 bad flags/config/cwd · 3 no agent available · 130 interrupted.";
+export const EXIT_HELP = "Exit: 0 answered (stdout) · 1 an agent was tried and failed · 2 bad flags/config/cwd · 3 nothing was tried (no agent available) · 130 interrupted.";

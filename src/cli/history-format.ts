@@ -3,7 +3,10 @@ import type { AskRecord } from "../store/asks.ts";
 import type { AskListRow } from "../store/browse/asks.ts";
 import type { ConsultationRecord, ConsultationSummary } from "../store/consultations.ts";
 import type { ReviewSummary } from "../store/reviews.ts";
-import type { RunRecord, RunSummary } from "../store/runs.ts";
+import type { AttemptRecord, RunRecord, RunSummary } from "../store/runs.ts";
+import { wordsLine } from "../services/shared/failure-words.ts";
+import { wordsOf } from "./route-report.ts";
+import { personMessage } from "../services/route/outcome.ts";
 
 const when = (ms: number) => new Date(ms).toISOString().replace("T", " ").slice(0, 19);
 
@@ -34,11 +37,20 @@ export function formatConsultationRecord(c: ConsultationRecord): string {
 
 export function formatRunRecord(r: RunRecord): string {
   const lines = [`Run ${r.id} · ${r.tool}${r.tier ? `/${r.tier}` : ""} · ${r.status} · ${r.cwd} · started ${when(r.startedAt)}`];
-  for (const a of r.attempts) lines.push(`  ${a.n}. ${a.agentId} (${a.backend}${a.model ? ` · ${a.model}` : ""}) ${a.outcome}: ${a.reason}`);
+  for (const a of r.attempts) lines.push(attemptLine(a));
   lines.push(`Prompt: ${r.prompt ?? `(not stored; ${r.promptLength} chars)`}`);
-  if (r.errorCode) lines.push(`Error [${r.errorCode}]: ${r.errorMessage ?? ""}`);
+  const failed = r.attempts.filter((a) => a.outcome !== "skipped" && a.outcome !== "ok").at(-1);
+  if (r.errorCode) lines.push(`Error [${r.errorCode}]: ${failed ? personMessage(r.errorMessage ?? "", wordsOf(failed).words) : (r.errorMessage ?? "")}`);
   if (r.answer) lines.push(`Answer:\n${r.answer}`);
   return `${lines.join("\n")}\n`;
+}
+
+/** A failed attempt in words with its fix, a skipped entry with its rule (src/cli/route-report.ts). */
+function attemptLine(a: AttemptRecord): string {
+  const who = `${a.agentId} (${a.backend}${a.model ? ` · ${a.model}` : ""})`;
+  if (a.outcome === "skipped") return `  -  ${who} skipped: ${a.reason}`;
+  if (a.outcome === "ok") return `  ${a.n}. ${who} ok: ${a.reason}`;
+  return `  ${a.n}. ${who} failed: ${wordsLine(wordsOf(a))}`;
 }
 
 function tokensOf(a: { inputTokens: number | null; outputTokens: number | null }): string {

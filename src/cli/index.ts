@@ -8,9 +8,27 @@ export async function runCli(argv: string[]): Promise<void> {
     await serve();
     return;
   }
-  const { runMain } = await import("citty");
+  const { runMain, runCommand } = await import("citty");
   const { rootCommand } = await import("./root.ts");
-  await runMain(rootCommand, { rawArgs: normalizeLegacyFlags(argv) });
+  const rawArgs = normalizeLegacyFlags(argv);
+  // --help and --version are citty's own; anything else runs here, so a bad call exits 2 as README
+  // and exit-codes.ts say (citty's runMain exits 1 for a missing required flag).
+  if (rawArgs.some((a) => a === "--help" || a === "-h") || (rawArgs.length === 1 && (rawArgs[0] === "--version" || rawArgs[0] === "-v"))) {
+    await runMain(rootCommand, { rawArgs });
+    return;
+  }
+  try {
+    await runCommand(rootCommand, { rawArgs });
+  } catch (error) {
+    if (!(error instanceof Error) || error.name !== "CLIError") {
+      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    }
+    const sub = rawArgs.find((a) => !a.startsWith("-"));
+    process.stderr.write(`${error.message.replace(/\x1b\[[0-9;]*m/g, "")}\nSee: orchestrate ${sub && error.message.startsWith("Missing") ? `${sub} ` : ""}--help\n`);
+    const { EXIT } = await import("./exit-codes.ts");
+    process.exit(EXIT.usage);
+  }
 }
 
 /** The seeds' flag forms (`--check [path]`, `--init`, `--accept-pending`) map onto subcommands. */

@@ -6,6 +6,7 @@ import { routeTask } from "../services/route/index.ts";
 import { formatRoute } from "../mcp/tools/core/format.ts";
 import { installShutdownHandlers, killAllLive } from "../process/live.ts";
 import { EXIT, EXIT_HELP, exitCodeFor } from "./exit-codes.ts";
+import { personError, personTrace } from "./route-report.ts";
 
 /** `orchestrate run --tier T [--cwd D] "prompt"`: the same routing from a shell. Trace → stderr, answer → stdout. */
 export const runCommand = defineCommand({
@@ -34,9 +35,11 @@ export const runCommand = defineCommand({
     );
     await killAllLive("shutdown");
     const { text, ...rest } = outcome;
-    process.stderr.write(`${formatRoute({ ...rest, attempts: outcome.attempts })}\n`);
+    const record = outcome.runId ? rt.value.store.runs.getRun(outcome.runId) : undefined;
+    process.stderr.write(`${formatRoute({ ...rest, attempts: outcome.attempts }, record ? personTrace(outcome, record) : undefined)}\n`);
     if (args.json) process.stdout.write(`${JSON.stringify(outcome)}\n`);
-    if (!outcome.ok) return exitWith(`Error [${outcome.error?.code}]: ${outcome.error?.message}${outcome.error?.hint ? `\nNext: ${outcome.error.hint}` : ""}${text ? `\nPartial output:\n${text}` : ""}`, exitCodeFor(outcome.error?.code));
+    const error = personError(outcome, record);
+    if (!outcome.ok) return exitWith(`Error [${outcome.error?.code}]: ${error?.message}${error?.hint ? `\nNext: ${error.hint}` : ""}${text ? `\nPartial output:\n${text}` : ""}`, exitCodeFor(outcome.error?.code));
     if (!args.json) process.stdout.write(`${text ?? ""}\n`);
     process.exit(EXIT.ok);
   },

@@ -139,7 +139,7 @@ function decide(entry: Entry, chosen: Candidate[], home: string | undefined, con
   if (chosen.some((c) => c.agent.id === agent.id)) return skip("already planned earlier in the chain");
   if (!agent.enabled) return skip("disabled in config");
   const cool = cooling.get(agent.id);
-  if (cool && cool.until > now) return skip(`cooling down (unavailable) for ${Math.ceil((cool.until - now) / 1000)} s`);
+  if (cool && cool.until > now) return skip(`cooling down (unavailable) until ${new Date(cool.until).toISOString().slice(11, 19)} UTC (${Math.ceil((cool.until - now) / 1000)} s)`);
   const crossing = crosses(agent, home);
   if (crossing && !entry.isHome && !config.allowCrossProviderFallback) {
     return skip(`would cross from provider ${home} to ${agent.provider}${agent.aggregator ? " (aggregator)" : ""}; set allowCrossProviderFallback: true to allow`);

@@ -54,6 +54,8 @@ export interface AttemptResult {
   request: RunRequest;
   /** The backend's words for what a failure's class alone does not say; services add it to their message or hint. */
   explanation?: string;
+  /** An unavailable failure's own words from the CLI (redacted), for person-facing surfaces only (see Classified). */
+  evidence?: string;
   /** A capacity failure's provider-announced wait, in seconds: the agent cools down at least that long. */
   retryAfterSec?: number;
   /**
@@ -93,7 +95,7 @@ async function runOnce(spec: AttemptSpec): Promise<AttemptResult> {
   const after = before ? await treeState(request.cwd, ignorePaths, before.repo) : undefined;
   const { end, run, events, trip } = streamed;
   const { adapter } = spec;
-  const { failure, reason, explanation } = classifyAttempt({
+  const { failure, reason, explanation, evidence } = classifyAttempt({
     end,
     events,
     run,
@@ -108,6 +110,7 @@ async function runOnce(spec: AttemptSpec): Promise<AttemptResult> {
     ...(failure ? { failure } : {}),
     reason,
     ...(explanation ? { explanation } : {}),
+    ...(evidence ? { evidence } : {}),
     ...(retryAfterSec !== undefined ? { retryAfterSec } : {}),
     run,
     events,

@@ -16,6 +16,11 @@ export interface Classified {
   reason: string;
   /** The backend's words for what a failed run's class alone does not say (see Adapter.explain). */
   explanation?: string;
+  /**
+   * For an unavailable class, the CLI's own words it was read from (redacted): the shell, history
+   * and the dashboard say "provider error 503" or "rate-limited" from it. Never in a trace.
+   */
+  evidence?: string;
 }
 
 export interface ClassifyInput {
@@ -47,7 +52,15 @@ function classifyEnd(input: ClassifyInput): Classified {
   if (ended) return ended;
   const failure = input.classify(outcomeOf(input));
   if (!failure) return { reason: "answered" };
-  return { failure, reason: failureReason(failure, input.run, input.end) };
+  return withEvidence({ failure, reason: failureReason(failure, input.run, input.end) }, input);
+}
+
+/** The last thing the CLI said about an unavailable failure: its verdict, an error, a retry notice, stderr. */
+function withEvidence(classified: Classified, input: ClassifyInput): Classified {
+  if (classified.reason !== "unavailable") return classified;
+  const retry = input.events.findLast((e) => e.kind === "retry" && e.failure !== undefined);
+  const text = input.run.final?.message ?? input.run.errors.at(-1) ?? (retry?.kind === "retry" ? retry.message : undefined) ?? lastLine(input.end.stderrTail);
+  return text ? { ...classified, evidence: redact(text).slice(0, 300) } : classified;
 }
 
 /** What the backend reads: how the run ended, its events and the tails of its output. */
@@ -57,7 +70,7 @@ function outcomeOf({ end, events }: ClassifyInput): ExitOutcome {
 
 function tripped(trip: GuardTrip, input: ClassifyInput): Classified {
   if (trip.failure === "budget") return { failure: "budget", reason: budgetReason(input.limits, input.run) };
-  return { failure: trip.failure, reason: failureReason(trip.failure, input.run, input.end) };
+  return withEvidence({ failure: trip.failure, reason: failureReason(trip.failure, input.run, input.end) }, input);
 }
 
 /** Every end but a normal one decides by itself. */

@@ -170,7 +170,7 @@ interface AttemptRow {
   models_reported: string | null;
 }
 
-const RUN_COLUMNS = `r.*, (SELECT count(*) FROM attempts a WHERE a.run_id = r.id) AS attempt_count`;
+const RUN_COLUMNS = `r.*, (SELECT count(*) FROM attempts a WHERE a.run_id = r.id AND a.outcome != 'skipped') AS attempt_count`;
 
 export function createRunStore(db: Database, policy: ContentPolicy): RunStore {
   const insertAttempt = db.transaction((input: AttemptInput, createdAt: number) => {

@@ -4,7 +4,7 @@
  * script can branch on (0 answered, 1 the delegate failed, 2 bad call/config, 3 nobody available).
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DEMO_CONFIG, demoSandbox } from "../../fakes/lib/demo-world.ts";
 import { REPO_ROOT, type Sandbox } from "../../fakes/lib/sandbox.ts";
@@ -40,7 +40,7 @@ describe("orchestrate run (the route skill)", () => {
     const out = await orchestrate(["run", "--tier", "heavy", "--cwd", b.repo, "Refactor"], b.env);
     expect(out.code).toBe(0);
     expect(out.stdout).toBe("PONG-FROM-FAKE\n");
-    expect(out.stderr).toMatch(/heavy:claude-opus \(claude\) — unavailable .*→ fell back/);
+    expect(out.stderr).toMatch(/heavy:claude-opus \(claude\) — failed in .* → fell back · rate-limited \(API Error: Request rejected \(429\)/);
     expect(out.stderr).toContain("Served by standard:codex-main");
   });
 
@@ -70,13 +70,58 @@ describe("orchestrate run (the route skill)", () => {
     expect(outside.stderr).toContain("cwd_outside_roots");
   });
 
-  test("exit 3 when no agent can take it (every entry cooling or unavailable, or the tier unconfigured)", async () => {
+  test("exit 1 when an agent was tried and was unavailable; exit 3 only when nothing was tried (every entry cooling)", async () => {
     const b = world({ FAKE_OPENCODE_SCENARIO: "auth-fail" });
     const first = await orchestrate(["run", "--tier", "light", "--cwd", b.repo, "x"], b.env);
-    expect(first.code).toBe(3);
+    expect(first.code).toBe(1);
     const cooling = await orchestrate(["run", "--tier", "light", "--cwd", b.repo, "x"], b.env);
     expect(cooling.code).toBe(3);
     expect(cooling.stderr).toContain("no_candidates");
+    expect(cooling.stderr).toMatch(/cheap: cooling down \(unavailable\) until \d\d:\d\d:\d\d UTC/);
+  });
+
+  const SIGNED_OUT_CONFIG = `agents:
+  codex-main: { backend: codex, model: gpt-5.5 }
+  claude-opus: { backend: claude, model: opus }
+tiers:
+  standard: [codex-main]
+  heavy: [claude-opus]
+fallbacks: { standard: heavy }
+`;
+
+  test("a signed-out CLI is named as such with its sign-in command; the skipped fallback with its rule; history show agrees", async () => {
+    const b = world();
+    b.writeConfig(SIGNED_OUT_CONFIG);
+    rmSync(join(b.home, ".codex", "auth.json"));
+    const { OPENAI_API_KEY: _, ...env } = b.env;
+    const out = await orchestrate(["run", "--tier", "standard", "--cwd", b.repo, "x"], env);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain("1. standard:codex-main (codex) — failed in");
+    expect(out.stderr).toContain("not signed in · fix: codex login");
+    expect(out.stderr).toContain("claude-opus (claude) — heavy: would cross from provider openai to anthropic; set allowCrossProviderFallback: true to allow");
+    expect(out.stderr).toContain("ended: not signed in. No fallback");
+    expect(out.stderr).toContain("Next: codex login");
+    expect(out.stderr).not.toContain("ended unavailable: unavailable");
+    const id = /Runs \(1\):\n\s+(\S+)/.exec((await orchestrate(["history", "list"], env)).stdout)?.[1] ?? "";
+    const shown = (await orchestrate(["history", "show", id], env)).stdout;
+    expect(shown).toContain("codex-main (codex · gpt-5.5) failed: not signed in · fix: codex login");
+    expect(shown).toContain("claude-opus (claude · opus) skipped: heavy: would cross from provider openai");
+  });
+
+  test("a provider error is named by its status and gets no sign-in advice", async () => {
+    const b = world({ FAKE_CODEX_SCENARIO: "overload" });
+    b.writeConfig(SIGNED_OUT_CONFIG);
+    const out = await orchestrate(["run", "--tier", "standard", "--cwd", b.repo, "x"], b.env);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain("ended: provider error 503.");
+    expect(out.stderr).not.toMatch(/login|signed in/);
+  });
+
+  test("a missing required flag exits 2 and names the flag", async () => {
+    const b = world();
+    const out = await orchestrate(["run", "x"], b.env);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain("Missing required argument: --tier");
   });
 });
 

@@ -93,6 +93,8 @@ describe("guard", () => {
   });
 });
 
+const FAILED = { id: "" };
+
 describe("a dashboard over a store", () => {
   let box: Sandbox;
   let dash: Dashboard;
@@ -106,6 +108,12 @@ describe("a dashboard over a store", () => {
     const runId = store.value.runs.startRun({ tool: "route", tier: "light", cwd: box.repo, prompt: `<script>alert("x")</script> secret ghp_${"a1B2c3D4e5".repeat(4)}` });
     store.value.runs.addAttempt({ runId, n: 1, agentId: "cheap", backend: "opencode", provider: "deepseek", outcome: "ok", reason: "answered", exitCode: 0, durationMs: 40, fellBack: false, usage: { inputTokens: 10, outputTokens: 2, costUsd: 0.001 } });
     store.value.runs.finishRun(runId, { status: "ok", servedBy: "cheap", answer: "<img src=x onerror=alert(1)>" });
+    // Older than the run above, so "the first run listed" stays that one.
+    FAILED.id = store.value.runs.startRun({ tool: "route", tier: "standard", cwd: box.repo, prompt: "p", startedAt: Date.now() - 60_000 });
+    store.value.runs.addAttempt({ runId: FAILED.id, n: 1, agentId: "codex-main", backend: "codex", provider: "openai", outcome: "auth", reason: "unavailable", exitCode: null, durationMs: 30, fellBack: true });
+    store.value.runs.addAttempt({ runId: FAILED.id, n: 2, agentId: "cheap", backend: "opencode", provider: "deepseek", outcome: "capacity", reason: "unexpected status 500 Internal Server Error", exitCode: 1, durationMs: 30, fellBack: false });
+    store.value.runs.addAttempt({ runId: FAILED.id, n: 3, agentId: "claude-opus", backend: "claude", provider: "anthropic", outcome: "skipped", reason: "heavy: would cross from provider openai to anthropic; set allowCrossProviderFallback: true to allow", exitCode: null, durationMs: 0, fellBack: false });
+    store.value.runs.finishRun(FAILED.id, { status: "failed", errorCode: "unavailable", errorMessage: "Attempt 2 (standard:cheap) ended unavailable: unavailable. No fallback: no more candidates." });
     storedWorkflow(store.value.workflows);
     ASK.id = store.value.asks.record({ capability: "fast", status: "ok", model: "openai/gpt-x", host: "127.0.0.1:9", fallbackUsed: false, latencyMs: 12, prompt: `<script>alert("ask")</script> ghp_${"f6G7h8I9j0".repeat(4)}`, answer: "<img src=y onerror=alert(2)>", legs: [{ capability: "fast", model: "openai/gpt-x", host: "127.0.0.1:9", outcome: "ok", statusCode: 200, latencyMs: 12, retry: 0, endedAt: Date.now() }] });
     const leg = (n: number, outcome: "ok" | "failed", errorCode?: string) => ({ capability: "fast", model: `m-${n}`, host: "127.0.0.1:9", outcome, ...(errorCode ? { errorCode } : {}), statusCode: outcome === "ok" ? 200 : 429, latencyMs: 5, retry: 0, endedAt: Date.now() });
@@ -145,6 +153,18 @@ describe("a dashboard over a store", () => {
     expect(page).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
     expect(page).not.toContain("<img src=x");
     expect(page).not.toContain("a1B2c3D4e5a1B2c3D4e5");
+  });
+
+  test("a failed run's page says each attempt's class in words with its fix, and each skipped entry's rule", async () => {
+    const page = await (await get(`/runs/${FAILED.id}`)).text();
+    const trace = page.slice(page.indexOf('<table class="attempts">'), page.indexOf("</table>", page.indexOf('<table class="attempts">')));
+    expect(trace).toContain(">not signed in<");
+    expect(trace).toContain("<code>codex login</code>");
+    expect(trace).toContain(">provider error 500<");
+    expect(trace).toContain("would cross from provider openai to anthropic");
+    // The provider's own error is no sign-in problem: one login hint, codex's.
+    expect(trace.match(/login/g)).toHaveLength(1);
+    expect(await (await get("/runs")).text()).toMatch(new RegExp(`${FAILED.id}[\\s\\S]*?<td>2 <span`));
   });
 
   test("an ask's stored prompt and answer are escaped on its page, and the list links to it", async () => {

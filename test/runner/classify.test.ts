@@ -32,7 +32,7 @@ describe("classifyAttempt: end reason + guard verdict + backend reading → { fa
     ["a failure with no detail says only the exit", { end: end("exit", { exitCode: 2 }), classify: reads("empty_answer") }, { failure: "empty_answer", reason: "empty_answer (exit 2)" }],
     ["a failure after a signal names the signal", { end: end("exit", { exitCode: null, signal: "SIGSEGV" }), classify: reads("task_failed") }, { failure: "task_failed", reason: "task_failed (signal SIGSEGV)" }],
     ["the last stderr line is the detail when nothing else is", { end: end("exit", { exitCode: 1, stderrTail: "warming up\nboom: disk full\n" }), classify: reads("task_failed") }, { failure: "task_failed", reason: "task_failed (exit 1): boom: disk full" }],
-    ["auth says only unavailable", { end: end("exit", { exitCode: 1, stderrTail: "not logged in" }), classify: reads("auth") }, { failure: "auth", reason: "unavailable" }],
+    ["auth says only unavailable", { end: end("exit", { exitCode: 1, stderrTail: "not logged in" }), classify: reads("auth") }, { failure: "auth", reason: "unavailable", evidence: "not logged in" }],
     ["capacity says only unavailable", { classify: reads("capacity") }, { failure: "capacity", reason: "unavailable" }],
     ["transport says only unavailable", { classify: reads("transport") }, { failure: "transport", reason: "unavailable" }],
     ["timeout", { end: end("timeout"), classify: never }, { failure: "timeout", reason: "timed out; the process group was ended" }],
@@ -70,10 +70,19 @@ describe("classifyAttempt: end reason + guard verdict + backend reading → { fa
   test("a failure gets the backend's explanation of the same outcome; a success and a silent backend none", () => {
     const explain = (o: ExitOutcome) => (o.stderrTail.includes("individual") ? "Gemini CLI no longer serves individual accounts: use agy" : undefined);
     const failing = input({ end: end("exit", { exitCode: 1, stderrTail: "not available for individual accounts" }), classify: reads("auth"), explain });
-    expect(classifyAttempt(failing)).toEqual({ failure: "auth", reason: "unavailable", explanation: "Gemini CLI no longer serves individual accounts: use agy" });
+    expect(classifyAttempt(failing)).toEqual({ failure: "auth", reason: "unavailable", evidence: "not available for individual accounts", explanation: "Gemini CLI no longer serves individual accounts: use agy" });
     expect(classifyAttempt({ ...failing, classify: reads(undefined) })).toEqual({ reason: "answered" });
     expect(classifyAttempt({ ...failing, end: end("exit", { exitCode: 1 }) })).toEqual({ failure: "auth", reason: "unavailable" });
     expect(classifyAttempt(input({ end: end("timeout"), classify: never, explain: () => "its own clock ran out" }))).toEqual({ failure: "timeout", reason: "timed out; the process group was ended", explanation: "its own clock ran out" });
+  });
+
+  test("an unavailable class keeps the CLI's own words as evidence (redacted) beside the bare reason, for person-facing views", () => {
+    const secret = `sk-ant-api03-${"b".repeat(90)}`;
+    const run = foldEvents([{ kind: "retry", message: "Reconnecting... 1/5 (unexpected status 503)", failure: "capacity" }, { kind: "error", message: `status 503 key ${secret}` }]);
+    const out = classifyAttempt(input({ end: end("exit", { exitCode: 1 }), run, events: [], classify: reads("capacity") }));
+    expect(out.reason).toBe("unavailable");
+    expect(out.evidence).toStartWith("status 503 key ");
+    expect(out.evidence).not.toContain("bbbb");
   });
 
   test("a detail is redacted before it is cut to 300 characters", () => {

@@ -1,6 +1,7 @@
 /** `/runs/:id`: one run in full — the attempt trace, its timeline, the redacted prompt and answer. */
 import type { AttemptRecord, RunRecord } from "../../store/index.ts";
-import { publicOutcome } from "../../services/route/outcome.ts";
+import { adapters, isBackend } from "../../backends/index.ts";
+import { attemptWords, type FailureWords } from "../../services/shared/failure-words.ts";
 import { timeline } from "../chart.ts";
 import type { DashboardContext } from "../context.ts";
 import { duration, tokens, usd, when } from "../format.ts";
@@ -46,10 +47,24 @@ function verification(a: AttemptRecord): Html | string {
   return html`${badge(a.modelVerification, kind)}${a.modelsReported?.length ? html` <span class="why">reported ${a.modelsReported.join(", ")}</span>` : ""}`;
 }
 
-/** As in route's trace: an unavailable attempt says so, never auth vs capacity (SPEC §4). */
+/**
+ * The page is for the person at this machine, so a failed attempt says its class in words (not
+ * signed in, rate-limited, provider error 503) and what fixes it, as the shell does; MCP replies
+ * keep the coarse "unavailable" (services/route/outcome.ts publicOutcome).
+ */
 function outcomeBadge(a: AttemptRecord): Html {
   if (a.outcome === "ok" || a.outcome === "skipped") return badge(a.outcome, a.outcome === "ok" ? "ok" : "unknown");
-  return badge(publicOutcome(a.outcome), "failed");
+  return badge(classWords(a).words, "failed");
+}
+
+function classWords(a: AttemptRecord): FailureWords {
+  return attemptWords(a.outcome, a.reason, isBackend(a.backend) ? adapters[a.backend] : undefined);
+}
+
+function reasonCell(a: AttemptRecord): Html {
+  if (a.outcome === "ok" || a.outcome === "skipped") return html`<span class="why">${a.reason}</span>`;
+  const w = classWords(a);
+  return html`<span class="why">${w.detail ?? w.words}</span>${w.fix ? html`<br><span class="fix">fix: <code>${w.fix}</code></span>` : ""}`;
 }
 
 function attemptsTable(attempts: AttemptRecord[]): Html {
@@ -62,7 +77,7 @@ function attemptsTable(attempts: AttemptRecord[]): Html {
       a.model ?? "CLI default",
       verification(a),
       outcomeBadge(a),
-      html`<span class="why">${a.reason}</span>`,
+      reasonCell(a),
       a.exitCode === null ? "—" : String(a.exitCode),
       duration(a.durationMs),
       `${tokens(a.usage?.inputTokens)} / ${tokens(a.usage?.outputTokens)}`,
@@ -74,12 +89,12 @@ function attemptsTable(attempts: AttemptRecord[]): Html {
 }
 
 function timelineOf(run: RunRecord, now: number): string {
-  const spans = run.attempts.map((a) => ({
+  const spans = run.attempts.filter((a) => a.outcome !== "skipped").map((a) => ({
     label: `${a.n}. ${a.agentId}`,
     start: a.createdAt - a.durationMs,
     end: a.createdAt,
     ok: a.outcome === "ok",
-    detail: `${a.outcome === "ok" || a.outcome === "skipped" ? a.outcome : publicOutcome(a.outcome)} after ${duration(a.durationMs)} — ${a.reason}`,
+    detail: `${a.outcome === "ok" || a.outcome === "skipped" ? a.outcome : classWords(a).words} after ${duration(a.durationMs)}`,
   }));
   const to = Math.max(run.endedAt ?? now, ...spans.map((s) => s.end));
   return timeline({ id: "timeline", title: `Attempts of run ${run.id}`, from: Math.min(run.startedAt, ...spans.map((s) => s.start)), to, spans });

@@ -50,6 +50,7 @@ export async function routeTask(rt: Runtime, req: RouteRequest, hooks: RouteHook
   if (unenforceable) return { ok: false, attempts: [], error: unenforceable };
   const runId = rt.store.runs.startRun({ tool: "route", tier: req.tier, cwd: gate.cwd, prompt: req.prompt });
   const outcome = await runPlan(rt, { ...req, cwd: gate.cwd }, planned.plan, runId, hooks);
+  if (!outcome.ok) recordSkips(rt, runId, planned.plan, outcome.attempts.length);
   finishRecord(rt, runId, outcome);
   return { ...outcome, runId };
 }
@@ -194,7 +195,9 @@ function recordAttempt(rt: Runtime, runId: string, trace: AttemptTrace, result: 
     ...(trace.model ? { model: trace.model } : {}),
     provider: trace.provider,
     outcome: result.failure ?? "ok",
-    reason: trace.reason,
+    // The stored row keeps what the trace may not tell (the CLI's words for an unavailable class),
+    // for the shell, history and the dashboard (services/shared/failure-words.ts).
+    reason: trace.reason === "unavailable" && result.evidence ? result.evidence : trace.reason,
     exitCode: result.exitCode,
     durationMs: result.durationMs,
     ...(result.run.sessionId ? { sessionId: result.run.sessionId } : {}),
@@ -203,6 +206,20 @@ function recordAttempt(rt: Runtime, runId: string, trace: AttemptTrace, result: 
     ...(trace.modelVerification ? { modelVerification: trace.modelVerification } : {}),
     ...(trace.modelsReported ? { modelsReported: trace.modelsReported } : {}),
   });
+}
+
+/**
+ * When a route failed, every entry the plan skipped by a rule (disabled, cooling, would cross
+ * providers without consent), stored after the attempts as `skipped` rows (no call, no usage), so
+ * the shell, history and the dashboard can say why no fallback ran. Repeats of an agent already planned are no rule.
+ */
+function recordSkips(rt: Runtime, runId: string, plan: Plan, tried: number): void {
+  const skips = plan.decisions.filter((d) => d.decision === "skip" && !d.reason.startsWith("already planned"));
+  for (const [i, d] of skips.entries()) {
+    const agent = rt.config.agents[d.agentId];
+    if (!agent) continue;
+    rt.store.runs.addAttempt({ runId, n: tried + i + 1, agentId: d.agentId, backend: agent.backend, ...(agent.model ? { model: agent.model } : {}), provider: agent.provider, outcome: "skipped", reason: `${d.tier}: ${d.reason}`, exitCode: null, durationMs: 0, fellBack: false });
+  }
 }
 
 function advisoryOutcome(rt: Runtime, runId: string, candidate: Candidate, n: number, attempts: AttemptTrace[]): RouteOutcome {

@@ -154,6 +154,14 @@ export function failed(result: AttemptResult, trace: AttemptTrace, attempts: Att
   };
 }
 
+/**
+ * A failed route's message for a person at a terminal: the class in words where the MCP reply says
+ * only "unavailable" (the words come from services/shared/failure-words.ts, off the stored row).
+ */
+export function personMessage(message: string, words: string): string {
+  return message.replace("ended unavailable: unavailable.", `ended: ${words}.`);
+}
+
 /** The backend's own words (gemini: "this account tier moved to agy") come first: they say what the class cannot. */
 function hintFor(failure: FailureClass, trace: AttemptTrace): string {
   if (trace.treeChanged) return "The working tree was changed by the attempt; review it (git status / git diff) before retrying.";

@@ -27,7 +27,7 @@ export function runListSql(filter: Given<"status" | "tool" | "tier" | "agent">):
   ];
   return `SELECT r.id, r.tool, r.tier, r.status, r.served_by, r.error_code, substr(r.prompt, 1, $head) AS prompt_head,
     r.prompt_len, r.started_at, r.ended_at,
-    (SELECT count(*) FROM attempts a WHERE a.run_id = r.id) AS attempts,
+    (SELECT count(*) FROM attempts a WHERE a.run_id = r.id AND a.outcome != 'skipped') AS attempts,
     (SELECT max(a.fell_back) FROM attempts a WHERE a.run_id = r.id) AS fell_back
   FROM runs r ${whereAll(where)}
   ORDER BY r.started_at DESC, r.id DESC LIMIT $limit`;

@@ -7,13 +7,15 @@ import type { routeOutput } from "./schema.ts";
 
 export type RouteOutput = typeof routeOutput.infer;
 
-export function formatRoute(outcome: RouteOutput): string {
+/** `trace` replaces the public trace lines (the shell passes its own, in words: src/cli/route-report.ts). */
+export function formatRoute(outcome: RouteOutput, trace?: string[]): string {
   const lines: string[] = [];
   if (outcome.servedBy) {
     const s = outcome.servedBy;
     lines.push(`Served by ${s.tier}:${s.agent} (${s.backend}${s.model ? ` · ${s.model}` : ""})${s.modelVerification ? ` · model ${s.modelVerification}` : ""}`);
   }
-  if (outcome.attempts.length > 0) lines.push("Trace:", ...outcome.attempts.map(traceLine));
+  const traced = trace ?? outcome.attempts.map(traceLine);
+  if (traced.length > 0) lines.push("Trace:", ...traced);
   if (outcome.crossProviderNotice) lines.push(`Notice: ${outcome.crossProviderNotice}`);
   if (outcome.modelNotice) lines.push(`Notice: ${outcome.modelNotice}`);
   if (outcome.refusalNotice) lines.push(`Notice: ${outcome.refusalNotice}`);
