@@ -21,7 +21,8 @@ export const checkCommand = defineCommand({
     const env = process.env;
     const location = args.path ? { path: args.path, exists: true } : resolveConfigPath(env);
     if (!location.exists) {
-      process.stdout.write(`No config file found (looked for ${location.path}).\nThe server would run with every tier unconfigured. Create one with: orchestrate init\n`);
+      const skipped = "notice" in location && location.notice ? `Note: ${location.notice}\n` : "";
+      process.stdout.write(`No config file found (looked for ${location.path}).\n${skipped}The server would run with every tier unconfigured. Create one with: orchestrate init\n`);
       process.exit(CHECK_EXIT.invalid);
     }
     const config = await loadConfig({ env, ...(args.path ? { path: args.path } : {}) });

@@ -3,7 +3,9 @@ import { defineCommand } from "citty";
 /**
  * `orchestrate import FILE [--out PATH]`: converts an mcp-router config.json or an Orchestrator
  * config.yaml to the unified format, shows the result, diff and risks, and writes only on a
- * confirmation at a terminal. Without one it prints the converted text and writes nothing.
+ * confirmation at a terminal. Without one it prints the converted text and writes nothing. When the
+ * target would shadow the config the server reads today, that is said first and the live file is
+ * offered instead (setup/live-choice.ts).
  */
 export const importCommand = defineCommand({
   meta: { name: "import", description: "Convert an mcp-router config.json or Orchestrator config.yaml into orchestrate's format; writes only after you confirm." },
@@ -12,10 +14,20 @@ export const importCommand = defineCommand({
     out: { type: "string", description: "Where to write (default: the server's config path)" },
   },
   async run({ args }) {
-    const { targetConfigPath } = await import("../setup/target.ts");
+    const { targetConfigPath, liveConflict } = await import("../setup/target.ts");
+    const { terminalProblem, installPromptFix, confirm, Cancelled } = await import("../setup/prompts.ts");
+    const atTerminal = terminalProblem() === undefined;
+    if (atTerminal) installPromptFix();
+    const cancelled = (error: unknown) => (error instanceof Cancelled ? undefined : Promise.reject(error));
+    let target = targetConfigPath(process.env, args.out);
+    if (atTerminal) {
+      const { chooseTarget } = await import("../setup/live-choice.ts");
+      const chosen = await chooseTarget(process.env, target).catch(cancelled);
+      if (chosen === undefined) return exit("Nothing was written.");
+      target = chosen;
+    }
     const { convertFile } = await import("../setup/import-convert.ts");
     const { formatRisks } = await import("../setup/risks.ts");
-    const target = targetConfigPath(process.env, args.out);
     const converted = await convertFile(args.file, target, process.env);
     if (!converted.ok) return exit(`✗ ${converted.error.message}${converted.error.hint ? `\n${converted.error.hint}` : ""}`);
     const { proposal, ignored, from } = converted.value;
@@ -23,9 +35,10 @@ export const importCommand = defineCommand({
     process.stdout.write(proposal.text);
     if (ignored.length) process.stderr.write(`\nAccepted but without effect in orchestrate: ${ignored.join(", ")}\n`);
     process.stderr.write(`\n${proposal.diff}\n${formatRisks(proposal.risks)}`);
-    const { terminalProblem, installPromptFix, confirm, Cancelled } = await import("../setup/prompts.ts");
-    if (terminalProblem()) return exit(`Not written: confirming needs a terminal. Run orchestrate import ${args.file} in one.`);
-    installPromptFix();
+    if (!atTerminal) {
+      const conflict = liveConflict(process.env, target);
+      return exit(`${conflict ? `! ${conflict.message}\n` : ""}Not written: confirming needs a terminal. Run orchestrate import ${args.file} in one.`);
+    }
     const yes = await confirm(`Write ${target}?`, false).catch((error: unknown) => (error instanceof Cancelled ? false : Promise.reject(error)));
     if (!yes) return exit("Nothing was written.");
     const { writeConfigAtomic } = await import("../config/write.ts");

@@ -21,7 +21,10 @@ export const initCommand = defineCommand({
     const { runInit } = await import("../setup/init-flow.ts");
     installPromptFix();
     try {
-      const code = await runInit({ path: targetConfigPath(process.env, args.path), env: process.env, self: selfCommand(), ...(args.host ? { host: args.host as Backend } : {}) });
+      const target = targetConfigPath(process.env, args.path);
+      const { chooseTarget } = await import("../setup/live-choice.ts");
+      const path = await chooseTarget(process.env, target);
+      const code = await runInit({ path, env: process.env, self: selfCommand(), ...(args.host ? { host: args.host as Backend } : {}) });
       process.exit(code);
     } catch (error) {
       if (!(error instanceof Cancelled)) throw error;

@@ -8,6 +8,7 @@
 import type { Backend } from "../backends/index.ts";
 import { errorLine, joinPath } from "./format-errors.ts";
 import type { Env } from "./paths.ts";
+import { seedShapeOf } from "./seed-shape.ts";
 import type { OrchestratorAgentFile, OrchestratorFile, UnifiedFile } from "./schema.ts";
 
 /** orchestrator-mcp: seed 002's file (capabilities + LiteLLM's model_list), converted in legacy-ask.ts. */
@@ -21,12 +22,9 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 /** Which older tool wrote this file, judged by its shape alone. */
 export function detectLegacy(raw: Record<string, unknown>, format: "yaml" | "json"): LegacyFormat | undefined {
+  const seed = seedShapeOf(raw);
+  if (seed) return seed;
   const keys = Object.keys(raw);
-  const consult = raw.consult;
-  // model_list is LiteLLM's key: no other format has it, so a seed 002 file is recognised by it alone.
-  if (Object.hasOwn(raw, "model_list")) return "orchestrator-mcp";
-  // A unified file may hold `consult: {timeoutSec}` too; only a lone consult block with other keys is Orchestrator's.
-  if (keys.length === 1 && isPlainObject(consult) && Object.keys(consult).some((k) => k !== "timeoutSec")) return "orchestrator";
   if (format === "json" && keys.length > 0 && keys.every((k) => MCP_ROUTER_KEYS.includes(k))) return "mcp-router";
   return undefined;
 }

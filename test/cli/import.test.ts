@@ -4,7 +4,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Sandbox } from "../../fakes/lib/sandbox.ts";
 import { orchestrate, usualLocationSandbox } from "../setup/helpers.ts";
-import { spawnPty, type PtySession } from "../setup/pty.ts";
+import { KEY, spawnPty, type PtySession } from "../setup/pty.ts";
 
 let box: Sandbox | undefined;
 let term: PtySession | undefined;
@@ -73,6 +73,21 @@ describe("orchestrate import", () => {
     await term.expect(`Write ${b.configPath}?`);
     term.send("n");
     expect(await term.exited).toBe(1);
+    expect(existsSync(b.configPath)).toBe(false);
+  }, 60_000);
+
+  test("importing the live Orchestrator config says the default would be ignored and offers to write it in place (issue 23 §1)", async () => {
+    const file = withSource("orchestrator.yaml", ORCHESTRATOR_YAML);
+    const b = box as Sandbox;
+    const { ORCHESTRATE_CONFIG: _unset, ...env } = b.env;
+    term = spawnPty(["import", file], { ...env, ORCHESTRATOR_CONFIG: file });
+    await term.expect(`The server reads ${file} (ORCHESTRATOR_CONFIG)`);
+    await term.expect("Where should the config go?");
+    term.send(KEY.enter);
+    await term.expect(`Write ${file}?`);
+    term.send("y");
+    expect(await term.exited).toBe(0);
+    expect(readFileSync(file, "utf8")).toContain("timeoutSec: 120");
     expect(existsSync(b.configPath)).toBe(false);
   }, 60_000);
 });

@@ -172,13 +172,23 @@ describe("locations and legacy notices", () => {
     expect(lines.some((l) => l.startsWith("warn:") && l.includes(`reading a legacy config ${path}`))).toBe(true);
   });
 
-  test("the unified file wins over the legacy one, and nothing is logged", async () => {
+  test("the unified file wins over the legacy default, and one notice names the file it shadows", async () => {
     const home = privateDir();
-    writeConfig(join(home, ".config", "mcp-router"), "config.json", SEED_000_CONFIG_JSON);
+    const legacy = writeConfig(join(home, ".config", "mcp-router"), "config.json", SEED_000_CONFIG_JSON);
     const path = writeConfig(join(home, ".config", "orchestrate"), "config.yaml", VALID);
     const { value: result, lines } = await captureLog(() => loadConfig({ env: { HOME: home } }));
     expect(result.ok && result.value.source.path).toBe(path);
-    expect(lines).toEqual([]);
+    expect(lines).toEqual([`warn: reading ${path} (orchestrate's default); not read, because it comes first: ${legacy} (mcp-router's location)`]);
+  });
+
+  test("an environment variable naming a seed file wins over the unified default (issue 23 §1)", async () => {
+    const home = privateDir();
+    const unified = writeConfig(join(home, ".config", "orchestrate"), "config.yaml", VALID);
+    const seed = writeConfig(privateDir(), "config.json", SEED_000_CONFIG_JSON);
+    const { value: result, lines } = await captureLog(() => loadConfig({ env: { HOME: home, MCP_ROUTER_CONFIG: seed } }));
+    expect(result.ok && result.value.source.path).toBe(seed);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`not read, because an environment variable names a file: ${unified}`);
   });
 
   test("Orchestrator keys without an effect are reported on the log, not dropped silently", async () => {

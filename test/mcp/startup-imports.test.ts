@@ -31,9 +31,10 @@ async function staticModules(entry: string): Promise<string[]> {
 
 /**
  * Finding and reading the config file for its blocks (which groups tools/list shows): node:fs and
- * paths; and the defaults (plain constants), so ask advertises the limits that will be enforced.
+ * paths (with the working-directory rule, cwd-config.ts, and the seeds' shapes, seed-shape.ts); and
+ * the defaults (plain constants), so ask advertises the limits that will be enforced.
  */
-const LIGHT_CONFIG = ["src/config/presence.ts", "src/config/paths.ts", "src/config/defaults.ts"];
+const LIGHT_CONFIG = ["src/config/presence.ts", "src/config/paths.ts", "src/config/defaults.ts", "src/config/cwd-config.ts", "src/config/seed-shape.ts"];
 
 describe("startup path", () => {
   test("front.ts loads the tool defs and generated schemas, and nothing heavy", async () => {
