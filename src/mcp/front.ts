@@ -10,15 +10,25 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { initializeResult } from "./info.ts";
 import { activeTools } from "./tools/index.ts";
 import { wireTool } from "./tools/wire.ts";
-import { resultReply, stdioWire, type Message, type Wire } from "./stdio.ts";
+import { errorReply, resultReply, stdioWire, type Message, type Wire } from "./stdio.ts";
 
 export interface FrontOptions {
   env: Record<string, string | undefined>;
   wire?: Wire;
 }
 
-/** The id under which the recorded initialize is replayed to the SDK; its answer is dropped. */
+/**
+ * The id under which the recorded initialize is replayed to the SDK; its answer is dropped. A
+ * client may use the same id: the replay is answered before any client message reaches the SDK,
+ * and only that one answer is dropped (WireTransport), so the two never meet.
+ */
 const REPLAY_ID = "orchestrate-replayed-initialize";
+
+/**
+ * Before initialize only ping may be served (MCP lifecycle). JSON-RPC leaves -32000..-32099 to the
+ * server; -32002 is the "server not initialized" code LSP uses for the same rule.
+ */
+const NOT_INITIALIZED = -32002;
 
 export async function serveFront(opts: FrontOptions): Promise<void> {
   const wire = opts.wire ?? stdioWire();
@@ -39,6 +49,10 @@ export async function serveFront(opts: FrontOptions): Promise<void> {
 
 function answerByHand(wire: Wire, message: Message, handshake: { initialize?: Message; initialized: boolean }, env: Record<string, string | undefined>): boolean {
   const id = message.id as string | number | undefined;
+  if (!handshake.initialize && id !== undefined && typeof message.method === "string" && message.method !== "initialize" && message.method !== "ping") {
+    wire.send(errorReply(id, NOT_INITIALIZED, `Server not initialized: send initialize first (${message.method} was not run).`));
+    return true;
+  }
   switch (message.method) {
     case "initialize":
       if (id === undefined) return true;
@@ -67,14 +81,28 @@ interface SdkBridge {
 }
 
 async function bootSdk(wire: Wire, handshake: { initialize?: Message; initialized: boolean }, env: Record<string, string | undefined>): Promise<SdkBridge> {
-  const [{ buildServer }, { log }] = await Promise.all([import("./server.ts"), import("../log.ts")]);
+  const [{ buildServer }, { log }, { refusalFor }] = await Promise.all([import("./server.ts"), import("../log.ts"), import("./admit.ts")]);
   log.debug("first message beyond the handshake: loading the MCP SDK");
   const server = buildServer(env);
   const transport = new WireTransport(wire);
   await server.connect(transport);
-  if (handshake.initialize) transport.deliver({ ...handshake.initialize, id: REPLAY_ID } as Message);
+  const replay = handshake.initialize && replayOf(handshake.initialize);
+  // One the SDK would not take would never be answered, and everything after it would wait.
+  if (replay && !refusalFor(replay)) await transport.replay(replay);
   if (handshake.initialized) transport.deliver({ jsonrpc: "2.0", method: "notifications/initialized" });
-  return { deliver: (message) => transport.deliver(message), close: () => server.close() };
+  const deliver = (message: Message) => {
+    const refusal = refusalFor(message);
+    if (refusal) wire.send(refusal);
+    else transport.deliver(message);
+  };
+  return { deliver, close: () => server.close() };
+}
+
+/** The recorded initialize as the SDK is to see it: the envelope and the fields initialize defines. */
+function replayOf(initialize: Message): Message {
+  const params = (initialize.params ?? {}) as Record<string, unknown>;
+  const { protocolVersion, capabilities, clientInfo } = params;
+  return { jsonrpc: "2.0", id: REPLAY_ID, method: "initialize", params: { protocolVersion, capabilities, clientInfo } };
 }
 
 /** The SDK's view of the wire. Drops the SDK's answer to the replayed initialize: the client already has one. */
@@ -82,13 +110,25 @@ class WireTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  private replayed?: () => void;
 
   constructor(private readonly wire: Wire) {}
 
   async start(): Promise<void> {}
 
+  /** Hands the SDK the recorded initialize and resolves once its answer has been dropped. */
+  replay(initialize: Message): Promise<void> {
+    const answered = new Promise<void>((resolve) => (this.replayed = resolve));
+    this.deliver(initialize);
+    return answered;
+  }
+
   async send(message: JSONRPCMessage): Promise<void> {
-    if ("id" in message && message.id === REPLAY_ID && !("method" in message)) return;
+    if (this.replayed && "id" in message && message.id === REPLAY_ID && !("method" in message)) {
+      this.replayed();
+      this.replayed = undefined;
+      return;
+    }
     this.wire.send(message as Record<string, unknown>);
   }
 

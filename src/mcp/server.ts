@@ -12,7 +12,7 @@ import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from "./info.ts";
 import type { ToolContext, ToolDef } from "./define.ts";
 import { failureReply } from "./outcome.ts";
 import { activeTools } from "./tools/index.ts";
-import { CancellableTaskStore } from "./tasks.ts";
+import { CancellableTaskStore, taskTtl } from "./tasks.ts";
 import { wireTool } from "./tools/wire.ts";
 import { getPrompt, listPrompts } from "./prompts.ts";
 
@@ -77,7 +77,7 @@ type RequestTaskStore = NonNullable<CallExtra["taskStore"]>;
 
 /** Runs the call as an MCP task: to its real end, cancelled by tasks/cancel, its reply the task's result. */
 async function startTask(tool: ToolDef, args: unknown, ctx: ToolContext, ttl: number | undefined, store: RequestTaskStore, cancels: CancellableTaskStore) {
-  const task = await store.createTask({ ttl: ttl ?? 3_600_000, pollInterval: 1000 });
+  const task = await store.createTask({ ttl: taskTtl(ttl), pollInterval: 1000 });
   const taskCtx: ToolContext = { ...ctx, signal: cancels.signalFor(task.taskId), runToCompletion: true };
   void tool
     .call(args, taskCtx)

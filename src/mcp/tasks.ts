@@ -26,3 +26,17 @@ export class CancellableTaskStore extends InMemoryTaskStore {
     if (status === "cancelled") this.aborts.get(taskId)?.abort("cancelled");
   }
 }
+
+/** A day: long enough for any run this server does; the store keeps a task's result in memory. */
+export const MAX_TASK_TTL_MS = 24 * 3_600_000;
+const DEFAULT_TASK_TTL_MS = 3_600_000;
+
+/**
+ * The ttl the task gets (MCP lets the receiver choose; the created task reports it). The store
+ * arms a timer with it, and a timer of 2^31 ms or more fires after 1 ms, so a client asking for
+ * a long life had its task gone at once.
+ */
+export function taskTtl(requested: number | null | undefined): number {
+  if (typeof requested !== "number" || !Number.isFinite(requested)) return DEFAULT_TASK_TTL_MS;
+  return Math.min(Math.max(Math.round(requested), 1000), MAX_TASK_TTL_MS);
+}
