@@ -63,13 +63,13 @@ export function resolveRoots(env: Env, config: { roots: readonly string[] }): st
   return roots;
 }
 
-const ADD_ROOT = (dir: string) => `add ${dir} (or a parent of it) to ORCHESTRATE_ROOTS (colon-separated) or to roots: in the config`;
+export const ADD_ROOT = (dir: string) => `add ${dir} (or a parent of it) to ORCHESTRATE_ROOTS (colon-separated) or to roots: in the config`;
 
-function inside(path: string, root: string): boolean {
+export function inside(path: string, root: string): boolean {
   return path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
 }
 
-function realRoots(roots: readonly string[]): string[] {
+export function realRoots(roots: readonly string[]): string[] {
   return roots.flatMap((root) => {
     try {
       const real = realpathSync(root);
@@ -98,24 +98,4 @@ export function checkCwd(cwd: string, roots: readonly string[]): Result<string, 
   const resolvedNote = real === cwd ? "" : ` (it resolves to ${real})`;
   const list = allowed.length > 0 ? allowed.join(", ") : "none: no configured root exists";
   return fail("cwd_outside_roots", `cwd ${cwd}${resolvedNote} is outside the allowed roots (${list})`, ADD_ROOT(real), { cwd, resolved: real, roots: allowed });
-}
-
-/**
- * The realpath of `path` when it is an existing regular file inside one of `roots` — the rule for a
- * file a review reads as material: the same boundary as a cwd, so a review can send nothing a route
- * could not work on.
- */
-export function checkReadableFile(path: string, roots: readonly string[]): Result<string, "cwd_outside_roots" | "cwd_invalid"> {
-  if (path === "" || path.includes("\0") || !isAbsolute(path)) return fail("cwd_invalid", `${JSON.stringify(path)} is not an absolute path`, "pass the file's absolute path");
-  if (path.split("/").includes("..")) return fail("cwd_invalid", `${path} contains a .. segment`, "pass the file's absolute path without .. segments");
-  let real: string;
-  try {
-    real = realpathSync(path);
-  } catch {
-    return fail("cwd_invalid", `${path} does not exist`, "pass an existing file");
-  }
-  if (!statSync(real).isFile()) return fail("cwd_invalid", `${path} is not a regular file`, "pass a file, not a directory");
-  const allowed = realRoots(roots);
-  if (allowed.some((root) => inside(real, root))) return ok(real);
-  return fail("cwd_outside_roots", `${path}${real === path ? "" : ` (it resolves to ${real})`} is outside the allowed roots (${allowed.join(", ") || "none"})`, ADD_ROOT(real));
 }

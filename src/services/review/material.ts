@@ -3,10 +3,9 @@
  * read here — at plan time, and again when the review runs, so a file edited after the plan was
  * approved is caught. Also what the plan shows about it: sizes, and where credential-shaped text is.
  */
-import { readFileSync } from "node:fs";
 import { findSecrets, redact } from "../../safety/redact.ts";
-import { checkReadableFile } from "../../safety/roots.ts";
 import { fail, ok, type Result } from "../../result.ts";
+import { readExcerpt } from "./excerpt.ts";
 import type { PromptMaterial } from "./envelope.ts";
 
 /** As the caller gives it: text, or a file excerpt by absolute path and an optional line range. */
@@ -35,20 +34,11 @@ export function readMaterial(inputs: readonly MaterialInput[], roots: readonly s
 }
 
 function excerpt(input: { path: string; start_line?: number; end_line?: number }, roots: readonly string[]): Result<MaterialItem> {
-  const real = checkReadableFile(input.path, roots);
-  if (!real.ok) return fail("material_invalid", `Material file: ${real.error.message}.`, real.error.hint);
-  let text: string;
-  try {
-    text = readFileSync(real.value, "utf8");
-  } catch (error) {
-    return fail("material_invalid", `Cannot read ${input.path}: ${error instanceof Error ? error.message : String(error)}.`);
-  }
-  if (input.start_line === undefined && input.end_line === undefined) return ok({ label: input.path, path: input.path, text });
-  const lines = text.split("\n");
-  const first = input.start_line ?? 1;
-  const last = Math.min(input.end_line ?? lines.length, lines.length);
-  if (first > lines.length || last < first) return fail("material_invalid", `${input.path} has ${lines.length} lines; lines ${first}–${input.end_line ?? "end"} do not exist.`);
-  return ok({ label: `${input.path}:${first}-${last}`, path: input.path, text: lines.slice(first - 1, last).join("\n"), firstLine: first, lastLine: last });
+  const read = readExcerpt(input, roots, MAX_MATERIAL_CHARS);
+  if (!read.ok) return read;
+  const { text, range } = read.value;
+  if (!range) return ok({ label: input.path, path: input.path, text });
+  return ok({ label: `${input.path}:${range.first}-${range.last}`, path: input.path, text, firstLine: range.first, lastLine: range.last });
 }
 
 export interface MaterialSize {
