@@ -125,6 +125,9 @@ function openWritable(path: string): Database {
     if (mode?.journal_mode.toLowerCase() !== "wal") throw new Error(`the file refused WAL mode (got ${mode?.journal_mode ?? "nothing"})`);
     db.run("PRAGMA synchronous = NORMAL");
     db.run("PRAGMA foreign_keys = ON");
+    // For every write, not only deletes: an UPDATE frees the row's old copy (a prompt, partial
+    // output), and without this that copy stays in the page's free space after the row is erased.
+    db.run("PRAGMA secure_delete = ON");
     return db;
   } catch (error) {
     db.close();
