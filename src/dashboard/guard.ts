@@ -90,10 +90,14 @@ export function guard(req: Request, s: GuardSettings): Verdict {
   return refuse(401, "This dashboard needs the token from the URL `orchestrate dashboard` printed. Open that URL.");
 }
 
-/** The token moves from the URL (history, screenshots) into a cookie, and the URL loses it. */
+/**
+ * The token moves from the URL (history, screenshots) into a cookie, and the URL loses it. The
+ * redirect stays on this origin: a path asked for as `//evil.example/x` would otherwise go out as
+ * a protocol-relative Location, which a browser follows to that host.
+ */
 function admit(url: URL, s: GuardSettings): Response {
   url.searchParams.delete("token");
-  const target = `${url.pathname}${url.search}`;
+  const target = `/${url.pathname.replace(/^[/\\]+/, "")}${url.search}`;
   return new Response(null, {
     status: 303,
     headers: {

@@ -62,6 +62,17 @@ describe("guard", () => {
     expect(guard(req("/runs", { headers: withCookie }), settings).pass).toBe(true);
   });
 
+  test("the redirect after the URL token stays on this origin: no protocol-relative Location", () => {
+    for (const path of ["//evil.example/x", "///evil.example/x", "/\\evil.example/x", "//evil.example"]) {
+      const v = guard(req(`${path}?token=${TOKEN}`), settings);
+      if (v.pass) throw new Error("expected the redirect");
+      const location = v.response.headers.get("location") ?? "";
+      expect(location).toStartWith("/");
+      expect(location).not.toMatch(/^\/[/\\]/);
+      expect(new URL(location, `http://127.0.0.1:${PORT}`).host).toBe(`127.0.0.1:${PORT}`);
+    }
+  });
+
   test("read-only mode: every method but GET and HEAD is 405, even with the cookie", () => {
     for (const method of ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"]) {
       const v = guard(req("/edit/agents", { method, headers: { ...withCookie, origin: `http://127.0.0.1:${PORT}` } }), settings);
