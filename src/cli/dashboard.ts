@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { wholeNumber } from "./numbers.ts";
 
 /**
  * `orchestrate dashboard [--port N] [--open]`: the loopback dashboard over the store, read-only.
@@ -14,8 +15,8 @@ export const dashboardCommand = defineCommand({
     config: { type: "string", description: "Config file (default: the server's lookup)" },
   },
   async run({ args }) {
-    const port = args.port === undefined ? 8765 : Number(args.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) return exitWith("--port takes a port number (0–65535)");
+    const port = args.port === undefined ? 8765 : wholeNumber(args.port, 0, 65535);
+    if (port === undefined) return exitWith("--port takes a port number in decimal digits (0–65535)");
     if (args.host !== undefined && args.host !== "127.0.0.1") process.stderr.write(`orchestrate dashboard binds 127.0.0.1 only; --host ${args.host} was ignored (what it shows is every stored prompt).\n`);
     const { openDashboard } = await import("../dashboard/start.ts");
     const started = await openDashboard({ env: process.env, port, ...(args.config ? { configPath: args.config } : {}) });

@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { wholeNumber } from "./numbers.ts";
 import type { Store } from "../store/db.ts";
 
 /**
@@ -25,7 +26,8 @@ const list = defineCommand({
   run: ({ args }) =>
     withStore(args.config, async (store) => {
       const { formatList } = await import("./history-format.ts");
-      const limit = Math.max(1, Number(args.limit ?? 20) || 20);
+      const limit = args.limit === undefined ? 20 : wholeNumber(args.limit, 1, 100_000);
+      if (limit === undefined) exit("--limit takes a whole number of rows, e.g. --limit 50");
       process.stdout.write(formatList(store.consultations.list({ limit }), store.runs.listRuns({ limit }), store.reviews.list({ limit }), store.browse.asks({ limit }).rows));
     }),
 });
@@ -73,8 +75,8 @@ const prune = defineCommand({
   },
   run: ({ args }) =>
     withStore(args.config, async (store) => {
-      const days = Number(args["older-than"]);
-      if (!Number.isFinite(days) || days < 0) exit("--older-than takes a number of days, e.g. --older-than 30");
+      const days = wholeNumber(args["older-than"], 0, 1_000_000);
+      if (days === undefined) exit("--older-than takes a whole number of days, e.g. --older-than 30");
       const { countKind, cutoffFor, deleteKind, describeCounts, total } = await import("../services/history/index.ts");
       const cutoff = cutoffFor(days, Date.now());
       const counts = countKind(store, "all", cutoff);

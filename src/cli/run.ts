@@ -6,6 +6,7 @@ import { routeTask } from "../services/route/index.ts";
 import { formatRoute } from "../mcp/tools/core/format.ts";
 import { installShutdownHandlers, killAllLive } from "../process/live.ts";
 import { EXIT, EXIT_HELP, exitCodeFor } from "./exit-codes.ts";
+import { wholeNumber } from "./numbers.ts";
 import { personError, personTrace } from "./route-report.ts";
 
 /** `orchestrate run --tier T [--cwd D] "prompt"`: the same routing from a shell. Trace → stderr, answer → stdout. */
@@ -23,6 +24,9 @@ export const runCommand = defineCommand({
   async run({ args }) {
     const tier = TIERS.find((t) => t === args.tier);
     if (!tier) return exitWith(`--tier must be one of ${TIERS.join(", ")}`, EXIT.usage);
+    // Digits only; the range (30–3600) is the route's own check, which answers invalid_timeout.
+    const timeoutSec = args.timeout === undefined ? undefined : wholeNumber(args.timeout, 0, 1_000_000);
+    if (args.timeout !== undefined && timeoutSec === undefined) return exitWith("--timeout takes whole seconds (30–3600)", EXIT.usage);
     const prompt = args.prompt === "-" ? await Bun.stdin.text() : args.prompt;
     const rt = await createRuntime(process.env, args.config);
     if (!rt.ok) return exitWith(`${rt.error.message}${rt.error.hint ? `\n${rt.error.hint}` : ""}`, exitCodeFor(rt.error.code));
@@ -30,7 +34,7 @@ export const runCommand = defineCommand({
     installShutdownHandlers({ onShutdown: () => abort.abort("shutdown") });
     const outcome = await routeTask(
       rt.value,
-      { prompt, cwd: resolve(args.cwd ?? process.cwd()), tier, ...(args.caps ? { caps: args.caps.split(",").map((c) => c.trim()).filter(Boolean) } : {}), ...(args.timeout ? { timeoutSec: Number(args.timeout) } : {}) },
+      { prompt, cwd: resolve(args.cwd ?? process.cwd()), tier, ...(args.caps ? { caps: args.caps.split(",").map((c) => c.trim()).filter(Boolean) } : {}), ...(timeoutSec !== undefined ? { timeoutSec } : {}) },
       { signal: abort.signal, onProgress: (m) => process.stderr.write(`… ${m}\n`) },
     );
     await killAllLive("shutdown");

@@ -1,6 +1,7 @@
 import { defineCommand } from "citty";
 import type { SmokeResult } from "../services/smoke/index.ts";
 import { EXIT } from "./exit-codes.ts";
+import { wholeNumber } from "./numbers.ts";
 
 /**
  * `orchestrate smoke [--agent a,b]`: a live check against the real config and the signed-in CLIs —
@@ -17,8 +18,8 @@ export const smokeCommand = defineCommand({
     config: { type: "string", description: "Config file (default: the server's lookup)" },
   },
   async run({ args }) {
-    const timeoutSec = args.timeout === undefined ? 120 : Number(args.timeout);
-    if (!Number.isFinite(timeoutSec) || timeoutSec < 5 || timeoutSec > 3600) return exitWith("--timeout takes seconds between 5 and 3600", EXIT.usage);
+    const timeoutSec = args.timeout === undefined ? 120 : wholeNumber(args.timeout, 5, 3600);
+    if (timeoutSec === undefined) return exitWith("--timeout takes whole seconds between 5 and 3600", EXIT.usage);
     const { createRuntime } = await import("../services/shared/runtime.ts");
     const rt = await createRuntime(process.env, args.config);
     if (!rt.ok) return exitWith(`${rt.error.message}${rt.error.hint ? `\n${rt.error.hint}` : ""}`, EXIT.usage);
