@@ -3,6 +3,11 @@
  * chart. No script, no library, no request: the page's CSP forbids all three, and an SVG written
  * here is the whole plot. Colours are presentation attributes (CSP blocks inline style).
  * Every point is a `<circle class="pt">` with a `<title>`, so hovering shows its value.
+ *
+ * Two rules keep a plot honest. Each y tick is drawn at the value its label says (ticks come from
+ * yTicks, a 1-2-5 step; counts get whole steps), so a label never names a value its gridline is
+ * not at. And series are dodged sideways by a few pixels each, so two series with the same value in
+ * the same bucket show two dots instead of one covering the other.
  */
 import { escapeHtml } from "./html.ts";
 
@@ -23,6 +28,8 @@ export interface Series {
 
 export interface LineChartSpec {
   title: string;
+  /** Counts (calls): whole-number ticks. */
+  integer?: boolean;
   series: Series[];
   /** The window shown, ms. */
   from: number;
@@ -36,13 +43,26 @@ export function colourOf(index: number): string {
   return PALETTE[index % PALETTE.length] ?? "#4b5563";
 }
 
-/** A "nice" upper bound for the y axis: 1, 2 or 5 times a power of ten. */
-export function niceMax(max: number): number {
-  if (!(max > 0)) return 1;
-  const power = 10 ** Math.floor(Math.log10(max));
-  const step = [1, 2, 5, 10].find((m) => m * power >= max) ?? 10;
-  return step * power;
+/** The y axis: ticks from 0 at a 1, 2 or 5 × 10^k step, the last one at or above `max`. */
+export function yTicks(max: number, opts: { integer?: boolean; count?: number } = {}): number[] {
+  const count = opts.count ?? 4;
+  const top = max > 0 ? max : 1;
+  const raw = top / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  let step = ([1, 2, 5, 10].find((m) => m * power >= raw) ?? 10) * power;
+  // A count axis has no 1.25: its step is a whole number.
+  if (opts.integer) step = Math.max(1, Math.ceil(step));
+  const n = Math.max(1, Math.ceil(top / step - 1e-9));
+  // Rounded through toPrecision so 0.1 × 3 is 0.3, the value its label will print.
+  return Array.from({ length: n + 1 }, (_, i) => Number((i * step).toPrecision(12)));
 }
+
+/** Horizontal offset of series `index` of `count`, centred on the bucket, so equal values stay visible. */
+export function dodge(index: number, count: number): number {
+  return (index - (count - 1) / 2) * DODGE_PX;
+}
+
+const DODGE_PX = 5;
 
 function scale(from: number, to: number, a: number, b: number): (v: number) => number {
   const span = to - from || 1;
@@ -54,13 +74,12 @@ function axisDate(ms: number, span: number): string {
   return span <= 2 * 86_400_000 ? iso.slice(11, 16) : iso.slice(5, 10);
 }
 
-function axes(spec: LineChartSpec, yMax: number, x: (v: number) => number, y: (v: number) => number): string[] {
+function axes(spec: LineChartSpec, ticks: number[], x: (v: number) => number, y: (v: number) => number): string[] {
   const out: string[] = [];
-  for (let i = 0; i <= 4; i++) {
-    const value = (yMax * i) / 4;
+  for (const value of ticks) {
     const py = y(value).toFixed(1);
-    out.push(`<line class="grid" x1="${PAD.left}" x2="${W - PAD.right}" y1="${py}" y2="${py}" stroke="#e5e7eb"/>`);
-    out.push(`<text class="tick" x="${PAD.left - 6}" y="${py}" text-anchor="end" dominant-baseline="middle" font-size="11" fill="#6b7280">${escapeHtml(spec.formatY(value))}</text>`);
+    out.push(`<line class="grid" x1="${PAD.left}" x2="${W - PAD.right}" y1="${py}" y2="${py}" stroke="#e5e7eb" data-value="${value}"/>`);
+    out.push(`<text class="tick y" x="${PAD.left - 6}" y="${py}" text-anchor="end" dominant-baseline="middle" font-size="11" fill="#6b7280" data-value="${value}">${escapeHtml(spec.formatY(value))}</text>`);
   }
   const span = spec.to - spec.from;
   for (let i = 0; i <= 5; i++) {
@@ -70,9 +89,9 @@ function axes(spec: LineChartSpec, yMax: number, x: (v: number) => number, y: (v
   return out;
 }
 
-function seriesMarkup(s: Series, colour: string, spec: LineChartSpec, x: (v: number) => number, y: (v: number) => number): string {
+function seriesMarkup(s: Series, colour: string, spec: LineChartSpec, x: (v: number) => number, y: (v: number) => number, shift: number): string {
   const sorted = [...s.points].sort((a, b) => a.x - b.x);
-  const coords = sorted.map((p) => `${x(p.x).toFixed(1)},${y(p.y).toFixed(1)}`);
+  const coords = sorted.map((p) => `${(x(p.x) + shift).toFixed(1)},${y(p.y).toFixed(1)}`);
   const line = sorted.length > 1 ? `<polyline fill="none" stroke="${colour}" stroke-width="2" points="${coords.join(" ")}"/>` : "";
   const dots = sorted
     .map((p, i) => {
@@ -95,15 +114,17 @@ function legend(series: Series[]): string {
 }
 
 export function lineChart(spec: LineChartSpec): string {
-  const yMax = niceMax(Math.max(0, ...spec.series.flatMap((s) => s.points.map((p) => p.y))));
+  const ticks = yTicks(Math.max(0, ...spec.series.flatMap((s) => s.points.map((p) => p.y))), { integer: spec.integer === true });
+  const yMax = ticks[ticks.length - 1] ?? 1;
   const x = scale(spec.from, spec.to, PAD.left, W - PAD.right);
   const y = scale(0, yMax, H - PAD.bottom, PAD.top);
-  const body = spec.series.map((s, i) => seriesMarkup(s, colourOf(i), spec, x, y)).join("");
+  const n = spec.series.length;
+  const body = spec.series.map((s, i) => seriesMarkup(s, colourOf(i), spec, x, y, dodge(i, n))).join("");
   const empty = spec.series.length === 0 ? `<text x="${W / 2}" y="${H / 2}" text-anchor="middle" fill="#9ca3af">no data in this window</text>` : "";
   return [
     `<svg class="plot" id="plot-${escapeHtml(spec.id)}" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${escapeHtml(spec.title)}" xmlns="http://www.w3.org/2000/svg">`,
     `<title>${escapeHtml(spec.title)}</title>`,
-    ...axes(spec, yMax, x, y),
+    ...axes(spec, ticks, x, y),
     body,
     empty,
     legend(spec.series),
@@ -118,8 +139,14 @@ export interface Bar {
   detail: string;
 }
 
-/** Horizontal bars, value in 0..max (rates use max = 1). */
-export function barChart(spec: { id: string; title: string; bars: Bar[]; max: number; formatValue: (v: number) => string }): string {
+/** A failure rate's colour: green only at none, amber up to one in five, red above. */
+export function failureColour(rate: number): string {
+  if (!(rate > 0)) return "#16a34a";
+  return rate <= 0.2 ? "#d97706" : "#dc2626";
+}
+
+/** Horizontal bars, value in 0..max (rates use max = 1); `colour` colours a bar by its value (default: by position). */
+export function barChart(spec: { id: string; title: string; bars: Bar[]; max: number; formatValue: (v: number) => string; colour?: (value: number) => string }): string {
   const rowH = 22;
   const height = PAD.top + spec.bars.length * rowH + 8;
   const x = scale(0, spec.max || 1, 160, W - 80);
@@ -129,7 +156,7 @@ export function barChart(spec: { id: string; title: string; bars: Bar[]; max: nu
     return [
       `<g class="bar">`,
       `<text x="152" y="${top + 11}" text-anchor="end" dominant-baseline="middle" font-size="12" fill="#374151">${escapeHtml(b.label.slice(0, 22))}</text>`,
-      `<rect class="pt" x="160" y="${top + 3}" width="${width}" height="16" fill="${colourOf(i)}" data-y="${b.value}"><title>${escapeHtml(`${b.label}: ${b.detail}`)}</title></rect>`,
+      `<rect class="pt" x="160" y="${top + 3}" width="${width}" height="16" fill="${spec.colour ? spec.colour(b.value) : colourOf(i)}" data-y="${b.value}"><title>${escapeHtml(`${b.label}: ${b.detail}`)}</title></rect>`,
       `<text x="${(x(b.value) + 6).toFixed(1)}" y="${top + 11}" dominant-baseline="middle" font-size="12" fill="#374151">${escapeHtml(spec.formatValue(b.value))}</text>`,
       `</g>`,
     ].join("");

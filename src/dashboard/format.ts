@@ -35,3 +35,14 @@ export function percent(part: number, whole: number): string {
 export function until(ms: number, now: number): string {
   return ms <= now ? "over" : `${duration(ms - now)} left`;
 }
+
+/**
+ * A path under the person's home shown as `~/…`: shorter in a table, and a screenshot of the page
+ * (docs/dashboard/) does not carry the machine's user name or layout.
+ */
+export function homeRelative(path: string, home: string | undefined): string {
+  if (!home || home === "/") return path;
+  const base = home.endsWith("/") ? home.slice(0, -1) : home;
+  if (path === base) return "~";
+  return path.startsWith(`${base}/`) ? `~${path.slice(base.length)}` : path;
+}

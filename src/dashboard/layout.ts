@@ -50,9 +50,9 @@ ${o.body}
 `;
 }
 
-/** A small table from rows of cells; `head` is the header row. */
+/** A small table from rows of cells; `head` is the header row. Wide ones scroll inside their own box, never the page. */
 export function table(head: readonly string[], rows: readonly Part[][], cls = ""): Html {
-  return html`<table class="${cls}"><thead><tr>${head.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows.map((r) => html`<tr>${r.map((c) => html`<td>${c}</td>`)}</tr>`)}</tbody></table>`;
+  return html`<div class="wrap"><table class="${cls}"><thead><tr>${head.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${rows.map((r) => html`<tr>${r.map((c) => html`<td>${c}</td>`)}</tr>`)}</tbody></table></div>`;
 }
 
 /** A status word as a coloured badge. */

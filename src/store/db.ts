@@ -52,11 +52,15 @@ export interface Store {
 
 export const BUSY_TIMEOUT_MS = 5000;
 
-const UPGRADE_HINT = "Upgrade orchestrate (brew upgrade orchestrate, or re-run install.sh), or point ORCHESTRATE_DB at another file.";
+const UPGRADE_HINT = "Upgrade orchestrate (re-run install.sh, or rebuild it from a newer clone), or point ORCHESTRATE_DB at another file.";
 
 export function openStore(path: string, opts: OpenStoreOptions = {}): Result<Store, StoreErrorCode> {
   const policy: ContentPolicy = { fullContent: opts.fullContent ?? true };
   let db: Database | undefined;
+  // Absent is not a permissions problem: nothing has run yet, and the catch-all hint below would say otherwise.
+  if (opts.readonly && !lstatSync(path, { throwIfNoEntry: false })) {
+    return fail("store_unavailable", `There is no orchestrate store at ${path} yet: nothing has run on this machine.`, "It is created by the first `orchestrate run`, consult or MCP session (and by `orchestrate dashboard`).");
+  }
   try {
     const foreign = opts.readonly ? undefined : refuseForeign(path);
     if (foreign) return foreign;
@@ -137,8 +141,7 @@ function openWritable(path: string): Database {
 
 function openReadonly(path: string): Database {
   const stat = lstatSync(path, { throwIfNoEntry: false });
-  if (!stat) throw new Error("no store there yet (run orchestrate once to create it)");
-  if (!stat.isFile()) throw new Error("not a regular file");
+  if (!stat?.isFile()) throw new Error("not a regular file");
   const db = new Database(path, { readonly: true, strict: true });
   db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   return db;

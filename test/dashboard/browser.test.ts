@@ -13,12 +13,73 @@ import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { REPO_ROOT } from "../../fakes/lib/sandbox.ts";
+import { makeSandbox, REPO_ROOT } from "../../fakes/lib/sandbox.ts";
 import { BUN, MAIN } from "../setup/helpers.ts";
 /** The page's own globals, for the functions playwright runs inside Chromium (the suite's lib has no DOM). */
-declare const document: { getElementById(id: string): { textContent: string | null } | null; querySelector(q: string): { textContent: string | null } | null; querySelectorAll(q: string): { length: number } };
+interface El {
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+  getBoundingClientRect(): { x: number; y: number; width: number; height: number };
+  scrollIntoView(opts: { block: string; inline: string }): void;
+  closest(q: string): El | null;
+  querySelectorAll(q: string): Iterable<El> & { length: number };
+}
+declare const document: {
+  getElementById(id: string): El | null;
+  querySelector(q: string): El | null;
+  querySelectorAll(q: string): Iterable<El> & { length: number };
+  elementFromPoint(x: number, y: number): El | null;
+  documentElement: { scrollWidth: number; clientWidth: number };
+};
 
 import { filledWorld, startDashboardProcess, type DashboardProcess, type Filled } from "./world.ts";
+
+/** A plot's y axis as drawn: each tick's label and height (the labels right-aligned left of the plot), each gridline's height, each point's value and height. */
+async function axisOf(p: Page, id: string): Promise<{ ticks: { label: string; y: number }[]; grid: number[]; points: { value: number; y: number }[] }> {
+  return p.evaluate((plot) => {
+    const svg = document.getElementById(`plot-${plot}`);
+    if (!svg) throw new Error(`no plot ${plot}`);
+    const num = (e: El, a: string) => Number(e.getAttribute(a));
+    return {
+      ticks: [...svg.querySelectorAll('text.tick[text-anchor="end"]')].map((t) => ({ label: t.textContent ?? "", y: num(t, "y") })),
+      grid: [...svg.querySelectorAll("line.grid")].map((l) => num(l, "y1")),
+      points: [...svg.querySelectorAll("circle.pt")].map((c) => ({ value: num(c, "data-y"), y: num(c, "cy") })),
+    };
+  }, id);
+}
+
+/**
+ * A count axis: distinct whole-number labels, each on a gridline, all on one linear scale — the
+ * scale the points are drawn on. Labels 0, 1, 3, 4, 5 on evenly spaced gridlines fail: 1 sits where 1.25 is.
+ */
+function expectHonestCountAxis(axis: Awaited<ReturnType<typeof axisOf>>): void {
+  const labels = axis.ticks.map((t) => Number(t.label));
+  expect(labels.every((n) => Number.isInteger(n))).toBe(true);
+  expect(new Set(labels).size).toBe(labels.length);
+  expect(axis.ticks.map((t) => t.y)).toEqual(axis.grid);
+  const [first, last] = [axis.ticks[0], axis.ticks[axis.ticks.length - 1]];
+  if (!first || !last || first === last) throw new Error("an axis needs two ticks");
+  const yOf = (v: number) => first.y + ((v - Number(first.label)) / (Number(last.label) - Number(first.label))) * (last.y - first.y);
+  for (const t of axis.ticks) expect({ label: t.label, off: Math.abs(t.y - yOf(Number(t.label))) < 0.2 }).toEqual({ label: t.label, off: true });
+  for (const pt of axis.points) expect(Math.abs(pt.y - yOf(pt.value))).toBeLessThan(0.2);
+}
+
+/** Series keys of a plot none of whose points is on top at its own centre (hidden under another series). */
+async function hiddenSeries(p: Page, id: string): Promise<string[]> {
+  return p.evaluate((plot) => {
+    const hidden: string[] = [];
+    for (const g of document.querySelectorAll(`#plot-${plot} g.series`)) {
+      const key = g.getAttribute("data-key") ?? "";
+      const seen = [...g.querySelectorAll("circle.pt")].some((c) => {
+        c.scrollIntoView({ block: "center", inline: "center" });
+        const r = c.getBoundingClientRect();
+        return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)?.closest("g.series")?.getAttribute("data-key") === key;
+      });
+      if (!seen) hidden.push(key);
+    }
+    return hidden;
+  }, id);
+}
 
 const CHROMIUM = "/usr/bin/chromium";
 const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
@@ -70,7 +131,9 @@ describe.skipIf(!haveChromium)("dashboard in headless Chromium", () => {
     // The doctor probes every CLI in the background; its report arrives through the live stream.
     await page.waitForFunction(() => !document.querySelector("table.agents")?.textContent?.includes("probing"), undefined, { timeout: 30_000 });
     const agents = await page.locator("table.agents").innerText();
-    expect(agents).toContain(`${REPO_ROOT}/fakes/codex`);
+    // Under HOME, shown as ~/…: the screenshot carries no machine path.
+    expect(agents).toContain("~/.local/bin/codex");
+    expect(agents).not.toContain(world.box.home);
     expect(agents).toMatch(/codex-main\s+codex\s+gpt-5\.5\s+openai\s+\d+\.\d+/);
     await page.screenshot({ path: join(shots, "overview.png"), fullPage: true });
   });
@@ -92,6 +155,7 @@ describe.skipIf(!haveChromium)("dashboard in headless Chromium", () => {
     expect(await page.locator("table.attempts tbody tr").nth(1).innerText()).toMatch(/gpt-5\.5\s+verified/);
     expect(await page.locator("#plot-timeline rect.pt").count()).toBe(2);
     expect(await page.locator("#prompt").innerText()).toContain("Refactor the parser for speed");
+    expect(await page.locator("dl.facts").innerText()).toContain("~/Projects/repo");
     expect(await page.locator("#answer").innerText()).toContain("PONG-FROM-FAKE");
     await page.screenshot({ path: join(shots, "run.png"), fullPage: true });
   });
@@ -220,6 +284,7 @@ describe.skipIf(!haveChromium)("dashboard in headless Chromium", () => {
     expect(await page.locator("#plot-agent-failures rect.pt").count()).toBeGreaterThanOrEqual(2);
     expect(await page.locator('#plot-calls g.series[data-key="codex-main"] circle.pt').count()).toBeGreaterThan(0);
     await page.screenshot({ path: join(shots, "usage.png"), fullPage: true });
+    expectHonestCountAxis(await axisOf(page, "calls"));
     // The asks count under their capability, their own tier series and the http backend.
     expect(await page.locator(`#plot-calls g.series[data-key="${world.asks.capability}"] circle.pt`).count()).toBeGreaterThan(0);
     await page.goto(`${dash.origin}/usage?range=7d&by=tier`);
@@ -228,6 +293,77 @@ describe.skipIf(!haveChromium)("dashboard in headless Chromium", () => {
     await page.goto(`${dash.origin}/usage?range=30d&by=backend`);
     expect(await page.locator('#plot-calls g.series[data-key="opencode"]').count()).toBe(1);
     expect(await page.locator('#plot-tokens g.series[data-key="http"]').count()).toBe(1);
+  });
+
+  test("usage: tick labels are the values their gridlines stand at; equal values in one bucket still show every series; failure bars are coloured by rate", async () => {
+    for (const by of ["agent", "tier", "backend"]) {
+      await page.goto(`${dash.origin}/usage?range=24h&by=${by}`);
+      expectHonestCountAxis(await axisOf(page, "calls"));
+      // The world's calls land in one hour, several series at the same count.
+      expect(await page.locator("#plot-calls g.series").count()).toBeGreaterThanOrEqual(3);
+      for (const plot of ["calls", "tokens", "cost", "latency"]) expect({ plot, by, hidden: await hiddenSeries(page, plot) }).toEqual({ plot, by, hidden: [] });
+      for (const plot of ["tokens", "cost", "latency", "rates"]) expect((await axisOf(page, plot)).ticks.map((t) => t.y)).toEqual((await axisOf(page, plot)).grid);
+    }
+    const bars = await page.locator("#plot-agent-failures rect.pt").evaluateAll((rects) => rects.map((r) => ({ rate: Number(r.getAttribute("data-y")), fill: r.getAttribute("fill") })));
+    expect(bars.some((b) => b.rate === 1)).toBe(true);
+    for (const b of bars) expect(b.fill).toBe(b.rate === 0 ? "#16a34a" : b.rate <= 0.2 ? "#d97706" : "#dc2626");
+  });
+
+  test("the overview fits a 1400 px window: a table too wide for it scrolls inside its own box, not the page", async () => {
+    // An unbreakable model id makes the agents table far wider than the window.
+    const wide = makeSandbox();
+    wide.writeConfig(`agents:\n  long-one:\n    backend: codex\n    model: gpt-${"x".repeat(260)}\ntiers:\n  light: [long-one]\n`);
+    const dashWide = await startDashboardProcess(wide.env);
+    const tab = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    try {
+      await tab.goto(dashWide.url);
+      expect(await tab.locator("table.agents").innerText()).toContain("x".repeat(260));
+      const size = await tab.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      expect(size.scroll).toBeLessThanOrEqual(size.client);
+    } finally {
+      await tab.close();
+      await dashWide.stop();
+      wide.cleanup();
+    }
+  });
+
+  test("reviews list: a critical column, counted even when zero; a finished job shows how it ended, not its last progress line", async () => {
+    await page.goto(`${dash.origin}/reviews`);
+    const head = await page.locator("table.reviews thead th").allInnerTexts();
+    expect(head.slice(4, 7).map((h) => h.toLowerCase())).toEqual(["critical", "important", "minor"]);
+    for (const row of await page.locator("table.reviews tbody tr").all()) expect(await row.locator("td").nth(4).innerText()).toMatch(/^\d+$/);
+    await page.goto(`${dash.origin}/jobs?status=ok`);
+    const finished = page.locator("table.jobs tbody tr").first();
+    expect(await finished.locator("td").nth(3).innerText()).toMatch(/^done after \d/);
+    await finished.locator("a").first().click();
+    await page.waitForURL(/\/jobs\/\w+$/);
+    expect(await page.locator("dl.facts").innerText()).toMatch(/ended\s+done after/);
+  });
+
+  test("a fresh machine: no config and no store yet — the dashboard starts, and every page shows its empty state", async () => {
+    const fresh = makeSandbox();
+    const env = Object.fromEntries(Object.entries(fresh.env).filter(([k]) => k !== "ORCHESTRATE_CONFIG"));
+    const empty = await startDashboardProcess(env);
+    const tab = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+    try {
+      await tab.goto(empty.url);
+      expect(await tab.locator("main").innerText()).toContain("No agents configured");
+      expect(await tab.locator("main").innerText()).toContain("No runs stored yet.");
+      for (const path of ["/runs", "/consultations", "/asks", "/jobs", "/reviews", "/workflows"]) {
+        const res = await tab.goto(`${empty.origin}${path}`);
+        expect(res?.status()).toBe(200);
+        expect(await tab.locator("p.empty").count()).toBeGreaterThan(0);
+      }
+      await tab.goto(`${empty.origin}/usage`);
+      expect(await tab.locator("#plot-calls").textContent()).toContain("no data in this window");
+      const axis = await axisOf(tab, "calls");
+      expect(axis.ticks.map((t) => t.label)).toEqual(["0", "1"]);
+      expectHonestCountAxis(axis);
+    } finally {
+      await tab.close();
+      await empty.stop();
+      fresh.cleanup();
+    }
   });
 
   test("live: a run started while the page is open appears as running, then as done, without a reload", async () => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { networkInterfaces } from "node:os";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { DEMO_CONFIG } from "../../fakes/lib/demo-world.ts";
 import { guard, loopbackHost, SECURITY_HEADERS } from "../../src/dashboard/guard.ts";
@@ -250,14 +250,39 @@ describe("orchestrate dashboard (the command)", () => {
     }
   });
 
-  test("with no store yet it refuses to create one, and says how to get one", async () => {
+  test("a fresh machine (no config, no store): it starts, creates the empty store 0600, and every page shows its empty state", async () => {
     const box = makeSandbox();
-    box.writeConfig(DEMO_CONFIG);
+    // No ORCHESTRATE_CONFIG: a named file that is missing is an error, no file at all is the zero config.
+    const env = Object.fromEntries(Object.entries(box.env).filter(([k]) => k !== "ORCHESTRATE_CONFIG"));
+    const dash = await startDashboardProcess(env);
     try {
-      const { orchestrate } = await import("../setup/helpers.ts");
-      const out = await orchestrate(["dashboard", "--port", "0"], box.env);
-      expect(out.code).toBe(1);
-      expect(out.stderr).toContain("no store there yet");
+      expect(statSync(box.dbPath).mode & 0o777).toBe(0o600);
+      const cookie = { cookie: `orchestrate_dashboard_${dash.port}=${dash.token}` };
+      const get = async (path: string) => {
+        const res = await fetch(`${dash.origin}${path}`, { headers: cookie });
+        expect(res.status).toBe(200);
+        return res.text();
+      };
+      const overview = await get("/");
+      expect(overview).toContain("No agents configured");
+      expect(overview).toContain("No runs stored yet.");
+      for (const path of ["/runs", "/consultations", "/asks", "/jobs", "/reviews", "/workflows", "/usage"]) await get(path);
+      expect(await get("/usage")).toContain("no data in this window");
+      expect(dash.stderr()).not.toContain("permissions");
+    } finally {
+      await dash.stop();
+      box.cleanup();
+    }
+  });
+
+  test("a read-only open of a store that is not there says nothing has run yet, not to check permissions", () => {
+    const box = makeSandbox();
+    try {
+      const missing = openStore(box.dbPath, { readonly: true });
+      expect(missing.ok).toBe(false);
+      if (missing.ok) return;
+      expect(missing.error.message).toContain("nothing has run on this machine");
+      expect(missing.error.hint ?? "").not.toContain("permissions");
       expect(existsSync(box.dbPath)).toBe(false);
     } finally {
       box.cleanup();

@@ -7,12 +7,12 @@
  * fakes — then a dashboard process over it, its URL read from its stdout.
  */
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connect, type McpSession } from "../../fakes/lib/mcp-client.ts";
 import { DEMO_CONFIG, demoSandbox } from "../../fakes/lib/demo-world.ts";
 import { startFakeProvider } from "../../fakes/lib/fake-provider.ts";
-import type { Sandbox } from "../../fakes/lib/sandbox.ts";
+import { FAKES_DIR, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { BUN, MAIN, orchestrate } from "../setup/helpers.ts";
 
 export interface Filled {
@@ -62,8 +62,20 @@ const WORLD_CONFIG = `${DEMO_CONFIG.replace("    scores: { review: 90, coding: 8
 
 export const TEST_OUTPUT = "bun test v1.4.5\n 12 pass\n 0 fail\n<script>alert('not run')</script>\n";
 
+/**
+ * The fakes reached through ~/.local/bin (a symlink to fakes/), where install.sh puts binaries, so
+ * the pages — and the screenshots in docs/dashboard/ — show `~/.local/bin/codex`, not this
+ * machine's checkout path.
+ */
+function fakesUnderHome(box: Sandbox): void {
+  mkdirSync(join(box.home, ".local"), { recursive: true });
+  symlinkSync(FAKES_DIR, join(box.home, ".local", "bin"));
+  box.env.PATH = [join(box.home, ".local", "bin"), ...(box.env.PATH ?? "").split(":").filter((d) => d !== FAKES_DIR)].join(":");
+}
+
 export async function filledWorld(): Promise<Filled> {
   const box = demoSandbox();
+  fakesUnderHome(box);
   box.writeConfig(WORLD_CONFIG);
   const calls: [string[], Record<string, string>][] = [
     [["run", "--tier", "light", "--cwd", box.repo, "Add a CONTRIBUTING.md stub"], {}],

@@ -22,6 +22,17 @@ function refLink(ref: string | null, kind: JobKind): Html | string {
   return html`<a class="ref" href="${REF_PAGE[kind]}/${ref}">${ref}</a>`;
 }
 
+/**
+ * What a finished job came to. The progress column is the job's latest line, and a job that ended
+ * keeps its last one ("attempt 1/2 · … · running tests"), which read as if it were still at it.
+ */
+function endState(j: { status: JobStatus; errorCode: string | null; createdAt: number; updatedAt: number }): string {
+  const after = duration(j.updatedAt - j.createdAt);
+  if (j.status === "ok") return `done after ${after}`;
+  if (j.status === "cancelled") return `cancelled after ${after}`;
+  return `failed${j.errorCode ? ` (${j.errorCode})` : ""} after ${after}`;
+}
+
 export function jobsPage(ctx: DashboardContext, params: URLSearchParams): Html {
   const status = STATUSES.find((s) => s === params.get("status"));
   const kind = JOB_KIND_VALUES.find((k) => k === params.get("kind"));
@@ -32,7 +43,7 @@ export function jobsPage(ctx: DashboardContext, params: URLSearchParams): Html {
     html`<a href="/jobs/${j.id}">${j.id}</a>`,
     j.kind,
     html`${badge(j.status)}${j.errorCode ? html` <span class="why">${j.errorCode}</span>` : ""}`,
-    html`<span class="head">${j.progress ?? ""}</span>`,
+    html`<span class="head">${j.status === "running" ? (j.progress ?? "") : endState(j)}</span>`,
     refLink(j.ref, j.kind),
     when(j.createdAt),
     j.status === "running" ? badge("running") : duration(j.updatedAt - j.createdAt),
@@ -45,11 +56,12 @@ export function jobsPage(ctx: DashboardContext, params: URLSearchParams): Html {
 export function jobPage(ctx: DashboardContext, id: string): Html | undefined {
   const job = ctx.rt.store.jobs.get(id);
   if (!job) return undefined;
+  const state: [string, string][] = job.status === "running" ? [["progress", job.progress ?? "—"]] : [["ended", endState(job)], ["last progress", job.progress ?? "—"]];
   const facts: [string, string | Html][] = [
     ["kind", job.kind],
     ["for", refLink(jobRef(job.kind, job.args, job.result), job.kind)],
     ["status", html`${badge(job.status)}${job.errorCode ? html` <code>${job.errorCode}</code> ${job.errorMessage ?? ""}` : ""}`],
-    ["progress", job.progress ?? "—"],
+    ...state,
     ["owner pid", String(job.ownerPid)],
     ["created · updated", `${when(job.createdAt)} · ${when(job.updatedAt)}`],
   ];

@@ -3,7 +3,7 @@ import type { CliReport } from "../../doctor/checks.ts";
 import { agentStatuses, type AgentStatus } from "../../services/dashboard/index.ts";
 import { TIERS } from "../../config/types.ts";
 import type { DashboardContext } from "../context.ts";
-import { duration, percent, until, usd, when } from "../format.ts";
+import { duration, homeRelative, percent, until, usd, when } from "../format.ts";
 import { html, type Html } from "../html.ts";
 import { badge, empty, page, table } from "../layout.ts";
 import { runRows } from "./runs.ts";
@@ -65,7 +65,7 @@ function agentsTable(ctx: DashboardContext, statuses: AgentStatus[], now: number
       agent.model ?? html`<span class="why">CLI default</span>`,
       agent.provider,
       cli?.version ?? "—",
-      html`<span class="path">${cli?.path ?? ""}</span>`,
+      html`<span class="path">${cli?.path ? homeRelative(cli.path, ctx.rt.env.HOME) : ""}</span>`,
       readiness(cli, probing),
       cooldown ? html`${badge("cooling", "failed")} ${until(cooldown.until, now)}` : badge("available", "ok"),
       [...tiers, ...slots.map((s) => `cap:${s}`)].join(", ") || "—",

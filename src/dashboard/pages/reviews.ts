@@ -19,12 +19,15 @@ export function reviewsPage(ctx: DashboardContext, params: URLSearchParams): Htm
     r.mode,
     badge(r.status, r.status === "finalized" ? "ok" : r.status === "running" ? "running" : "unknown"),
     r.reviewers.join(", "),
-    html`${r.findings.critical ? severityBadge(`${r.findings.critical} critical`) : ""} ${r.findings.important} important · ${r.findings.minor} minor`,
+    // Critical first and always shown: "0 critical" is what a reader scans this column for.
+    r.findings.critical ? severityBadge(String(r.findings.critical)) : "0",
+    String(r.findings.important),
+    String(r.findings.minor),
     when(r.updatedAt),
   ]);
   const form = html`<form class="filters" method="get" action="/reviews">${select("status", status, STATUSES)} <button type="submit">Filter</button> <a href="/reviews">clear</a></form>`;
   const next = result.next ? html`<p class="pager"><a id="older" href="/reviews${query({ status, before: result.next })}">Older →</a></p>` : "";
-  const body = html`${form}${rows.length ? table(["review", "mode", "status", "reviewers", "findings", "updated"], rows, "reviews") : empty("No reviews stored (reviews need a consult.review block).")}${next}`;
+  const body = html`${form}${rows.length ? table(["review", "mode", "status", "reviewers", "critical", "important", "minor", "updated"], rows, "reviews") : empty("No reviews stored (reviews need a consult.review block).")}${next}`;
   return page({ title: "Reviews", section: "/reviews", body, editable: ctx.managedPath !== undefined });
 }
 

@@ -4,7 +4,7 @@ import { adapters, isBackend } from "../../backends/index.ts";
 import { attemptWords, type FailureWords } from "../../services/shared/failure-words.ts";
 import { timeline } from "../chart.ts";
 import type { DashboardContext } from "../context.ts";
-import { duration, tokens, usd, when } from "../format.ts";
+import { duration, homeRelative, tokens, usd, when } from "../format.ts";
 import { html, trusted, type Html } from "../html.ts";
 import { badge, page, table } from "../layout.ts";
 
@@ -12,7 +12,7 @@ export function runPage(ctx: DashboardContext, id: string): Html | undefined {
   const run = ctx.rt.store.runs.getRun(id);
   if (!run) return undefined;
   const body = html`
-${facts(run)}
+${facts(run, ctx.rt.env.HOME)}
 <h2>Attempt trace</h2>
 ${attemptsTable(run.attempts)}
 <h2>Timeline</h2>
@@ -25,13 +25,13 @@ ${run.status === "running" ? html`<p class="empty">Still running.</p>` : content
   return page({ title: `Run ${run.id}`, section: "/runs", body, editable: ctx.managedPath !== undefined });
 }
 
-function facts(run: RunRecord): Html {
+function facts(run: RunRecord, home: string | undefined): Html {
   const took = run.endedAt ? duration(run.endedAt - run.startedAt) : "running";
   const rows: [string, Html | string][] = [
     ["status", html`${badge(run.status)}${run.errorCode ? html` <code>${run.errorCode}</code>` : ""}`],
     ["tool / tier", `${run.tool} / ${run.tier ?? "—"}`],
     ["served by", run.servedBy ?? "—"],
-    ["cwd", html`<code>${run.cwd}</code>`],
+    ["cwd", html`<code>${homeRelative(run.cwd, home)}</code>`],
     ["started", when(run.startedAt)],
     ["took", took],
     ["tree changed", run.treeChanged === null ? "not checked" : run.treeChanged ? "yes" : "no"],

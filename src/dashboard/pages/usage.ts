@@ -1,6 +1,6 @@
 /** `/usage`: tokens, cost and latency over time per agent / tier / backend; fallback and failure rates. */
 import { SERIES_DIMENSIONS, type SeriesDimension, type UsagePoint } from "../../store/index.ts";
-import { barChart, lineChart, type Series } from "../chart.ts";
+import { barChart, failureColour, lineChart, type Series } from "../chart.ts";
 import type { DashboardContext } from "../context.ts";
 import { duration, percent, tokens, usd } from "../format.ts";
 import { html, trusted, type Html } from "../html.ts";
@@ -16,6 +16,9 @@ export const RANGES: Readonly<Record<string, { ms: number; bucketMs: number; lab
 };
 
 type Metric = (p: UsagePoint) => number;
+
+/** Money on an axis: as many digits as the tick has (usd() rounds $0.015 to $0.01, off its gridline). */
+const axisUsd = (y: number): string => (y === 0 ? "$0" : `$${Number(y.toPrecision(3))}`);
 
 function seriesOf(points: UsagePoint[], metric: Metric): Series[] {
   const byKey = new Map<string, Series>();
@@ -56,7 +59,7 @@ export function usagePage(ctx: DashboardContext, params: URLSearchParams): Html 
   const from = to - spec.ms;
   const window = { since: from, bucketMs: spec.bucketMs };
   const points = ctx.rt.store.series.usage({ ...window, by });
-  const plot = (id: string, title: string, metric: Metric, formatY: (y: number) => string) => trusted(lineChart({ id, title, series: seriesOf(points, metric), from, to, formatY }));
+  const plot = (id: string, title: string, metric: Metric, formatY: (y: number) => string, integer = false) => trusted(lineChart({ id, title, series: seriesOf(points, metric), from, to, formatY, integer }));
   const rates = ctx.rt.store.series.rates(window);
   const rateSeries: Series[] = rates.length
     ? [
@@ -67,11 +70,11 @@ export function usagePage(ctx: DashboardContext, params: URLSearchParams): Html 
   const agentRates = ctx.rt.store.series.agentRates({ since: from });
   const body = html`${links({ range, by })}
 <p class="why">${spec.label}; one point per bucket per ${by}. Calls are route attempts, consult turns, reviewers' runs and asks (per agent an ask counts under its capability, per backend under http). Cost is what each CLI or provider reported (or an ask deployment's configured prices); one that reports none adds nothing.</p>
-<h2>Calls</h2>${plot("calls", `Calls per ${by}`, (p) => p.calls, (y) => y.toFixed(0))}
+<h2>Calls</h2>${plot("calls", `Calls per ${by}`, (p) => p.calls, (y) => y.toFixed(0), true)}
 <h2>Tokens (in + out)</h2>${plot("tokens", `Tokens per ${by}`, (p) => p.inputTokens + p.outputTokens, tokens)}
-<h2>Cost</h2>${plot("cost", `Reported cost per ${by}`, (p) => p.costUsd ?? 0, usd)}
+<h2>Cost</h2>${plot("cost", `Reported cost per ${by}`, (p) => p.costUsd ?? 0, axisUsd)}
 <h2>Latency</h2>${plot("latency", `Average latency per ${by}`, (p) => p.latencyMsAvg, duration)}
-<h2>Fallback and failure rates (runs)</h2>${trusted(lineChart({ id: "rates", title: "Share of runs that failed or fell back", series: rateSeries, from, to, formatY: (y) => `${y.toFixed(0)}%` }))}
+<h2>Fallback and failure rates (runs)</h2>${trusted(lineChart({ id: "rates", title: "Share of runs that failed or fell back", series: rateSeries, from, to, formatY: (y) => `${Number(y.toPrecision(3))}%` }))}
 <h2>Failure rate per agent (attempts, consult turns and asks: an ask under its capability)</h2>${trusted(
     barChart({
       id: "agent-failures",
@@ -79,6 +82,7 @@ export function usagePage(ctx: DashboardContext, params: URLSearchParams): Html 
       bars: agentRates.map((r) => ({ label: r.agentId, value: r.calls ? r.failures / r.calls : 0, detail: `${r.failures} of ${r.calls} calls failed` })),
       max: 1,
       formatValue: (v) => percent(v, 1),
+      colour: failureColour,
     }),
   )}
 <h2>Totals</h2>${totalsTable(points, by)}`;

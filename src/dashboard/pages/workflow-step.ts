@@ -4,7 +4,7 @@
  * a TestReport with its bounded output, the review it ran, or the host's text.
  */
 import type { StepRecord } from "../../store/index.ts";
-import { duration, when } from "../format.ts";
+import { duration, homeRelative, when } from "../format.ts";
 import { html, type Html } from "../html.ts";
 import { badge, table } from "../layout.ts";
 import { capped, field, isObject, num, objects, strings, text } from "./stored.ts";
@@ -48,17 +48,18 @@ export function stepsTable(steps: readonly StepRecord[]): Html {
   return table(["#", "step", "round", "status", "run by", "mode", "planned", "started", "took"], rows, "steps");
 }
 
-export function stepSection(s: StepRecord): Html {
+/** `home` shortens paths under it to `~/…` (format.ts homeRelative). */
+export function stepSection(s: StepRecord, home?: string): Html {
   const error = s.errorCode ? html`<p class="error"><code>${s.errorCode}</code> ${s.errorMessage ?? ""}</p>` : "";
   const review = s.reviewId ? html`<p>Review: <a class="review-link" href="/reviews/${s.reviewId}">${s.reviewId}</a></p>` : "";
   const approval = s.approval ? html` · approved by ${s.approval}` : "";
   return html`<section class="step" id="step-${s.seq}" data-step="${s.step}">
 <h2>${s.seq}. ${s.step} ${stepBadge(s.status)}</h2>
 <p class="why">round ${s.round} · ${s.executor === "host" ? "the host's step" : html`run by ${runner(s)} in ${s.execution ?? "review"} mode`}${approval} · commit before <code>${s.commitBefore.slice(0, 12)}</code></p>
-${error}${review}${resultOf(s)}</section>`;
+${error}${review}${resultOf(s, home)}</section>`;
 }
 
-function resultOf(s: StepRecord): Html | string {
+function resultOf(s: StepRecord, home: string | undefined): Html | string {
   const r = s.result;
   if (r === null || r === undefined) return s.status === "planned" ? html`<p class="empty">Planned; its token was not spent yet.</p>` : "";
   if (!isObject(r)) return preCapped(JSON.stringify(r, null, 2), RESULT_CAP, `result-${s.seq}`);
@@ -69,7 +70,7 @@ function resultOf(s: StepRecord): Html | string {
   if (patch !== undefined) parts.push(patchBlock(patch, s.seq, text(r, "mode")));
   parts.push(filesBlock(r, s.seq));
   const report = field(r, "report");
-  if (isObject(report)) parts.push(testReport(report, s.seq));
+  if (isObject(report)) parts.push(testReport(report, s.seq, home));
   const reviewId = text(r, "review_id");
   if (reviewId && reviewId !== s.reviewId) parts.push(html`<p>Review: <a class="review-link" href="/reviews/${reviewId}">${reviewId}</a>${text(r, "review_status") ? html` · ${text(r, "review_status")}` : ""}</p>`);
   const commit = text(r, "commit");
@@ -97,12 +98,12 @@ function filesBlock(r: unknown, seq: number): Html | string {
   return files.length || ignored.length ? html`${files.length ? html`<h4>Files in the patch</h4>` : ""}${changed}${left}` : "";
 }
 
-function testReport(t: unknown, seq: number): Html {
+function testReport(t: unknown, seq: number, home: string | undefined): Html {
   const exit = num(t, "exit_code");
   const status = text(t, "status") ?? "?";
   const facts: [string, Html | string][] = [
     ["command", html`<code>${text(t, "command") ?? "?"}</code>`],
-    ["cwd", html`<code>${text(t, "cwd") ?? "?"}</code>`],
+    ["cwd", html`<code>${homeRelative(text(t, "cwd") ?? "?", home)}</code>`],
     ["exit code", exit === undefined ? html`<span class="why">none read</span>` : String(exit)],
     ["status", badge(status, status === "pass" ? "ok" : "failed")],
     ["reported by", html`<b>${text(t, "reported_by") ?? "?"}</b> <span class="why">${text(t, "provenance") ?? ""}</span>`],

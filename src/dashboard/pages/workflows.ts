@@ -7,7 +7,7 @@ import { WORKFLOW_STATUSES } from "../../store/browse/index.ts";
 import type { WorkflowRecord, WorkflowStatus } from "../../store/index.ts";
 import { workflowView } from "../../services/workflow/views.ts";
 import type { DashboardContext } from "../context.ts";
-import { when } from "../format.ts";
+import { homeRelative, when } from "../format.ts";
 import { html, query, type Html } from "../html.ts";
 import { badge, empty, page, table } from "../layout.ts";
 import { select } from "./runs.ts";
@@ -31,7 +31,7 @@ export function workflowsPage(ctx: DashboardContext, params: URLSearchParams): H
     String(w.round),
     html`${w.steps}${w.failedSteps ? html` <span class="why">(${w.failedSteps} failed)</span>` : ""}`,
     w.lastStep ? html`${w.lastStep.step} ${stepBadge(w.lastStep.status)}` : "—",
-    html`<span class="path">${w.workdir}</span>`,
+    html`<span class="path">${homeRelative(w.workdir, ctx.rt.env.HOME)}</span>`,
     when(w.updatedAt),
   ]);
   const next = result.next ? html`<p class="pager"><a id="older" href="/workflows${query({ status, before: result.next })}">Older →</a></p>` : "";
@@ -47,7 +47,7 @@ export function workflowPage(ctx: DashboardContext, id: string): Html | undefine
   const body = html`${facts(ctx, wf)}
 <h2>Steps</h2>${steps.length ? stepsTable(steps) : empty("No step planned yet.")}
 <h2>Bindings (snapshot at start)</h2>${bindings(wf.snapshot)}
-${steps.filter((s) => s.status !== "cancelled" || s.result !== null).map(stepSection)}`;
+${steps.filter((s) => s.status !== "cancelled" || s.result !== null).map((s) => stepSection(s, ctx.rt.env.HOME))}`;
   return page({ title: `Workflow ${wf.id}`, section: "/workflows", body, editable: ctx.managedPath !== undefined });
 }
 
@@ -56,7 +56,7 @@ function facts(ctx: DashboardContext, wf: WorkflowRecord): Html {
   const cap = view.max_fix_rounds === null ? "" : ` of ${view.max_fix_rounds}`;
   const rows: [string, Html | string][] = [
     ["goal", html`<span id="goal">${wf.goal}</span>`],
-    ["workdir", html`<code>${wf.workdir}</code>`],
+    ["workdir", html`<code>${homeRelative(wf.workdir, ctx.rt.env.HOME)}</code>`],
     ["status", workflowBadge(wf.status)],
     ["fix round", `${wf.round}${cap}`],
     ["next", view.next],

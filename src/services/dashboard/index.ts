@@ -1,8 +1,9 @@
 /**
  * What the dashboard needs from below, composed once: the config through the hardened loader, the
- * store opened read-only (no create, no migrate, no write), and per agent its cooldown by execution
+ * store opened read-only (no migrate, no write; created empty only when absent), and per agent its cooldown by execution
  * identity — the same lookup route uses, so the page and the router never disagree.
  */
+import { existsSync } from "node:fs";
 import { adapters } from "../../backends/index.ts";
 import { loadConfig } from "../../config/load.ts";
 import type { AgentConfig, Tier } from "../../config/types.ts";
@@ -19,9 +20,25 @@ import type { Runtime } from "../shared/runtime.ts";
 export async function openReadonlyRuntime(env: Record<string, string | undefined>, configPath?: string): Promise<Result<Runtime>> {
   const config = await loadConfig({ env, ...(configPath ? { path: configPath } : {}) });
   if (!config.ok) return config;
-  const store = openStore(chooseStorePath(config.value.store.path, defaultStorePath(env)).path, { readonly: true, fullContent: config.value.store.fullContent });
+  const path = chooseStorePath(config.value.store.path, defaultStorePath(env)).path;
+  const created = createIfMissing(path, config.value.store.fullContent);
+  if (!created.ok) return created;
+  const store = openStore(path, { readonly: true, fullContent: config.value.store.fullContent });
   if (!store.ok) return store;
   return { ok: true, value: { env, config: config.value, store: store.value, adapters, roots: resolveRoots(env, config.value), now: Date.now } };
+}
+
+/**
+ * A fresh machine has no store until something runs. The dashboard creates the empty one the first
+ * server would (private modes, migrations) and then reads it read-only like any other, so it starts
+ * with empty pages, and the live view picks up the first run without a restart.
+ */
+function createIfMissing(path: string, fullContent: boolean): Result<void> {
+  if (existsSync(path)) return { ok: true, value: undefined };
+  const made = openStore(path, { fullContent });
+  if (!made.ok) return made;
+  made.value.close();
+  return { ok: true, value: undefined };
 }
 
 export interface AgentStatus {
