@@ -80,6 +80,14 @@ export function realRoots(roots: readonly string[]): string[] {
   });
 }
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** The realpath of `cwd` when it is an existing directory inside one of `roots`. */
 export function checkCwd(cwd: string, roots: readonly string[]): Result<string, "cwd_outside_roots" | "cwd_invalid"> {
   if (typeof cwd !== "string" || cwd === "" || cwd.includes("\0")) return fail("cwd_invalid", "cwd is empty or malformed", "pass the absolute path of the project directory");
@@ -91,7 +99,8 @@ export function checkCwd(cwd: string, roots: readonly string[]): Result<string, 
   } catch {
     return fail("cwd_invalid", `cwd ${cwd} does not exist`, "pass an existing directory");
   }
-  if (!statSync(real).isDirectory()) return fail("cwd_invalid", `cwd ${cwd} is not a directory`, "pass the project directory, not a file in it");
+  // /dev/fd/0 on a pipe "resolves" to `pipe:[1234]`, which is no path at all and cannot be stat'ed.
+  if (!isAbsolute(real) || !isDirectory(real)) return fail("cwd_invalid", `cwd ${cwd} is not a directory${real === cwd ? "" : ` (it resolves to ${real})`}`, "pass the project directory, not a file in it");
   if (real === "/") return fail("cwd_outside_roots", "cwd / is never accepted", "pass the project directory itself");
   const allowed = realRoots(roots);
   if (allowed.some((root) => inside(real, root))) return ok(real);

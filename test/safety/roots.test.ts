@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { log } from "../../src/log.ts";
@@ -35,12 +35,34 @@ function warnings(fn: () => void): string[] {
   return lines;
 }
 
+function readlinkSafe(path: string): string {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return "";
+  }
+}
+
 function refusal(result: ReturnType<typeof checkCwd>): { code: string; message: string; hint: string } {
   if (result.ok) throw new Error(`expected a refusal, got ${result.value}`);
   return { code: result.error.code, message: result.error.message, hint: result.error.hint ?? "" };
 }
 
 describe("checkCwd", () => {
+  test.skipIf(process.platform !== "linux")("a descriptor of a pipe (/proc/self/fd/N, /dev/fd/0 on a pipe) is cwd_invalid, not a throw", async () => {
+    const child = Bun.spawn(["cat"], { stdin: "pipe", stdout: "ignore" });
+    try {
+      const fd = readdirSync("/proc/self/fd").find((n) => readlinkSafe(`/proc/self/fd/${n}`).startsWith("pipe:"));
+      if (fd === undefined) throw new Error("no pipe descriptor in this process");
+      const error = refusal(checkCwd(`/proc/self/fd/${fd}`, ["/"]));
+      expect(error.code).toBe("cwd_invalid");
+      expect(error.message).toContain("is not a directory (it resolves to pipe:[");
+    } finally {
+      child.kill();
+      await child.exited;
+    }
+  });
+
   test("a directory inside a root is accepted as its realpath; the root itself too", () => {
     const t = tree();
     expect(checkCwd(t.inside, [t.root])).toEqual({ ok: true, value: t.inside });
