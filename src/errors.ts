@@ -28,6 +28,7 @@ export const ERROR_CODES = {
   // ---- the store ----
   store_unavailable: "Check the store path's permissions and free space, or set ORCHESTRATE_DB to another file; `orchestrate check` shows the store.",
   store_too_new: "Upgrade orchestrate (re-run install.sh, or rebuild it from a newer clone), or point ORCHESTRATE_DB at another file.",
+  store_corrupt: "Move the damaged store file named in the message aside (with its -wal and -shm files) so orchestrate starts a new one, or set ORCHESTRATE_DB to another file.",
   store_foreign: "Remove store.path / database_path from the config to use orchestrate's own store, or point it at a new file.",
 
   // ---- where a call may run ----

@@ -19,7 +19,7 @@ export const EXIT = {
 
 const USAGE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   "invalid_arguments", "invalid_timeout", "limit_unenforceable", "config_absent", "config_invalid", "config_insecure",
-  "store_unavailable", "store_too_new", "store_foreign", "cwd_invalid", "cwd_outside_roots", "recursion_limit",
+  "store_unavailable", "store_too_new", "store_foreign", "store_corrupt", "cwd_invalid", "cwd_outside_roots", "recursion_limit",
   "host_unknown", "host_mismatch", "unknown_agent", "unknown_consultation", "session_target_mismatch", "prompt_too_large",
 ]);
 

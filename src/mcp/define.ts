@@ -105,6 +105,9 @@ export function defineTool<I>(spec: ToolSpec<I>): ToolDef {
       } catch (error) {
         // A handler never throws on purpose; if one does, the client still gets a typed answer.
         void import("../log.ts").then(({ log }) => log.error(`tool ${spec.name} failed unexpectedly`, error));
+        // A store whose pages are damaged opens fine and throws on the first query that reads them.
+        const { isCorruption, corruptStore } = await import("../store/corrupt.ts");
+        if (isCorruption(error)) return refuse(spec, corruptStore(undefined, `SQLite: ${(error as Error).message}`).error, args);
         return refuse(spec, { code: "internal_error", message: `orchestrate hit an unexpected error in ${spec.name}.`, hint: "See the server's stderr log; the call had no effect you should rely on." }, args);
       }
     },

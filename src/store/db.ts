@@ -16,13 +16,14 @@ import { createJobStore, type JobStore } from "./jobs.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations/index.ts";
 import { createReviewStore, type ReviewStore } from "./reviews.ts";
 import { createRunStore, type RunStore } from "./runs.ts";
-import { APPLICATION_ID, ownershipOf } from "./ownership.ts";
+import { APPLICATION_ID, hasSqliteHeader, ownershipOf } from "./ownership.ts";
+import { corruptStore, isCorruption } from "./corrupt.ts";
 import { createUsageStore, type UsageStore } from "./usage.ts";
 import { createWorkflowStore, type WorkflowStore } from "./workflows.ts";
 import { createBrowseStore, type BrowseStore } from "./browse/index.ts";
 import { createSeriesStore, type SeriesStore } from "./series.ts";
 
-export type StoreErrorCode = "store_unavailable" | "store_too_new" | "store_foreign";
+export type StoreErrorCode = "store_unavailable" | "store_too_new" | "store_foreign" | "store_corrupt";
 
 export interface OpenStoreOptions {
   /** store_full_content; false keeps metadata and routing only. Default true. */
@@ -74,6 +75,7 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Result<Sto
   } catch (error) {
     db?.close();
     const reason = error instanceof Error ? error.message : String(error);
+    if (isCorruption(error)) return corruptStore(path, `SQLite: ${reason}`);
     return fail("store_unavailable", `Cannot open the orchestrate store at ${path}: ${reason}`, "Check the path's permissions and free space, or set ORCHESTRATE_DB to another file.");
   }
 }
@@ -110,7 +112,10 @@ function assemble(db: Database, path: string, policy: ContentPolicy): Store {
 /** Another program's database is never opened for writing: not even WAL mode, which rewrites its header. */
 function refuseForeign(path: string): Result<never, StoreErrorCode> | undefined {
   const stat = lstatSync(path, { throwIfNoEntry: false });
-  if (!stat?.isFile() || ownershipOf(path) !== "foreign") return undefined;
+  if (!stat?.isFile()) return undefined;
+  // Another program's database is still SQLite; bytes without its header are a damaged store.
+  if (!hasSqliteHeader(path)) return corruptStore(path, "it does not start with SQLite's header");
+  if (ownershipOf(path) !== "foreign") return undefined;
   return fail(
     "store_foreign",
     `${path} is not an orchestrate store (it belongs to another program, perhaps Orchestrator MCP's database_path); orchestrate left it untouched.`,

@@ -37,6 +37,11 @@ export function ownershipOf(path: string): Ownership {
   return hasOnlyOwnTables(path) ? "ours-unmarked" : "foreign";
 }
 
+/** An empty file (a store not yet written) or one that starts with SQLite's magic. */
+export function hasSqliteHeader(path: string): boolean {
+  return readHeader(path) !== "not-sqlite";
+}
+
 function readHeader(path: string): Header | "empty" | "not-sqlite" {
   const fd = openSync(path, "r");
   try {
