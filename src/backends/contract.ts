@@ -409,5 +409,14 @@ export interface Adapter {
    * where the installed variant lists none.
    */
   models?: { argv(variant: string | undefined): string[] | undefined; read(stdout: string): string[] };
-  wizard?: { modelHint: string; validModel?(id: string): boolean; questions?: WizardQuestion[] };
+  wizard?: {
+    modelHint: string;
+    validModel?(id: string): boolean;
+    /**
+     * Model ids or aliases the CLI's own documentation names, offered as choices for a CLI that
+     * prints no model list (claude's aliases, gemini's documented ids). Never a default.
+     */
+    suggested?: string[];
+    questions?: WizardQuestion[];
+  };
 }

@@ -11,7 +11,7 @@ export const acceptPendingCommand = defineCommand({
     path: { type: "positional", required: false, description: "Live config file (default: the server's lookup); the staged file is <path>.pending" },
   },
   async run({ args }) {
-    const { terminalProblem, installPromptFix, confirm, Cancelled } = await import("../setup/prompts.ts");
+    const { terminalProblem, confirm, Cancelled } = await import("../setup/prompts.ts");
     const problem = terminalProblem();
     if (problem) return exit(`orchestrate accept-pending: ${problem}`);
     const { targetConfigPath } = await import("../setup/target.ts");
@@ -21,7 +21,6 @@ export const acceptPendingCommand = defineCommand({
     const staged = await loadPending(path, process.env);
     if (!staged.ok) return exit(`✗ ${staged.error.message}${staged.error.hint ? `\n${staged.error.hint}` : ""}`);
     process.stderr.write(`Staged by an MCP client: ${pendingPath(path)}\n\n${staged.value.diff}\n${formatRisks(staged.value.risks)}`);
-    installPromptFix();
     try {
       if (!(await confirm(`Replace ${path} with the staged config?`, false))) return exit("Not promoted; the staged file is unchanged.");
     } catch (error) {

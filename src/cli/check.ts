@@ -31,7 +31,7 @@ export const checkCommand = defineCommand({
       process.exit(CHECK_EXIT.invalid);
     }
     // Each CLI's line as it answers (they are probed in parallel), then the rest, then the verdict.
-    process.stdout.write(`${location.path}: the file is a valid config; checking what it needs…\nCLIs:\n`);
+    process.stdout.write(`${location.path} is valid; checking what it needs…\nCLIs:\n`);
     const report = await runDoctor(config.value, env, { onCli: (cli) => process.stdout.write(`${formatCliLine(cli)}\n`) });
     process.stdout.write(formatDoctor(report, { clis: false }));
     process.stdout.write(formatVerdict(location.path, report));

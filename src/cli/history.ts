@@ -89,9 +89,8 @@ const prune = defineCommand({
 
 /** On a terminal, ask; anywhere else refuse: a script must say --yes to delete. */
 async function confirmed(question: string): Promise<boolean> {
-  const { terminalProblem, installPromptFix, confirm, Cancelled } = await import("../setup/prompts.ts");
+  const { terminalProblem, confirm, Cancelled } = await import("../setup/prompts.ts");
   if (terminalProblem()) exit("orchestrate history prune: not on a terminal, so it cannot ask; pass --yes to delete without asking.");
-  installPromptFix();
   try {
     return await confirm(question, false);
   } catch (error) {

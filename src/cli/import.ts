@@ -15,9 +15,8 @@ export const importCommand = defineCommand({
   },
   async run({ args }) {
     const { targetConfigPath, liveConflict } = await import("../setup/target.ts");
-    const { terminalProblem, installPromptFix, confirm, Cancelled } = await import("../setup/prompts.ts");
+    const { terminalProblem, confirm, Cancelled } = await import("../setup/prompts.ts");
     const atTerminal = terminalProblem() === undefined;
-    if (atTerminal) installPromptFix();
     const cancelled = (error: unknown) => (error instanceof Cancelled ? undefined : Promise.reject(error));
     let target = targetConfigPath(process.env, args.out);
     if (atTerminal) {

@@ -13,13 +13,14 @@ export const initCommand = defineCommand({
     host: { type: "string", description: `Preset the host runtime: ${BACKENDS.join(" | ")}` },
   },
   async run({ args }) {
-    const { terminalProblem, installPromptFix, Cancelled } = await import("../setup/prompts.ts");
+    const { terminalProblem, startInput, Cancelled } = await import("../setup/prompts.ts");
     const problem = terminalProblem();
     if (problem) return exit(`orchestrate init: ${problem}`);
     if (args.host !== undefined && !BACKENDS.includes(args.host as Backend)) return exit(`--host must be one of ${BACKENDS.join(", ")}`);
     const { targetConfigPath } = await import("../setup/target.ts");
     const { runInit } = await import("../setup/init-flow.ts");
-    installPromptFix();
+    // Keys are read (and queued) from the start: what is typed during detection is kept.
+    startInput(() => exit("Cancelled — nothing was written."));
     try {
       const target = targetConfigPath(process.env, args.path);
       const { chooseTarget } = await import("../setup/live-choice.ts");

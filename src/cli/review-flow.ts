@@ -29,7 +29,6 @@ export async function runCliReview(rt: Runtime, req: CliReview): Promise<number>
   const prompts = await import("../setup/prompts.ts");
   const problem = prompts.terminalProblem();
   if (problem) return fail({ code: "review_declined", message: `Not run: ${problem}. The plan above sent nothing.` });
-  prompts.installPromptFix();
   try {
     const given = req.findingsText === undefined ? undefined : parseFindings(req.findingsText);
     const findings = req.mode === "deep" && !given?.length ? await askFindings(prompts.text) : given;

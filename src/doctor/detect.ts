@@ -147,21 +147,23 @@ async function stageBackend(backend: Backend, command: string, env: Record<strin
   const base: BackendProbe = { backend, command, helpCommand: [backend, ...spec.help].join(" "), missingFlags: [], readiness: "unknown", problems: [] };
   const found = resolveCommand(command, { env, homeDirs: adapter.installDirs });
   if (!found) return settled({ ...base, problems: [notFound(backend, command)] });
-  const run = probeOnce(found.path, { ...env, ...spec.env }, opts.timeoutMs);
+  const run = probeOnce(found.path, { ...env, ...spec.env }, opts.timeoutMs, true);
+  // A sign-in check that runs out of time reads "unknown", which is no false verdict: not retried.
+  const ask = probeOnce(found.path, { ...env, ...spec.env }, opts.timeoutMs, false);
   const cached = opts.cache?.get(backend, found.path);
-  if (cached) return fromCache(backend, { ...base, path: found.path, via: found.via }, cached, env, run);
+  if (cached) return fromCache(backend, { ...base, path: found.path, via: found.via }, cached, env, ask);
   // Started together: the version, the adapter's own help (grok's variant probe is that same
   // `--help`, so it runs once) and, where no variant can change the probes, the sign-in check.
   // The version is read from the CLI's own package where the backend says `--version` prints it.
   const cheapVersion = packageVersion(found.path, spec.packageVersion);
   const version = cheapVersion ? Promise.resolve(answered(cheapVersion)) : run(spec.version);
   const defaultHelp = opts.helpAtOnce ? run(spec.help) : undefined;
-  const defaultReadiness = adapter.variant ? undefined : readiness(backend, spec, env, run);
+  const defaultReadiness = adapter.variant ? undefined : readiness(backend, spec, env, ask);
   const variant = await variantOf(adapter, found.path, env, run);
   const traits = variantTraits(adapter, variant);
   const probes = traits.probes;
   const helpNow = opts.helpAtOnce && !sameArgv(probes.help, spec.help) ? run(probes.help) : undefined;
-  const [versionOut, ready] = await Promise.all([version, defaultReadiness ?? readiness(backend, probes, env, run)]);
+  const [versionOut, ready] = await Promise.all([version, defaultReadiness ?? readiness(backend, probes, env, ask)]);
   const probe: BackendProbe = { ...base, path: found.path, via: found.via, readiness: ready };
   const parsed = versionFrom(plainOutput(versionOut));
   if (parsed) probe.version = parsed;
@@ -236,17 +238,19 @@ function once(probe: BackendProbe, work: () => Promise<BackendProbe>): Staged {
 }
 
 /**
- * One run per distinct argv of one binary: two checks that read the same output share it. A probe
- * that timed out is run once more with twice the time: on a loaded machine several node CLIs
- * starting at once can take longer than the first limit, and a second, later try usually answers.
+ * One run per distinct argv of one binary: two checks that read the same output share it. With
+ * `retry`, a probe that timed out is run once more with twice the time: on a loaded machine
+ * several node CLIs starting at once can take longer than the first limit, and a second, later
+ * try usually answers.
  */
-function probeOnce(path: string, env: Record<string, string | undefined>, timeoutMs: number | undefined): Prober {
+function probeOnce(path: string, env: Record<string, string | undefined>, timeoutMs: number | undefined, retry: boolean): Prober {
   const runs = new Map<string, Promise<Captured>>();
   return (args, opts) => {
     const key = args.join("\0");
     let running = runs.get(key);
     if (!running) {
-      running = captureWithRetry(path, args, env, { ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...opts });
+      const limits = { ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...opts };
+      running = retry ? captureWithRetry(path, args, env, limits) : capture(path, args, env, limits);
       runs.set(key, running);
     }
     return running;

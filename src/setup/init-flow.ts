@@ -5,7 +5,8 @@
  * registration with the installed path. A cancel anywhere writes nothing.
  */
 import type { Backend } from "../backends/index.ts";
-import type { Env } from "../config/paths.ts";
+import { lstatSync } from "node:fs";
+import { homeDir, type Env } from "../config/paths.ts";
 import { parentProblems } from "../config/secure-read.ts";
 import { writeConfigAtomic } from "../config/write.ts";
 import { loadConfig } from "../config/load.ts";
@@ -15,7 +16,7 @@ import { detectBackends, locateBackends, type BackendProbe } from "../doctor/det
 import { probeCachePath } from "../doctor/probe-cache.ts";
 import { discoverModels } from "./models.ts";
 import { prepareProposal } from "./proposal.ts";
-import { confirm, ui } from "./prompts.ts";
+import { clip, confirm, ui } from "./prompts.ts";
 import { applyRegistration, planRegistrations } from "./registration.ts";
 import { formatRisks } from "./risks.ts";
 import { offerSelfInstall } from "./self-install.ts";
@@ -27,6 +28,8 @@ export interface InitOptions {
   host?: Backend;
   /** How clients should start this binary (absolute paths). */
   self: string[];
+  /** Where init runs (its parent is offered as the projects root); default process.cwd(). */
+  cwd?: string;
 }
 
 const say = (text: string) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
@@ -38,18 +41,21 @@ export async function runInit(opts: InitOptions): Promise<number> {
     say(`✗ refusing to write ${opts.path}:\n${unsafe.map((p) => `  ${p.problem}\n  fix: ${p.fix}`).join("\n")}\nChoose a private directory (e.g. the default ~/.config/orchestrate/).`);
     return 1;
   }
-  say(`orchestrate setup — will write ${opts.path} (replacing it; it starts blank, not a merge).`);
+  const replacing = lstatSync(opts.path, { throwIfNoEntry: false }) !== undefined;
+  say(`orchestrate setup — will write ${opts.path}${replacing ? " (it exists: replacing it; the new one starts blank, not a merge — you see the diff first)" : ""}.`);
   const probes = await detectWithProgress(opts.env);
   if (probes.some((p) => p.path)) say("Reading the model lists the CLIs print…");
   const models = await discoverAll(probes, opts.env);
-  const spec = await askForConfig({ probes, models, ...(opts.host ? { host: opts.host } : {}) });
-  const proposal = await prepareProposal(spec, opts.path, opts.env);
+  const roots = { home: homeDir(opts.env), cwd: opts.cwd ?? process.cwd() };
+  const spec = await askForConfig({ probes, models, roots, ...(opts.host ? { host: opts.host } : {}) });
+  const proposal = await prepareProposal(spec, opts.path, opts.env, probes);
   if (!proposal.ok) {
     say(`✗ the answers do not make a valid config:\n${proposal.error.message}\nNothing was written.`);
     return 1;
   }
   say(`\n${proposal.value.diff}\n${formatRisks(proposal.value.risks)}`);
-  if (!(await confirm(`Write ${opts.path}?`, false))) {
+  // Enter keeps the work of the whole wizard: the default is to write.
+  if (!(await confirm(`Write ${opts.path}?`, true))) {
     say("Nothing was written.");
     return 1;
   }
@@ -78,20 +84,39 @@ async function detectWithProgress(env: Env): Promise<BackendProbe[]> {
   const found = located.filter((l) => l.path).map((l) => l.backend);
   const missing = located.filter((l) => !l.path).map((l) => l.backend);
   say(`Detecting backends… found ${found.length ? found.join(", ") : "none"}${missing.length ? `; not found: ${missing.join(", ")}` : ""}${found.length ? " — checking each (version, flags, sign-in):" : ""}`);
+  const lines = liveLines(located.filter((l) => l.path).map((l) => ({ backend: l.backend, text: `${l.path} · checking…` })));
   return detectBackends({
     env,
-    onProbe: (p) => p.path && say(`  ${p.backend.padEnd(8)} ${probeLine(p)}`),
+    onProbe: (p) => p.path && lines.update(p.backend, `${probeLine(p)} · checking flags…`),
     cacheFile: probeCachePath(env),
-    listing: { onFlags: (p) => p.missingFlags.length > 0 && say(`  ${p.backend.padEnd(8)} ${flagsLine(p)}`) },
+    listing: { onFlags: (p) => p.path && lines.update(p.backend, `${probeLine(p)}${p.missingFlags.length ? ` ${flagsLine(p)}` : ""}`) },
   });
 }
 
+/**
+ * One line per CLI, printed at once and rewritten in place as that CLI answers (a terminal is
+ * guaranteed here), so the screen shows progress from the first second instead of a static
+ * "Detecting…" while the slowest CLI starts.
+ */
+function liveLines(rows: { backend: Backend; text: string }[]): { update(backend: Backend, text: string): void } {
+  const line = (backend: Backend, text: string) => clip(`  ${backend.padEnd(8)} ${text}`);
+  for (const row of rows) say(line(row.backend, row.text));
+  return {
+    update(backend, text) {
+      const up = rows.length - rows.findIndex((r) => r.backend === backend);
+      if (up > rows.length) return;
+      process.stderr.write(`\x1b[${up}A\r\x1b[2K${line(backend, text)}\x1b[${up}B\r`);
+    },
+  };
+}
+
 function flagsLine(p: BackendProbe): string {
-  return `⚠ \`${p.helpCommand}\` does not list ${p.missingFlags.map((m) => m.flag).join(", ")}, which orchestrate passes (upgrade or reinstall it; \`orchestrate check\` says more)`;
+  return `⚠ \`${p.helpCommand}\` does not list ${p.missingFlags.map((m) => m.flag).join(", ")} (upgrade or reinstall it; \`orchestrate check\` says more)`;
 }
 
 function probeLine(p: BackendProbe): string {
-  return `${p.path}${p.version ? ` v${p.version}` : ""} · ${p.readiness}${p.missingFlags.length ? ` · missing ${p.missingFlags.map((m) => m.flag).join(", ")}` : ""}`;
+  const ready = p.readiness === "ready" ? "signed in" : p.readiness === "not_ready" ? "NOT signed in" : "sign-in unknown";
+  return `${p.path}${p.version ? ` v${p.version}` : ""} · ${ready}${p.flagsUnchecked ? ` · flags unchecked (help ${p.flagsUnchecked})` : ""}`;
 }
 
 async function discoverAll(probes: BackendProbe[], env: Env): Promise<Partial<Record<Backend, string[]>>> {

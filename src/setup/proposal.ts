@@ -10,6 +10,7 @@ import { formatOf, parseConfigText } from "../config/parse.ts";
 import type { Env } from "../config/paths.ts";
 import type { Config } from "../config/types.ts";
 import { lineDiff } from "./diff.ts";
+import type { BackendProbe } from "../doctor/detect.ts";
 import { computeRisks, type Risk } from "./risks.ts";
 
 export interface Proposal {
@@ -49,13 +50,14 @@ export async function validateText(text: string, path: string, env: Env): Promis
   return ok(validated.value.config);
 }
 
-export async function prepareText(text: string, path: string, env: Env): Promise<Result<Proposal, "config_invalid">> {
+/** `probes`: what the wizard detected, so agents whose CLI cannot run are named among the risks. */
+export async function prepareText(text: string, path: string, env: Env, probes?: readonly BackendProbe[]): Promise<Result<Proposal, "config_invalid">> {
   const config = await validateText(text, path, env);
   if (!config.ok) return config;
   const diff = lineDiff(currentText(path), text, { before: `${path} (current)`, after: `${path} (proposed)` });
-  return ok({ path, text, config: config.value, diff, risks: computeRisks(config.value, path) });
+  return ok({ path, text, config: config.value, diff, risks: computeRisks(config.value, { targetPath: path, env, ...(probes ? { probes } : {}) }) });
 }
 
-export function prepareProposal(spec: Record<string, unknown>, path: string, env: Env): Promise<Result<Proposal, "config_invalid">> {
-  return prepareText(renderConfig(spec, path), path, env);
+export function prepareProposal(spec: Record<string, unknown>, path: string, env: Env, probes?: readonly BackendProbe[]): Promise<Result<Proposal, "config_invalid">> {
+  return prepareText(renderConfig(spec, path), path, env, probes);
 }

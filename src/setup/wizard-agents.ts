@@ -48,19 +48,28 @@ async function askAgent(backend: Backend, listed: string[]): Promise<AgentSpec> 
   return spec;
 }
 
-/** The list is what the CLI itself printed — untrusted, so it is only ever a choice, never a default. */
+/**
+ * The list is what the CLI itself printed (untrusted), or else the ids and aliases its backend
+ * documents (wizard.suggested): only ever choices, never a default.
+ */
 async function askModel(backend: Backend, listed: string[]): Promise<string> {
-  if (listed.length > 0) {
-    const options: Choice<string>[] = [...listed.map((m) => ({ value: m, label: m })), { value: TYPE_OWN, label: "Type another model id" }];
-    const picked = await select(`Model for ${backend} (as listed by ${backend}; unverified)`, options);
+  const wizard = adapters[backend].wizard;
+  const offered = listed.length > 0 ? listed : (wizard?.suggested ?? []);
+  if (offered.length > 0) {
+    const source = listed.length > 0 ? `as listed by ${backend}; unverified` : `aliases and ids ${backend} documents`;
+    const options: Choice<string>[] = [...offered.map((m) => ({ value: m, label: m })), { value: TYPE_OWN, label: "Type another model id" }];
+    const picked = await select(`Model for ${backend} (${source})`, options);
     if (picked !== TYPE_OWN) return picked;
   }
-  const wizard = adapters[backend].wizard;
   const hint = wizard?.modelHint ?? "a model id your CLI accepts";
-  for (;;) {
-    const typed = await text(`Model id for ${backend} (${hint})`, { placeholder: hint });
-    if (typed && !/\s/.test(typed) && (wizard?.validModel?.(typed) ?? true)) return typed;
-  }
+  return text(`Model id for ${backend} (${hint})`, { validate: (typed) => modelProblem(typed, wizard?.validModel, hint) });
+}
+
+export function modelProblem(typed: string, valid: ((id: string) => boolean) | undefined, hint: string): string | undefined {
+  if (typed === "") return "a model is needed: orchestrate never picks one for you";
+  if (/\s/.test(typed)) return "a model id has no spaces";
+  if (valid && !valid(typed)) return `not a model id this CLI takes: write ${hint}`;
+  return undefined;
 }
 
 function uniqueId(base: string, taken: Record<string, unknown>): string {

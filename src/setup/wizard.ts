@@ -1,6 +1,6 @@
 /**
  * The `orchestrate init` questions, in order: tiers (entries in order), capability slots, consult
- * scores, fallbacks and the cross-provider opt-in, the host. Returns the unified config object;
+ * scores, fallbacks and the cross-provider opt-in, the host, the projects root. Returns the unified config object;
  * writing is the command's job, after the diff and risks were shown.
  */
 import { BACKENDS, type Backend } from "../backends/index.ts";
@@ -8,12 +8,15 @@ import { TIERS, type Tier } from "../config/types.ts";
 import type { BackendProbe } from "../doctor/detect.ts";
 import { confirm, select, text } from "./prompts.ts";
 import { askTier, type AgentBook } from "./wizard-agents.ts";
+import { askRoots, type RootsContext } from "./wizard-roots.ts";
 
 export interface WizardInput {
   probes: BackendProbe[];
   models: Partial<Record<Backend, string[]>>;
   /** `--host RUNTIME`: skips the host question. */
   host?: Backend;
+  /** For the projects-root question. */
+  roots: RootsContext;
 }
 
 export async function askForConfig(input: WizardInput): Promise<Record<string, unknown>> {
@@ -25,9 +28,11 @@ export async function askForConfig(input: WizardInput): Promise<Record<string, u
   const fallbacks = await askFallbacks(book);
   const cross = Object.keys(fallbacks).length > 0 && (await confirm("Allow a fallback to send your prompt and repository to a different provider?", false));
   const host = input.host ?? (await askHost());
+  const roots = await askRoots(input.roots);
   return {
     agents: book.agents,
     tiers: book.tiers,
+    ...(roots.length ? { roots } : {}),
     ...(Object.keys(capabilities).length ? { capabilities } : {}),
     ...(Object.keys(fallbacks).length ? { fallbacks } : {}),
     allowCrossProviderFallback: cross,
@@ -40,8 +45,7 @@ async function askSlots(book: AgentBook): Promise<Record<string, string[]>> {
   const ids = Object.keys(book.agents);
   if (ids.length === 0) return slots;
   while (await confirm(Object.keys(slots).length ? "Add another capability slot?" : "Add a capability slot (e.g. vision) that route's caps can ask for?", false)) {
-    const name = await text("Capability name", { placeholder: "vision" });
-    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) continue;
+    const name = await text("Capability name", { placeholder: "vision", validate: (n) => (/^[A-Za-z0-9_.-]{1,64}$/.test(n) ? undefined : "use 1–64 letters, digits, _, . or -") });
     const agent = await select(`Which agent serves ${name}?`, ids.map((id) => ({ value: id, label: id, hint: `${book.agents[id]?.backend} · ${book.agents[id]?.model}` })));
     slots[name] = [...(slots[name] ?? []), agent];
   }
@@ -53,19 +57,24 @@ async function askScores(book: AgentBook): Promise<void> {
   if (Object.keys(book.agents).length === 0) return;
   if (!(await confirm("Offer these agents to consult, with scores per capability?", false))) return;
   for (const [id, agent] of Object.entries(book.agents)) {
-    const typed = await text(`Scores for ${id} (${agent.backend} · ${agent.model}), e.g. coding=90,review=80 — empty for none`);
-    const scores = parseScores(typed);
+    const typed = await text(`Scores for ${id} (${agent.backend} · ${agent.model}), e.g. coding=90,review=80 — empty for none`, { validate: (t) => parseScores(t).problem });
+    const { scores } = parseScores(typed);
     if (Object.keys(scores).length) agent.scores = scores;
   }
 }
 
-export function parseScores(typed: string): Record<string, number> {
+/** `coding=90, review=80` → scores; any part that is not `name=0..100` is the problem, named. */
+export function parseScores(typed: string): { scores: Record<string, number>; problem?: string } {
   const scores: Record<string, number> = {};
+  const bad: string[] = [];
   for (const part of typed.split(",")) {
+    if (part.trim() === "") continue;
     const match = /^\s*([A-Za-z0-9_.-]{1,64})\s*[=:]\s*(\d{1,3})\s*$/.exec(part);
     if (match?.[1] && Number(match[2]) <= 100) scores[match[1]] = Number(match[2]);
+    else bad.push(part.trim());
   }
-  return scores;
+  if (bad.length === 0) return { scores };
+  return { scores, problem: `not a score: ${bad.map((b) => JSON.stringify(b)).join(", ")} — write capability=0..100, comma-separated (e.g. coding=90,review=80), or leave it empty` };
 }
 
 async function askFallbacks(book: AgentBook): Promise<Partial<Record<Tier, Tier>>> {

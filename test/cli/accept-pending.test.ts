@@ -42,7 +42,7 @@ describe("orchestrate accept-pending", () => {
     await term.expect("+    permissionMode: bypassPermissions");
     await term.expect("bypassPermissions means no sandbox");
     await term.expect("Replace");
-    term.send("y");
+    term.send("y\r");
     expect(await term.exited).toBe(0);
     expect(readFileSync(box.configPath, "utf8")).toBe(STAGED);
     expect(statSync(box.configPath).mode & 0o777).toBe(0o600);

@@ -46,7 +46,7 @@ describe("orchestrate review", () => {
     await term.expect("Finding 2");
     term.send("\r");
     await term.expect("Send this to 2 reviewer(s)?");
-    term.send("y");
+    term.send("y\r");
     await term.expect("awaiting_synthesis");
     expect(await term.exited).toBe(0);
     expect(term.screen()).toContain("FINDING-FROM-FAKE");

@@ -74,13 +74,18 @@ describe("computeRisks", () => {
     mkdirSync(shared);
     chmodSync(shared, 0o777);
     try {
-      expect(computeRisks(configWith([]), join(shared, "config.yaml")).map((r) => r.code)).toEqual(["shared_config_dir"]);
+      expect(computeRisks(configWith([]), { targetPath: join(shared, "config.yaml") }).map((r) => r.code)).toEqual(["shared_config_dir"]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 });
 
-test("parseScores keeps only name=0..100 pairs", () => {
-  expect(parseScores("coding=90, review:80, bad, web=101, x=")).toEqual({ coding: 90, review: 80 });
+test("parseScores keeps name=0..100 pairs and names every other part as the problem", () => {
+  const parsed = parseScores("coding=90, review:80, bad, web=101, x=");
+  expect(parsed.scores).toEqual({ coding: 90, review: 80 });
+  expect(parsed.problem).toContain('not a score: "bad", "web=101", "x="');
+  expect(parseScores("banana").problem).toContain('"banana"');
+  expect(parseScores("")).toEqual({ scores: {} });
+  expect(parseScores("coding=90,")).toEqual({ scores: { coding: 90 } });
 });

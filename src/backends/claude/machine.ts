@@ -30,6 +30,9 @@ export const claudeMachine: Machine = {
   registrationHelp: (name, self) => `  claude mcp add -s user ${name} -- ${self.join(" ")}`,
   wizard: {
     modelHint: "a model id your CLI accepts",
+    // claude prints no model list; these aliases it resolves itself to its current models
+    // (research/cli-codex-claude.md: sonnet, opus, haiku were sent as claude-*-5-5).
+    suggested: ["opus", "sonnet", "haiku"],
     questions: [
       {
         key: "permissionMode",

@@ -9,7 +9,7 @@ import type { Adapter } from "../contract.ts";
  */
 export const GEMINI_RERUN_DELAY_MS = 500;
 
-type Machine = Pick<Adapter, "traits" | "writes" | "helperModel" | "installDirs" | "history" | "client" | "registration" | "registrationHelp">;
+type Machine = Pick<Adapter, "traits" | "writes" | "helperModel" | "installDirs" | "history" | "client" | "registration" | "registrationHelp" | "wizard">;
 
 export const geminiMachine: Machine = {
   // stats arrive in the final result event; the served model is named in the stream.
@@ -40,4 +40,6 @@ export const geminiMachine: Machine = {
     return { kind: "file", file: join(env.GEMINI_CLI_HOME ?? join(home, ".gemini"), "settings.json"), path: ["mcpServers", name], entry: { command, args } };
   },
   registrationHelp: (name, self) => `  gemini mcp add ${name} ${self.join(" ")}`,
+  // gemini has no model-listing command; -m takes these ids from its own bundle, and `auto` lets it route.
+  wizard: { modelHint: "a Gemini model id, e.g. gemini-2.5-pro", suggested: ["auto", "gemini-2.5-pro", "gemini-2.5-flash", "gemini-2.5-flash-lite"] },
 };
