@@ -21,5 +21,6 @@ export const rootCommand = defineCommand({
     history: () => import("./history.ts").then((m) => m.historyCommand),
     dashboard: () => import("./dashboard.ts").then((m) => m.dashboardCommand),
     smoke: () => import("./smoke.ts").then((m) => m.smokeCommand),
+    cooldowns: () => import("./cooldowns.ts").then((m) => m.cooldownsCommand),
   },
 });

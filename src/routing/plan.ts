@@ -54,7 +54,8 @@ export type PlanError =
 export const TIMEOUT_MIN_SEC = 30;
 export const TIMEOUT_MAX_SEC = 3600;
 
-export function planRoute(req: PlanRequest, config: Config, cooling: ReadonlyMap<string, Cooling>, now: number): { ok: true; plan: Plan } | { ok: false; error: PlanError } {
+/** A failed plan keeps its decisions (every entry skipped, and why): the route service re-checks auth cooldowns from them. */
+export function planRoute(req: PlanRequest, config: Config, cooling: ReadonlyMap<string, Cooling>, now: number): { ok: true; plan: Plan } | { ok: false; error: PlanError; decisions?: Decision[] } {
   const timeoutSec = req.timeoutSec ?? config.defaults.timeoutSec;
   if (!Number.isFinite(timeoutSec) || timeoutSec < TIMEOUT_MIN_SEC || timeoutSec > TIMEOUT_MAX_SEC) {
     return { ok: false, error: { code: "invalid_timeout", message: `timeoutSec must be between ${TIMEOUT_MIN_SEC} and ${TIMEOUT_MAX_SEC} (got ${timeoutSec}).` } };
@@ -75,7 +76,7 @@ export function planRoute(req: PlanRequest, config: Config, cooling: ReadonlyMap
     }
   }
   if (candidates.length === 0) {
-    return { ok: false, error: { code: "no_candidates", message: noCandidateMessage(req, decisions) } };
+    return { ok: false, error: { code: "no_candidates", message: noCandidateMessage(req, decisions) }, decisions };
   }
   return { ok: true, plan: { candidates, decisions, ...(home ? { homeProvider: home } : {}), budget: splitBudget(timeoutSec, candidates.map((c) => c.agent.limits.maxWallSec)) } };
 }

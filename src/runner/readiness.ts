@@ -12,6 +12,8 @@ export interface ReadinessOptions {
   /** The installed variant's probes, when they differ from the adapter's (pi 1.x has `auth check`). */
   probes?: ProbeSpec;
   now?: number;
+  /** Ask the CLI again even if a recent answer is cached (an auth cooldown re-checked: services/shared/cooling.ts). */
+  fresh?: boolean;
 }
 
 export async function readinessOf(adapter: Adapter, commandPath: string, env: Record<string, string | undefined>, opts: ReadinessOptions = {}): Promise<Readiness> {
@@ -22,7 +24,7 @@ export async function readinessOf(adapter: Adapter, commandPath: string, env: Re
   // The agent's own env (e.g. its CODEX_HOME) can change the answer, so it is part of the key.
   const key = `${adapter.backend}\0${commandPath}\0${argv.join("\0")}\0${envKey(env)}`;
   const hit = cache.get(key);
-  if (hit && now - hit.at < TTL_MS) return hit.value;
+  if (hit && now - hit.at < TTL_MS && !opts.fresh) return hit.value;
   const out = await probe(commandPath, argv, { ...env, ...spec.env });
   const value = out ? interpretReadiness(adapter, out, env) : "unknown";
   cache.set(key, { at: now, value });

@@ -108,6 +108,20 @@ fallbacks: { standard: heavy }
     expect(shown).toContain("claude-opus (claude · opus) skipped: heavy: would cross from provider openai");
   });
 
+  test("orchestrate cooldowns lists the live cooldowns the router reads; cooldowns clear AGENT ends one", async () => {
+    const b = world();
+    b.writeConfig(SIGNED_OUT_CONFIG);
+    rmSync(join(b.home, ".codex", "auth.json"));
+    const { OPENAI_API_KEY: _, ...env } = b.env;
+    expect((await orchestrate(["run", "--tier", "standard", "--cwd", b.repo, "x"], env)).code).toBe(1);
+    const listed = await orchestrate(["cooldowns"], env);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain("codex-main (codex · gpt-5.5) — not signed in, until");
+    const cleared = await orchestrate(["cooldowns", "clear", "codex-main"], env);
+    expect(cleared.stdout).toBe("Cleared codex-main's cooldown.\n");
+    expect((await orchestrate(["cooldowns"], env)).stdout).toBe("No agent is cooling down.\n");
+  });
+
   test("a provider error is named by its status and gets no sign-in advice", async () => {
     const b = world({ FAKE_CODEX_SCENARIO: "overload" });
     b.writeConfig(SIGNED_OUT_CONFIG);

@@ -161,6 +161,7 @@ describe("store: asks", () => {
     const raw = new Database(path);
     raw.run("DROP TABLE ask_legs");
     raw.run("DROP TABLE asks");
+    raw.run("ALTER TABLE cooldowns DROP COLUMN heals"); // 008's
     raw.run("PRAGMA user_version = 5");
     raw.close();
     const store = mustOpen(path);

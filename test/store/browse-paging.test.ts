@@ -161,15 +161,14 @@ describe("browse: the row-value bound pages as the old form did", () => {
   });
 });
 
-test("a store at schema 6 migrates to 7: the listing indexes exist and the time-only ones now hold the id", () => {
+test("a store at schema 6 migrates on: the listing indexes exist and the time-only ones now hold the id", () => {
   const path = tmpStorePath();
   mustOpen(path).close();
   const raw = new Database(path);
-  raw.run("DROP INDEX runs_status_started; DROP INDEX jobs_kind_created; DROP INDEX jobs_created; CREATE INDEX jobs_created ON jobs (created_at DESC); PRAGMA user_version = 6");
+  raw.run("DROP INDEX runs_status_started; DROP INDEX jobs_kind_created; DROP INDEX jobs_created; CREATE INDEX jobs_created ON jobs (created_at DESC); ALTER TABLE cooldowns DROP COLUMN heals; PRAGMA user_version = 6");
   raw.close();
   const store = mustOpen(path);
-  expect(SCHEMA_VERSION).toBe(7);
-  expect(store.db.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version).toBe(7);
+  expect(store.db.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version).toBe(SCHEMA_VERSION);
   const names = store.db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'index'").all().map((r) => r.name);
   for (const name of ["runs_status_started", "runs_tier_started", "runs_tool_started", "consultations_agent_updated", "consultations_status_updated", "jobs_status_created", "jobs_kind_created", "reviews_status_updated", "workflows_status_updated"]) expect(names).toContain(name);
   const jobsCreated = store.db.query<{ name: string }, []>("SELECT name FROM pragma_index_info('jobs_created')").all().map((r) => r.name);

@@ -14,7 +14,7 @@ import { openStore } from "../../store/db.ts";
 import { chooseStorePath } from "../../store/ownership.ts";
 import { defaultStorePath } from "../../store/paths.ts";
 import type { Cooldown } from "../../store/cooldowns.ts";
-import { agentIdentityKey } from "../shared/cooling.ts";
+import { cooldownsByAgent } from "../shared/cooling.ts";
 import type { Runtime } from "../shared/runtime.ts";
 
 export async function openReadonlyRuntime(env: Record<string, string | undefined>, configPath?: string): Promise<Result<Runtime>> {
@@ -50,10 +50,10 @@ export interface AgentStatus {
 }
 
 export function agentStatuses(rt: Runtime): AgentStatus[] {
-  // The lookup coolingByAgent does, keeping the class (auth, capacity, …) for the page.
-  const active = rt.store.cooldowns.active(rt.now());
+  // The router's own lookup, with the class (auth, capacity, …) for the page.
+  const cooling = cooldownsByAgent(rt, rt.now());
   return Object.values(rt.config.agents).map((agent) => {
-    const cooldown = active.size ? active.get(agentIdentityKey(rt, agent)) : undefined;
+    const cooldown = cooling.get(agent.id);
     return {
       agent,
       tiers: TIERS.filter((t) => rt.config.tiers[t]?.includes(agent.id)),

@@ -15,7 +15,7 @@ import type { Failure } from "../../result.ts";
 import { runAttempt, type AttemptResult } from "../../runner/attempt.ts";
 import { failed, success, terminal, traceOf, type AttemptTrace, type RouteOutcome } from "./outcome.ts";
 import { advisoryHint } from "./advisory.ts";
-import { armCooldown, coolingByAgent } from "../shared/cooling.ts";
+import { armCooldown, coolingByAgent, healAuthCooldowns, probeSaysSignedOut } from "../shared/cooling.ts";
 import { reportedModels, sideChannelReport } from "../../runner/side-channel.ts";
 import { compareModel, served } from "../../config/model-id.ts";
 import type { Runtime } from "../shared/runtime.ts";
@@ -44,7 +44,7 @@ export interface RouteHooks {
 export async function routeTask(rt: Runtime, req: RouteRequest, hooks: RouteHooks = {}): Promise<RouteOutcome> {
   const gate = admit(rt, req);
   if (!gate.ok) return { ok: false, attempts: [], error: gate.error };
-  const planned = planRoute({ tier: req.tier, caps: req.caps ?? [], ...(req.timeoutSec ? { timeoutSec: req.timeoutSec } : {}) }, rt.config, coolingByAgent(rt, rt.now()), rt.now());
+  const planned = await planHealed(rt, req, hooks);
   if (!planned.ok) return { ok: false, attempts: [], error: { code: planned.error.code, message: planned.error.message, hint: "Run router_dry_run to see every decision, or `orchestrate check` to validate the config." } };
   const unenforceable = callLimitProblem(planned.plan, req.limits);
   if (unenforceable) return { ok: false, attempts: [], error: unenforceable };
@@ -53,6 +53,21 @@ export async function routeTask(rt: Runtime, req: RouteRequest, hooks: RouteHook
   if (!outcome.ok) recordSkips(rt, runId, planned.plan, outcome.attempts.length);
   finishRecord(rt, runId, outcome);
   return { ...outcome, runId };
+}
+
+/**
+ * The plan, after giving every entry it skipped for an auth cooldown one fresh sign-in probe: an
+ * agent signed in again since is planned at once instead of waiting its cooldown out.
+ */
+async function planHealed(rt: Runtime, req: RouteRequest, hooks: RouteHooks): Promise<ReturnType<typeof planRoute>> {
+  const plan = () => planRoute({ tier: req.tier, caps: req.caps ?? [], ...(req.timeoutSec ? { timeoutSec: req.timeoutSec } : {}) }, rt.config, coolingByAgent(rt, rt.now()), rt.now());
+  const first = plan();
+  const decisions = first.ok ? first.plan.decisions : (first.decisions ?? []);
+  const cooled = decisions.filter((d) => d.decision === "skip" && d.reason.startsWith("cooling down")).map((d) => d.agentId);
+  if (cooled.length === 0) return first;
+  const healed = await healAuthCooldowns(rt, cooled);
+  for (const id of healed) hooks.onProgress?.(`${id}: signed in again; its auth cooldown was cleared`);
+  return healed.length > 0 ? plan() : first;
 }
 
 function admit(rt: Runtime, req: RouteRequest): { ok: true; cwd: string } | { ok: false; error: Failure } {
@@ -85,7 +100,7 @@ async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string
     const trace = traceOf(attempts.length + 1, candidate, result);
     if (!result.failure) Object.assign(trace, await servedIdentity(rt, candidate.agent, result));
     attempts.push(trace);
-    armCooldown(rt, candidate.agent, result.failure, result.retryAfterSec);
+    armCooldown(rt, candidate.agent, result.failure, result.retryAfterSec, result.failure === "auth" && (await probeSaysSignedOut(rt, candidate.agent, result.spawned)));
     const verdict = result.failure ? fallbackVerdict({ failure: result.failure, durationMs: result.durationMs, treeBefore: result.treeBefore, treeAfter: result.treeAfter, acted: result.run.acted, spawned: result.spawned }) : undefined;
     trace.fellBack = verdict?.fallback === true && n < total;
     recordAttempt(rt, runId, trace, result);

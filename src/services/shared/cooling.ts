@@ -5,11 +5,15 @@
  * Rows written by the older slot-keyed scheme ("light.1") match no identity and simply expire.
  */
 import type { AgentConfig } from "../../config/types.ts";
-import type { FailureClass } from "../../backends/contract.ts";
+import type { FailureClass, Readiness } from "../../backends/contract.ts";
 import { resolveCommand } from "../../process/resolve.ts";
 import { cooldownClass, cooldownUntil } from "../../routing/cooldown.ts";
 import type { Cooling } from "../../routing/plan.ts";
 import type { Runtime } from "./runtime.ts";
+import type { Cooldown } from "../../store/cooldowns.ts";
+import { readinessOf } from "../../runner/readiness.ts";
+import { variantOf, variantTraits } from "../../runner/variant.ts";
+import { log } from "../../log.ts";
 
 /**
  * The key a cooldown is stored under. The resolved path, so two names for one binary are one
@@ -25,10 +29,13 @@ export function agentIdentityKey(rt: Pick<Runtime, "env" | "adapters">, agent: A
   return JSON.stringify(["agent", agent.backend, command, agent.model ?? "", agent.provider, envDigest]);
 }
 
-/** The cooldowns in force now, by the agent ids of the current config. */
-export function coolingByAgent(rt: Runtime, now: number): Map<string, Cooling> {
+/**
+ * The cooldowns in force now, by the agent ids of the current config, with their class: the one
+ * lookup the router, `orchestrate cooldowns` and the dashboard read (the doctor reads the same key).
+ */
+export function cooldownsByAgent(rt: Runtime, now: number): Map<string, Cooldown> {
   const active = rt.store.cooldowns.active(now);
-  const out = new Map<string, Cooling>();
+  const out = new Map<string, Cooldown>();
   if (active.size === 0) return out;
   for (const agent of Object.values(rt.config.agents)) {
     const hit = active.get(agentIdentityKey(rt, agent));
@@ -37,16 +44,71 @@ export function coolingByAgent(rt: Runtime, now: number): Map<string, Cooling> {
   return out;
 }
 
+export function coolingByAgent(rt: Runtime, now: number): Map<string, Cooling> {
+  return cooldownsByAgent(rt, now);
+}
+
+/**
+ * An auth cooldown outlives the sign-in that ends it (30 minutes by default), so before the router
+ * skips an agent for one it asks the CLI's own cheap sign-in probe again (`codex login status`, …;
+ * fresh, not the readiness cache): signed in now → the cooldown is cleared, and the clearing is
+ * logged and returned for the caller to show. Only a cooldown that same probe armed as "signed out"
+ * (probeSaysSignedOut) heals; a CLI with no such probe keeps cooling.
+ */
+export async function healAuthCooldowns(rt: Runtime, agentIds: readonly string[]): Promise<string[]> {
+  const cooling = cooldownsByAgent(rt, rt.now());
+  const healed: string[] = [];
+  for (const id of new Set(agentIds)) {
+    const agent = rt.config.agents[id];
+    const cooldown = cooling.get(id);
+    if (!agent || cooldown?.cls !== "auth" || !cooldown.heals) continue;
+    if ((await signInProbe(rt, agent)) !== "ready") continue;
+    rt.store.cooldowns.clear(agentIdentityKey(rt, agent));
+    log.info(`${id}: signed in again; its auth cooldown was cleared`);
+    healed.push(id);
+  }
+  return healed;
+}
+
+async function signInProbe(rt: Runtime, agent: AgentConfig): Promise<Readiness> {
+  const adapter = rt.adapters[agent.backend];
+  const env = { ...rt.env, ...agent.env };
+  const command = resolveCommand(agent.command ?? agent.backend, { env, homeDirs: adapter.installDirs });
+  if (!command) return "unknown";
+  const traits = variantTraits(adapter, await variantOf(adapter, command.path, env));
+  return readinessOf(adapter, command.path, env, { probes: traits.probes, fresh: true });
+}
+
+/** `orchestrate cooldowns clear [AGENT]`: one agent's cooldown, or every one in force; how many were cleared. */
+export function clearCooldowns(rt: Runtime, agentId?: string): number {
+  if (agentId === undefined) return rt.store.cooldowns.clearAll(rt.now());
+  const agent = rt.config.agents[agentId];
+  if (!agent || !cooldownsByAgent(rt, rt.now()).has(agentId)) return 0;
+  rt.store.cooldowns.clear(agentIdentityKey(rt, agent));
+  return 1;
+}
+
 /**
  * After an unavailable failure, every orchestrate process on the machine skips this agent for a
  * while: the class's TTL, or the provider's announced wait when that is longer. A TTL of 0 turns
  * the class's cooldowns off (config.example.yaml), and a retry-after does not turn them back on.
  */
-export function armCooldown(rt: Runtime, agent: AgentConfig, failure: FailureClass | undefined, retryAfterSec?: number): void {
+export function armCooldown(rt: Runtime, agent: AgentConfig, failure: FailureClass | undefined, retryAfterSec?: number, heals = false): void {
   const cls = failure ? cooldownClass(failure) : undefined;
   if (!cls) return;
   const now = rt.now();
   const ttl = cooldownUntil(cls, rt.config.cooldowns, now);
   const until = retryAfterSec !== undefined && ttl > now ? Math.max(ttl, now + retryAfterSec * 1000) : ttl;
-  rt.store.cooldowns.arm(agentIdentityKey(rt, agent), cls, until, now);
+  rt.store.cooldowns.arm(agentIdentityKey(rt, agent), cls, until, now, heals && cls === "auth");
+}
+
+/**
+ * Whether the CLI's own sign-in probe says "signed out" right after an auth failure: a refusal
+ * before launch was that probe's verdict; after a run it is asked once, fresh. Only then may a
+ * later "signed in" from it lift the cooldown (healAuthCooldowns): a probe that says "ready" while
+ * the provider refuses the key would otherwise clear every cooldown it gets.
+ */
+export async function probeSaysSignedOut(rt: Runtime, agent: AgentConfig, spawned: boolean): Promise<boolean> {
+  if (!spawned) return true;
+  return (await signInProbe(rt, agent)) === "not_ready";
 }
