@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { textOf } from "../../fakes/lib/mcp-client.ts";
+import { connect, textOf } from "../../fakes/lib/mcp-client.ts";
 import { j, secretGenerator } from "../helpers/fake-secrets.ts";
 import { call, criticalReply, dataOf, findingsOf, openReviewWorld, plan, reviewConfig, reviewerRuns, reviewersOf, storeRows, THREE, type ReviewWorld } from "./review-helpers.ts";
 
@@ -70,6 +70,22 @@ describe("review: the run", () => {
     expect(replies.filter((r) => r.isError).map((r) => dataOf(r).error?.code)).toEqual(Array(7).fill("invalid_token"));
     expect(dataOf(won[0]!)).toMatchObject({ status: "awaiting_synthesis", approval: "token" });
     expect(reviewerRuns(w.box)).toHaveLength(1);
+  });
+
+  test("a token presented to another server (same store) is refused there and leaves the review runnable where it was planned", async () => {
+    const w = await open();
+    const p = await plan(w.session, {});
+    const other = await connect(w.box.env);
+    try {
+      const elsewhere = dataOf(await call(other, "review_run", { review_id: p.review_id, token: p.token }));
+      expect(elsewhere.error?.code).toBe("plan_unavailable");
+      expect(elsewhere.error?.message).toContain("untouched");
+    } finally {
+      await other.close();
+    }
+    expect(reviewerRuns(w.box)).toEqual([]);
+    const here = dataOf(await call(w.session, "review_run", { review_id: p.review_id, token: p.token }));
+    expect(here).toMatchObject({ ok: true, status: "awaiting_synthesis", approval: "token" });
   });
 
   test("a plan whose material changed after planning is refused, and nothing is sent", async () => {

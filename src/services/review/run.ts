@@ -15,7 +15,7 @@ import { cancelJob } from "../shared/jobs.ts";
 import { buildReviewPrompt } from "./envelope.ts";
 import { locateSecrets, masked, sizeOf } from "./material.ts";
 import { runReviewer } from "./reviewer.ts";
-import { release, resolveHeld, type ResolvedScope } from "./scope.ts";
+import { heldHere, release, resolveHeld, type ResolvedScope } from "./scope.ts";
 import { reviewView, type ReviewView } from "./views.ts";
 import { bindToken, digest, sameDigest } from "../shared/tokens.ts";
 import type { Runtime } from "../shared/runtime.ts";
@@ -49,6 +49,10 @@ export async function approveRun(rt: Runtime, req: ReviewRunRequest, approver: A
   if (record.mode === "deep" && !req.host_findings?.length) return fail("host_findings_required", "A deep review records the host's own findings before any reviewer answers; host_findings is missing or empty.");
   const depth = checkDepth(rt.env, rt.config.maxDepth);
   if (!depth.ok) return depth;
+  // Before the token is spent: a server that cannot check it against the material leaves it, and
+  // the review, as they were — spending it here made the review stale for the server that can.
+  const here = heldHere(req.review_id);
+  if (!here.ok) return here;
   const claimed = claim(rt, req);
   if (!claimed.ok) return claimed;
   const scope = checkBinding(rt, req, claimed.value);

@@ -53,6 +53,14 @@ export function release(id: string): void {
 }
 
 /**
+ * `plan_unavailable` when this process does not hold the plan. Every server shares the store, so
+ * any of them can spend a token; only the one that planned can check it against the material.
+ */
+export function heldHere(id: string): Result<true> {
+  return held.has(id) ? ok(true) : fail("plan_unavailable", `Review ${id}'s material is not held by this server process (it was planned by another process, before a restart, or it was evicted). The review and its token are untouched: run it from the client whose server planned it, or call review again.`);
+}
+
+/**
  * The scope as planned, its material read again now; `plan_changed` when what would be sent is not
  * what was planned, `plan_unavailable` when this process does not hold the plan.
  */
