@@ -30,6 +30,8 @@ export async function offerSelfInstall(deps: SelfInstallDeps): Promise<string[]>
     return self;
   }
   const state = compare(exe, target);
+  // Installed elsewhere on purpose (ORCHESTRATE_INSTALL_DIR, a package manager) and found on PATH: keep it.
+  if (state === "absent" && onPathAs(exe, env)) return self;
   if (state === "same-file" || state === "identical") {
     say(`\n✓ ${target} is this binary.`);
     pathAdvice(target, env, say);
@@ -48,6 +50,17 @@ export async function offerSelfInstall(deps: SelfInstallDeps): Promise<string[]>
 }
 
 type Comparison = "absent" | "same-file" | "identical" | "other";
+
+/** Whether `orchestrate` on this PATH is the running binary itself. */
+function onPathAs(exe: string, env: Env): boolean {
+  const found = Bun.which("orchestrate", { PATH: env.PATH ?? "" });
+  if (!found) return false;
+  try {
+    return realpathSync(found) === realpathSync(exe);
+  } catch {
+    return false;
+  }
+}
 
 function compare(exe: string, target: string): Comparison {
   const there = statSync(target, { throwIfNoEntry: false });

@@ -84,6 +84,19 @@ describe("init offers to install itself into ~/.local/bin", () => {
     expect(readFileSync(target, "utf8")).toBe("#!/bin/sh\necho built\n");
   });
 
+  test("a binary installed elsewhere and found on PATH as orchestrate is kept: no copy offered", async () => {
+    box = makeSandbox();
+    const dir = join(box.root, "opt-bin");
+    mkdirSync(dir);
+    const exe = join(dir, "orchestrate");
+    writeFileSync(exe, "#!/bin/sh\necho installed\n");
+    chmodSync(exe, 0o755);
+    const io = recorder(true);
+    expect(await offerSelfInstall({ self: [exe], env: { ...box.env, PATH: `${dir}:/usr/bin` }, ...io })).toEqual([exe]);
+    expect(io.asked).toEqual([]);
+    expect(statSync(localBinTarget(box.env), { throwIfNoEntry: false })).toBeUndefined();
+  });
+
   test("from sources (bun + script) there is no binary to copy: it says how to build one and asks nothing", async () => {
     box = makeSandbox();
     const io = recorder(true);
