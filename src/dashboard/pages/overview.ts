@@ -43,7 +43,8 @@ function cliFor(ctx: DashboardContext, backend: string): CliReport | undefined {
   return ctx.doctor.current()?.clis.find((c) => c.backend === backend);
 }
 
-function readiness(cli: CliReport | undefined, probing: boolean): Html {
+/** The CLI cell of the agents table: red only for a problem that keeps the agent from running. */
+export function readiness(cli: CliReport | undefined, probing: boolean): Html {
   if (!cli) return badge(probing ? "probing" : "unknown", "unknown");
   if (!cli.path) return badge("not installed", "failed");
   // Only a problem that keeps the agent from running is red; a probe that timed out is no verdict.
