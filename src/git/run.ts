@@ -70,6 +70,8 @@ async function spawnGit(cwd: string, argv: string[], args: string[], opts: GitRu
     timeoutMs: opts.timeoutMs,
     // git with optional locks off writes nothing, so there is nothing to let it finish: kill at once.
     graceMs: 0,
+    // Short and read-only, under its own timeout: not worth a watchdog's spawn (process/watchdog.ts).
+    dieWithServer: false,
     signal: out.overflow.signal,
     onStdout: (chunk) => out.push(chunk),
   });

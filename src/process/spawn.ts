@@ -11,6 +11,8 @@ import { DEFAULT_MAX_LINE_BYTES } from "./lines.ts";
 import { registerLive, STOP_REASONS, type StopReason } from "./live.ts";
 import { ByteSink, LineSink, type Sink } from "./sinks.ts";
 import { ByteTail } from "./tail.ts";
+import { watchGroup, type Watchdog } from "./watchdog.ts";
+import { forgetGroup, recordGroup } from "./group-records.ts";
 
 export type EndReason = "exit" | "timeout" | "stalled" | StopReason | "spawn_failed";
 
@@ -47,6 +49,11 @@ export interface ProcessOptions {
   stderrTailBytes?: number;
   /** Longer stdout lines are truncated. Default 4 MiB. */
   maxLineBytes?: number;
+  /**
+   * false: no watchdog ends the group if this server dies (watchdog.ts), for short read-only
+   * children (git) where its spawn (~2-6 ms here) would be most of the cost. Default true.
+   */
+  dieWithServer?: boolean;
 }
 
 export interface ProcessResult {
@@ -89,7 +96,11 @@ export async function runProcess(opts: ProcessOptions): Promise<ProcessResult> {
   } catch (error) {
     return spawnFailed(error, startedAt);
   }
-  return supervise(proc, opts, startedAt);
+  // The group must not outlive this server (watchdog.ts), nor a restart (group-records.ts).
+  const guarded = opts.dieWithServer !== false;
+  const watchdog = guarded ? watchGroup(proc.pid) : { disarm: () => undefined };
+  if (guarded) recordGroup(proc.pid);
+  return supervise(proc, opts, startedAt, { watchdog, guarded });
 }
 
 /** Maps an abort reason to the recorded endReason. */
@@ -98,7 +109,7 @@ export function stopReasonOf(signal: AbortSignal): StopReason {
   return STOP_REASONS.find((r) => r === reason) ?? "cancelled";
 }
 
-async function supervise(proc: Subprocess<"ignore" | Uint8Array, "pipe", "pipe">, opts: ProcessOptions, startedAt: number): Promise<ProcessResult> {
+async function supervise(proc: Subprocess<"ignore" | Uint8Array, "pipe", "pipe">, opts: ProcessOptions, startedAt: number, { watchdog, guarded }: { watchdog: Watchdog; guarded: boolean }): Promise<ProcessResult> {
   const pid = proc.pid;
   const graceMs = opts.graceMs ?? DEFAULT_GRACE_MS;
   const out: Sink = opts.onStdout ? new ByteSink(opts.onStdout) : new LineSink(opts.onLine, opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
@@ -143,6 +154,9 @@ async function supervise(proc: Subprocess<"ignore" | Uint8Array, "pipe", "pipe">
   // A normal exit can leave members behind (a daemon, a grandchild holding stdout): end them too.
   killing ??= groupAlive(pid) ? terminateGroup(pid, exited, graceMs) : undefined;
   await killing;
+  // The group is gone: nothing left to guard.
+  watchdog.disarm();
+  if (guarded) forgetGroup(pid);
   // Whatever still holds the pipes escaped the group (setsid): stop reading instead of hanging.
   await settlesWithin(reading, DRAIN_MS);
   stop.resolve();

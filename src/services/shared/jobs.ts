@@ -9,6 +9,7 @@
  */
 import type { JobKind, JobRecord } from "../../store/jobs.ts";
 import { ownerAlive } from "../../process/start-time.ts";
+import { endOrphanGroups } from "../../process/group-records.ts";
 import type { Store } from "../../store/db.ts";
 import type { Result } from "../../result.ts";
 
@@ -189,10 +190,14 @@ function sleepUntil(deadline: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Marks jobs and runs left `running` by a dead server process as failed. */
+/**
+ * Marks jobs and runs left `running` by a dead server process as failed — after ending any process
+ * group that server left running, so "the server died" is never said while its agent still writes.
+ */
 export function reconcileOrphans(rt: JobsRuntime): string[] {
   // By pid *and* start time: after a reboot a stranger may hold the owner's pid.
   const alive = (pid: number, startedAt: number) => pid === process.pid || ownerAlive(pid, startedAt);
+  endOrphanGroups(alive);
   rt.store.runs.reconcileOrphans(alive);
   return rt.store.jobs.reconcileOrphans(alive);
 }

@@ -13,7 +13,9 @@ import { chooseStorePath } from "../../store/ownership.ts";
 import { log } from "../../log.ts";
 import { resolveRoots } from "../../safety/roots.ts";
 import type { Failure, Result } from "../../result.ts";
-import { reconcileOrphans } from "./jobs.ts";
+import { processStartedAt, reconcileOrphans } from "./jobs.ts";
+import { recordGroupsIn } from "../../process/group-records.ts";
+import { dirname, join } from "node:path";
 
 export interface Runtime {
   env: Record<string, string | undefined>;
@@ -44,6 +46,8 @@ export async function createRuntime(env: Record<string, string | undefined>, con
   if (choice.notice) log.warn(choice.notice);
   const store = openStore(choice.path, { fullContent: config.value.store.fullContent });
   if (!store.ok) return store;
+  // Beside the store: the next server, on this store, ends a group this one left behind.
+  recordGroupsIn(join(dirname(choice.path), "groups"), processStartedAt);
   const roots = resolveRoots(env, config.value);
   return { ok: true, value: { env, config: config.value, store: store.value, adapters, roots, now: Date.now } };
 }
