@@ -78,6 +78,8 @@ export interface ToolDef {
   readonly annotations: ToolAnnotations;
   readonly task: boolean;
   readonly advertise?: ToolSpec<unknown>["advertise"];
+  /** Set by activeTools when the tool is advertised under a seed's name (mcp/tools/names.ts); `name` stays orchestrate's. */
+  readonly wireName?: string;
   /** Set by activeTools for a tool with `advertise`: the wire input schema, bound to this process's config. */
   readonly wireInput?: (generated: Record<string, unknown>) => Record<string, unknown>;
   /** The arktype types (validators that also publish their JSON Schema); the e2e client checks every reply against `output`. */

@@ -9,6 +9,7 @@
  */
 import { ErrorCode, McpError, type GetPromptResult, type Prompt } from "@modelcontextprotocol/sdk/types.js";
 import { blockAt, readRawConfig } from "../config/presence.ts";
+import { namingFor, seedText } from "./tools/names.ts";
 
 type Args = Record<string, string | undefined>;
 
@@ -82,7 +83,9 @@ export function getPrompt(name: string, args: Record<string, string> = {}, env: 
   const prompts = offered(env);
   const def = prompts.find((p) => p.name === name);
   if (!def) throw new McpError(ErrorCode.InvalidParams, `No prompt named "${name}"; prompts/list shows ${prompts.map((p) => p.name).join(", ")}.`);
-  const text = def.expand(clean(args), env);
+  const expanded = def.expand(clean(args), env);
+  // Under Orchestrator MCP's tool names (tools/names.ts) the instructions name the tools as listed.
+  const text = namingFor(env, () => readRawConfig(env)) === "orchestrator" ? seedText(expanded) : expanded;
   return { description: def.description, messages: [{ role: "user", content: { type: "text", text } }] };
 }
 
@@ -104,9 +107,9 @@ function expandConsult(args: Args): string {
   if (args.context) lines.push(`Context to pass as context:\n${args.context}`);
   else lines.push("Put any code or facts the other agent needs into `context`; ask the person if you are unsure what to include.");
   if (ask.length) {
-    lines.push(`Before calling consult, ask the person for ${ask.join(", and ")}. Do not guess these and do not call consult until you have them.`);
+    lines.push(`Before calling \`consult\`, ask the person for ${ask.join(", and ")}. Do not guess these and do not call \`consult\` until you have them.`);
   } else {
-    lines.push("Call consult once with these arguments, then show the answer, its assumptions and uncertainties, and the consultation_id for follow-ups.");
+    lines.push("Call `consult` once with these arguments, then show the answer, its assumptions and uncertainties, and the consultation_id for follow-ups.");
   }
   return lines.join("\n\n");
 }

@@ -11,7 +11,7 @@ import { trackCall } from "./inflight.ts";
 import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from "./info.ts";
 import type { ToolContext, ToolDef } from "./define.ts";
 import { failureReply } from "./outcome.ts";
-import { activeTools } from "./tools/index.ts";
+import { activeTools, resolveTool } from "./tools/index.ts";
 import { CancellableTaskStore, taskTtl } from "./tasks.ts";
 import { wireTool } from "./tools/wire.ts";
 import { getPrompt, listPrompts } from "./prompts.ts";
@@ -31,7 +31,7 @@ export function buildServer(env: Record<string, string | undefined>): Server {
   server.setRequestHandler(GetPromptRequestSchema, (request) => getPrompt(request.params.name, request.params.arguments, env));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => trackCall(answerCall(request, extra)));
   async function answerCall(request: CallToolRequest, extra: CallExtra): Promise<CallToolResult | CreateTaskResult> {
-    const tool = tools.find((t) => t.name === request.params.name);
+    const tool = resolveTool(tools, request.params.name);
     if (!tool) return failureReply({ code: "unknown_tool", message: `No tool named "${request.params.name}".`, hint: "Call tools/list to see the available tools." });
     const ctx = contextFor(request, extra, server);
     const taskParams = request.params.task;

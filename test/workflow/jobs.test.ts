@@ -78,7 +78,7 @@ describe("workflow steps as MCP tasks, and in the background on request", () => 
   test("a Tasks-capable client runs workflow_run_step as a task: created, then its result past the sync budget", async () => {
     const w = (world = await openWorkflowWorld(seedConfig(), SLOW));
     const tools = await w.session.client.listTools();
-    expect(tools.tools.find((t) => t.name === "workflow_run_step")?.execution).toEqual({ taskSupport: "optional" });
+    expect(tools.tools.find((t) => t.name.endsWith("workflow_run_step"))?.execution).toEqual({ taskSupport: "optional" });
     const wf = String((await w.call("workflow_start", { goal: "g", workdir: w.box.repo })).workflow_id);
     const plan = await w.call("workflow_plan_step", { workflow_id: wf, step: "research", context: "x" });
     const created = await w.session.client.request({ method: "tools/call", params: { name: "workflow_run_step", arguments: { workflow_id: wf, step_id: String(plan.step_id), token: String(plan.token) }, task: { ttl: 60_000 } } }, CreateTaskResultSchema);

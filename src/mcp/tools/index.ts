@@ -10,6 +10,7 @@ import { askTools } from "./ask/def.ts";
 import { hasAskCapabilities } from "./ask/advertise.ts";
 import { initTools } from "./init/def.ts";
 import { historyTools } from "./history/def.ts";
+import { advertisedEntry, namingFor, nativeArgs, seedEntry, seedText, type Naming } from "./names.ts";
 
 /** Every tool the server can advertise, in tools/list order. */
 export function allTools(): ToolDef[] {
@@ -30,24 +31,43 @@ const CONFIG_GATED: Partial<Record<ToolDef["group"], (raw: RawConfig | undefined
   ask: (raw) => hasAskCapabilities(raw),
 };
 
-/** The tools this process advertises: core always; opt-in groups by environment or by config block. */
+/**
+ * The history tools' switch. Orchestrator MCP advertised its deletion tools with the consult tools,
+ * so under its names they are on unless switched off (ORCHESTRATE_HISTORY_TOOLS=0).
+ */
+function historyOn(env: Record<string, string | undefined>, naming: Naming): boolean {
+  const switched = env.ORCHESTRATE_HISTORY_TOOLS;
+  return switched === "1" || (naming === "orchestrator" && switched !== "0");
+}
+
+/** The tools this process advertises: core always; opt-in groups by environment or by config block; names per names.ts. */
 export function activeTools(env: Record<string, string | undefined>): ToolDef[] {
+  let raw: { value: RawConfig | undefined } | undefined;
+  const rawConfig = (): RawConfig | undefined => (raw ??= { value: readRawConfig(env) }).value;
+  const naming = namingFor(env, rawConfig);
   const optedIn: Partial<Record<ToolDef["group"], boolean>> = {
     init: env.ORCHESTRATE_ALLOW_INIT === "1" || env.MCP_ROUTER_ALLOW_INIT === "1",
-    history: env.ORCHESTRATE_HISTORY_TOOLS === "1",
+    history: historyOn(env, naming),
   };
-  let raw: { value: RawConfig | undefined } | undefined;
-  const gated = (group: ToolDef["group"]): boolean | undefined => {
-    const gate = CONFIG_GATED[group];
-    if (!gate) return undefined;
-    raw ??= { value: readRawConfig(env) };
-    return gate(raw.value);
-  };
-  const rawConfig = (): RawConfig | undefined => (raw ??= { value: readRawConfig(env) }).value;
+  const gated = (group: ToolDef["group"]): boolean | undefined => CONFIG_GATED[group]?.(rawConfig());
   return allTools()
     .filter((tool) => optedIn[tool.group] ?? gated(tool.group) ?? true)
     .map((tool) => {
       const { advertise } = tool;
-      return advertise ? { ...tool, wireInput: (generated: Record<string, unknown>) => advertise(generated, rawConfig()) } : tool;
+      const bound = advertise ? { ...tool, wireInput: (generated: Record<string, unknown>) => advertise(generated, rawConfig()) } : tool;
+      const entry = naming === "orchestrator" ? advertisedEntry(tool.name) : undefined;
+      return entry ? { ...bound, wireName: entry.seed, description: seedText(bound.description) } : bound;
     });
+}
+
+/**
+ * The tool a call names, under either name: the advertised one, orchestrate's own, or any seed name
+ * in names.ts — its arguments renamed to orchestrate's on the way in.
+ */
+export function resolveTool(tools: readonly ToolDef[], name: string): ToolDef | undefined {
+  const byWire = tools.find((t) => (t.wireName ?? t.name) === name);
+  const entry = seedEntry(name) ?? (byWire?.wireName ? seedEntry(byWire.wireName) : undefined);
+  const tool = byWire ?? tools.find((t) => t.name === (entry?.tool ?? name));
+  if (!tool || !entry) return tool;
+  return { ...tool, call: (args, ctx) => tool.call(nativeArgs(entry, args), ctx) };
 }

@@ -9,7 +9,7 @@ export function wireTool(tool: ToolDef): Record<string, unknown> {
   const schema = SCHEMAS[tool.name];
   const input = schema?.inputSchema ?? { type: "object" };
   return {
-    name: tool.name,
+    name: tool.wireName ?? tool.name,
     title: tool.annotations.title,
     description: tool.description,
     // A tool may narrow its generated schema to this process's config (ask: its capability enum and limits).
