@@ -88,16 +88,16 @@ export const ERROR_CODES = {
   disposition_reason_required: "Give a reason when rejecting or accepting the risk of a critical or important finding.",
   unknown_finding: "Cite finding ids review_get lists (F… from reviewers, H… from your host_findings).",
 
-  // ---- ask (seed 002's direct HTTP path; it also answers with timeout, rate_limited, auth_required,
-  //      transport_error, empty_answer, prompt_too_large, invalid_arguments and cancelled) ----
-  unknown_capability: "Call list_capabilities for the capabilities this server serves.",
-  invalid_response_schema: "Send response_schema as one JSON Schema object (or its JSON text) within limits.maxSchemaChars.",
+  // ---- ask: seed 002's closed set (orchestrator-mcp's ErrorCode), which its envelope speaks. Its
+  //      other outcomes are the shared timeout, rate_limited, cancelled; services/ask/envelope.ts
+  //      maps orchestrate's own words for the rest (auth_required → auth_failed, …) ----
+  invalid_request: "Fix what the message names (capability — list_capabilities shows them —, prompt, context, max_output_tokens or response_schema) and ask again.",
+  auth_failed: "Keys are read from the server's own environment (the MCP client's env block for this server), not your shell's: set the variable the config names, or check the key.",
+  no_deployment: "Every deployment of this capability and its fallbacks failed recently and is cooling down: ask again after the time in the message, or add a deployment.",
+  upstream_error: "The provider failed the request or stopped without an answer (a tool call, an empty or unspecified finish); the message says which. Check the deployment's model and base URL (orchestrate check), or ask again.",
   output_truncated: "The reply hit the token limit and is not returned: raise max_output_tokens, or ask for less.",
   content_filtered: "The provider filtered the reply; nothing is returned. Rephrase, or use a capability whose model allows it.",
-  unexpected_finish: "The model stopped for something other than an answer (a tool call, an unspecified reason); finish_reason says which. Ask again.",
   schema_validation_failed: "The reply did not satisfy response_schema after the repair turns; simplify the schema or ask a stronger capability.",
-  provider_error: "The provider refused or failed the request; the message gives its status. Check the deployment's model and base URL (orchestrate check), or ask again later.",
-  deployments_cooling: "Every deployment of this capability and its fallbacks failed recently and is cooling down: ask again after the time in the message, or add a deployment.",
 
   // ---- workflows ----
   workflows_not_configured: "Add a consult.workflow block (and store_full_content: true) to the config; the workflow tools are offered only with one.",

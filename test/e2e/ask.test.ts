@@ -59,7 +59,7 @@ describe("ask over MCP", () => {
     const props = tools.find((t) => t.name === "ask")?.inputSchema.properties as Record<string, { enum?: string[] }> | undefined;
     expect(props?.capability?.enum).toEqual(["fast"]);
     expect(props && "model" in props).toBe(false);
-    expect(envelopeOf(await call(withAsk, { capability: "gpt-4o", prompt: "q" })).error?.code).toBe("unknown_capability");
+    expect(envelopeOf(await call(withAsk, { capability: "gpt-4o", prompt: "q" })).error?.code).toBe("invalid_request");
   });
 
   test("a 429 on the first deployment falls back: fallback_used, the backup's model, the exact envelope", async () => {
@@ -127,7 +127,7 @@ describe("ask over MCP", () => {
     expect(reply.isError).toBe(true);
     const e = envelopeOf(reply);
     expect(Object.keys(e).sort()).toEqual(ENVELOPE_KEYS);
-    expect(e.error?.code).toBe("invalid_arguments");
+    expect(e.error?.code).toBe("invalid_request");
     expect(e.error?.message).toContain("model");
     expect(p.received(model)).toHaveLength(0);
   });
@@ -141,7 +141,7 @@ describe("ask over MCP", () => {
     expect(envelopeOf(ok)).toMatchObject({ ok: true, fallback_used: true });
     const s2 = await start(`ask:\n  capabilities:\n    coding:\n      deployments: [${openai(echo)}]\n`);
     const failed = await call(s2, { capability: "coding", prompt: "q" });
-    expect(envelopeOf(failed).error?.code).toBe("auth_required");
+    expect(envelopeOf(failed).error?.code).toBe("auth_failed");
     const listed = await s2.client.callTool({ name: "list_capabilities", arguments: {} });
     for (const text of [JSON.stringify(ok), JSON.stringify(failed), JSON.stringify(listed), s2.stderr()]) {
       expect(text).not.toContain(KEYS.openai);

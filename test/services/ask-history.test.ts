@@ -65,8 +65,8 @@ describe("ask: the history", () => {
   test("a refusal after the boundary checks is stored, without legs and without usage", async () => {
     const w = world(p, { capabilities: { c: { deployments: [dep(p, m("never"))] } }, limits: { maxPromptChars: 5 } });
     const { envelope } = await ask(w.rt, { capability: "c", prompt: "far too long" });
-    expect(envelope.error?.code).toBe("prompt_too_large");
-    expect(only(w.rt.store)).toMatchObject({ status: "failed", errorCode: "prompt_too_large", legs: [], model: null });
+    expect(envelope.error?.code).toBe("invalid_request");
+    expect(only(w.rt.store)).toMatchObject({ status: "failed", errorCode: "invalid_request", legs: [], model: null });
     expect(w.rt.store.db.query<{ n: number }, []>(`SELECT count(*) AS n FROM usage`).get()?.n).toBe(0);
   });
 

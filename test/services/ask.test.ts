@@ -93,13 +93,13 @@ describe("ask: deployments, retries, cooldowns, fallbacks", () => {
     p.script(a, { kind: "status", status: 500 });
     const w = world(p, { capabilities: { coding: { deployments: [dep(p, a), { ...dep(p, b), apiKeyEnv: "WRONG_KEY" }] } }, retries: 0 }, { OPENAI_KEY: KEYS.openai, WRONG_KEY: "sk-not-the-right-one-1234" });
     const { envelope, hint } = await ask(w.rt, { capability: "coding", prompt: "q" });
-    expect(envelope).toMatchObject({ ok: false, content: null, data: null, model_used: `openai/${b}`, error: { code: "auth_required" } });
+    expect(envelope).toMatchObject({ ok: false, content: null, data: null, model_used: `openai/${b}`, error: { code: "auth_failed" } });
     expect(envelope.error?.message).toMatch(/HTTP 401/);
     expect(hint).toMatch(/environment/);
     // Then the whole capability is cooling: typed, with when it comes back, and nothing is sent.
     const before = p.received().length;
     const cooled = await ask(w.rt, { capability: "coding", prompt: "q" });
-    expect(cooled.envelope.error?.code).toBe("deployments_cooling");
+    expect(cooled.envelope.error?.code).toBe("no_deployment");
     expect(p.received().length).toBe(before);
   });
 
@@ -130,10 +130,11 @@ describe("ask: unfinished answers are failures, never short answers", () => {
   const cases = [
     { scenario: { kind: "truncate" as const }, code: "output_truncated", finish: "length" },
     { scenario: { kind: "filter" as const }, code: "content_filtered", finish: "content_filter" },
-    { scenario: { kind: "tool_call" as const }, code: "unexpected_finish", finish: "tool_calls" },
-    { scenario: { kind: "native" as const, native: "MALFORMED_FUNCTION_CALL", text: "x" }, code: "unexpected_finish", finish: "tool_calls" },
-    { scenario: { kind: "native" as const, native: "FINISH_REASON_UNSPECIFIED", text: "x" }, code: "unexpected_finish", finish: "other" },
-    { scenario: { kind: "empty" as const }, code: "empty_answer", finish: "stop" },
+    // Seed 002's code for each of these is upstream_error (its server.py _REFUSED_FINISH / _completion_of).
+    { scenario: { kind: "tool_call" as const }, code: "upstream_error", finish: "tool_calls" },
+    { scenario: { kind: "native" as const, native: "MALFORMED_FUNCTION_CALL", text: "x" }, code: "upstream_error", finish: "tool_calls" },
+    { scenario: { kind: "native" as const, native: "FINISH_REASON_UNSPECIFIED", text: "x" }, code: "upstream_error", finish: "other" },
+    { scenario: { kind: "empty" as const }, code: "upstream_error", finish: "stop" },
   ];
   for (const format of ["openai", "anthropic"] as const) {
     for (const c of cases) {
@@ -204,13 +205,13 @@ describe("ask: structured mode", () => {
     const model = m("never");
     const w = world(p, { capabilities: { x: { deployments: [dep(p, model)] } }, limits: { maxSchemaChars: 100, maxPromptChars: 50, maxOutputTokens: 1000 } });
     const code = async (req: Parameters<typeof ask>[1]) => (await ask(w.rt, req)).envelope.error;
-    expect(await code({ capability: "x", prompt: "q", response_schema: `{${" ".repeat(200)}` })).toEqual({ code: "invalid_response_schema", message: expect.stringContaining("characters; limits.maxSchemaChars allows 100") });
-    expect((await code({ capability: "x", prompt: "q", response_schema: "{not json" }))?.code).toBe("invalid_response_schema");
-    expect((await code({ capability: "x", prompt: "q", response_schema: { type: "object", properties: { a: { type: "nonsense" } } } }))?.code).toBe("invalid_response_schema");
-    expect((await code({ capability: "nope", prompt: "q" }))?.code).toBe("unknown_capability");
-    expect((await code({ capability: "x", prompt: "   " }))?.code).toBe("invalid_arguments");
-    expect((await code({ capability: "x", prompt: "q".repeat(51) }))?.code).toBe("prompt_too_large");
-    expect((await code({ capability: "x", prompt: "q", max_output_tokens: 1001 }))?.code).toBe("invalid_arguments");
+    expect(await code({ capability: "x", prompt: "q", response_schema: `{${" ".repeat(200)}` })).toEqual({ code: "invalid_request", message: expect.stringContaining("characters; limits.maxSchemaChars allows 100") });
+    expect((await code({ capability: "x", prompt: "q", response_schema: "{not json" }))?.code).toBe("invalid_request");
+    expect((await code({ capability: "x", prompt: "q", response_schema: { type: "object", properties: { a: { type: "nonsense" } } } }))?.code).toBe("invalid_request");
+    expect((await code({ capability: "nope", prompt: "q" }))?.code).toBe("invalid_request");
+    expect((await code({ capability: "x", prompt: "   " }))?.code).toBe("invalid_request");
+    expect((await code({ capability: "x", prompt: "q".repeat(51) }))?.code).toBe("invalid_request");
+    expect((await code({ capability: "x", prompt: "q", max_output_tokens: 1001 }))?.code).toBe("invalid_request");
     expect(p.received(model)).toHaveLength(0);
   });
 });
@@ -314,7 +315,7 @@ describe("ask: error messages", () => {
     p.script(model, { kind: "status", status: 500, message: `${"upstream trace ".repeat(20)}token ${leaked} ${"more detail ".repeat(200)}` });
     const w = world(p, { capabilities: { c: { deployments: [dep(p, model)] } }, retries: 0 });
     const { envelope } = await ask(w.rt, { capability: "c", prompt: "q" });
-    expect(envelope.error?.code).toBe("provider_error");
+    expect(envelope.error?.code).toBe("upstream_error");
     expect(envelope.error?.message.length).toBeLessThanOrEqual(500);
     expect(envelope.error?.message).not.toContain("QuotedByTheProvider");
   });
@@ -326,7 +327,7 @@ describe("ask: keys", () => {
     const env: Record<string, string | undefined> = {};
     const w = world(p, { capabilities: { c: { deployments: [dep(p, model)] } } }, env);
     const missing = await ask(w.rt, { capability: "c", prompt: "q" });
-    expect(missing.envelope.error).toEqual({ code: "auth_required", message: expect.stringContaining("OPENAI_KEY is not set in the server's environment") });
+    expect(missing.envelope.error).toEqual({ code: "auth_failed", message: expect.stringContaining("OPENAI_KEY is not set in the server's environment") });
     expect(p.received(model)).toHaveLength(0);
     env.OPENAI_KEY = KEYS.openai;
     expect((await ask(w.rt, { capability: "c", prompt: "q" })).envelope.ok).toBe(true);
@@ -339,7 +340,7 @@ describe("ask: keys", () => {
       const w = world(p, { capabilities: { c: { deployments: [dep(p, model, format)] } } });
       const reply = await ask(w.rt, { capability: "c", prompt: "q" });
       const text = JSON.stringify(reply);
-      expect(reply.envelope.error?.code).toBe("auth_required");
+      expect(reply.envelope.error?.code).toBe("auth_failed");
       expect(text).not.toContain(KEYS.openai);
       expect(text).not.toContain(KEYS.anthropic);
       expect(text).toContain("REDACTED");

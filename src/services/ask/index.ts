@@ -91,7 +91,7 @@ function exhausted(run: AskRun, budget: boolean, budgetMs: number): FailureShape
   }
   if (!last) {
     const back = run.coolingEnds !== undefined ? ` The first comes back in ${seconds(Math.max(0, run.coolingEnds - run.rt.now()))}.` : "";
-    return { code: "deployments_cooling", message: `Every deployment of ${name}${run.request.capability.fallbacks.length ? " and of its fallbacks" : ""} failed recently and is cooling down.${back}`, ...tried };
+    return { code: "no_deployment", message: `Every deployment of ${name}${run.request.capability.fallbacks.length ? " and of its fallbacks" : ""} failed recently and is cooling down.${back}`, ...tried };
   }
   const also = run.request.capability.fallbacks.length ? " and its fallbacks" : "";
   return { ...byFailure(last), message: `No deployment of ${name}${also} answered; the last failure was ${describe(last)}.`, ...tried };
@@ -100,15 +100,15 @@ function exhausted(run: AskRun, budget: boolean, budgetMs: number): FailureShape
 function byFailure(last: LastFailure): { code: ErrorCode; hint: string } {
   switch (last.failure) {
     case "auth":
-      return { code: "auth_required", hint: "Keys are read from the server's own environment (the MCP client's env block for this server), not your shell's: set the variable named there, or check that the key is valid for this model." };
+      return { code: "auth_failed", hint: "Keys are read from the server's own environment (the MCP client's env block for this server), not your shell's: set the variable named there, or check that the key is valid for this model." };
     case "rate_limited":
       return { code: "rate_limited", hint: "Every deployment tried was rate-limited or overloaded: ask again later, or give the capability another deployment or a fallback." };
     case "transport":
-      return { code: "transport_error", hint: "No usable reply arrived: check that the deployment's server is up at its base URL (orchestrate check shows the config)." };
+      return { code: "upstream_error", hint: "No usable reply arrived: check that the deployment's server is up at its base URL (orchestrate check shows the config)." };
     case "timeout":
       return { code: "timeout", hint: "The deployment did not answer in time and is cooling down, so the next request tries another first; raise limits.requestTimeoutSec if its answers are slow." };
     default:
-      return { code: "provider_error", hint: "The provider refused or failed the request: check the deployment's model id and base URL, or ask again later." };
+      return { code: "upstream_error", hint: "The provider refused or failed the request: check the deployment's model id and base URL, or ask again later." };
   }
 }
 

@@ -8,6 +8,7 @@
  * model answered, and asking another would spend more to hide what happened.
  */
 import type { Json } from "@exodus/schemasafe";
+import type { NonAnswer } from "../../backends/http/classify.ts";
 import type { FinishReason } from "../../backends/http/types.ts";
 import type { AskCapability, AskDeployment } from "../../config/types.ts";
 import { backoffMs, legTimeoutMs, orderDeployments, roomForLeg } from "../../routing/ask-plan.ts";
@@ -22,7 +23,7 @@ import { describeComplaints, isAbstention, parseStructured } from "./structured.
 
 export type Served =
   | { kind: "answer"; deployment: AskDeployment; fallback: boolean; text: string; data: Json | null; abstained: boolean }
-  | { kind: "final"; code: "output_truncated" | "content_filtered" | "unexpected_finish" | "empty_answer" | "schema_validation_failed" | "cancelled"; message: string; deployment?: AskDeployment; fallback: boolean }
+  | { kind: "final"; code: "output_truncated" | "content_filtered" | "upstream_error" | "schema_validation_failed" | "cancelled"; message: string; deployment?: AskDeployment; fallback: boolean }
   | { kind: "exhausted"; budget: boolean };
 
 export interface LastFailure {
@@ -138,7 +139,7 @@ async function serveOn(run: AskRun, capability: AskCapability, d: AskDeployment,
     if (result.kind !== "cancelled" && result.finish) run.finish = result.finish;
     if (result.kind === "cancelled") return served({ kind: "final", code: "cancelled", message: "The call was cancelled.", deployment: d, fallback });
     if (result.kind === "failed") return { kind: "failed", result };
-    if (result.kind === "non_answer") return served({ kind: "final", code: result.why, message: nonAnswerMessage(d, result.why, result.native), deployment: d, fallback });
+    if (result.kind === "non_answer") return served({ kind: "final", code: nonAnswerCode(result.why), message: nonAnswerMessage(d, result.why, result.native), deployment: d, fallback });
     const read = readAnswer(run, result.text);
     if (read.kind === "invalid") Object.assign(entry, { outcome: "rejected", errorCode: "schema_validation_failed" });
     if (read.kind === "ok") return served({ kind: "answer", deployment: d, fallback, text: result.text, data: read.data, abstained: read.abstained });
@@ -167,6 +168,15 @@ function readAnswer(run: AskRun, text: string): Read {
   if (!complaints) return { kind: "ok", data: parsed.value, abstained: false };
   const described = describeComplaints(complaints);
   return { kind: "invalid", forModel: described, forCaller: described };
+}
+
+/**
+ * Seed 002's codes for a reply that is not an answer: a cut or filtered one has its own; a stop
+ * to call a tool, an unspecified finish and an empty completion are all upstream_error there
+ * (orchestrator-mcp's server.py _REFUSED_FINISH and _completion_of), so they are here too.
+ */
+function nonAnswerCode(why: NonAnswer): "output_truncated" | "content_filtered" | "upstream_error" {
+  return why === "output_truncated" || why === "content_filtered" ? why : "upstream_error";
 }
 
 function nonAnswerMessage(d: AskDeployment, why: string, native: string): string {

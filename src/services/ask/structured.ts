@@ -46,15 +46,15 @@ const DIALECTS = ["https://json-schema.org/draft/2020-12/schema", "http://json-s
 const ANNOTATION_FORMATS = ["idn-email", "idn-hostname", "iri", "iri-reference"] as const;
 
 /** The caller's schema: its JSON text (capped before parsing) or the object the MCP client already parsed. */
-export async function prepareSchema(raw: string | Record<string, unknown>, maxChars: number): Promise<Result<PreparedSchema, "invalid_response_schema">> {
+export async function prepareSchema(raw: string | Record<string, unknown>, maxChars: number): Promise<Result<PreparedSchema, "invalid_request">> {
   const text = typeof raw === "string" ? raw : JSON.stringify(raw);
   // Before parsing: a size cap enforced after JSON.parse would already have paid for the parse.
-  if (text.length > maxChars) return fail("invalid_response_schema", `response_schema is ${text.length} characters; limits.maxSchemaChars allows ${maxChars}`);
+  if (text.length > maxChars) return fail("invalid_request", `response_schema is ${text.length} characters; limits.maxSchemaChars allows ${maxChars}`);
   // The object arm goes through its own JSON text too, so both arms are plain JSON from here on.
   const parsed = parseJson(text);
-  if (!parsed.ok) return fail("invalid_response_schema", "response_schema is not valid JSON");
+  if (!parsed.ok) return fail("invalid_request", "response_schema is not valid JSON");
   const schema = parsed.value;
-  if (!isObject(schema)) return fail("invalid_response_schema", "response_schema must be a JSON Schema object");
+  if (!isObject(schema)) return fail("invalid_request", "response_schema must be a JSON Schema object");
   const compiled = await compile(text, schema);
   if (!compiled.ok) return compiled;
   const validate = compiled.value;
@@ -74,7 +74,7 @@ export function isObject(value: Json | undefined): value is JsonSchema {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-async function compile(key: string, schema: Schema & JsonSchema): Promise<Result<Validate, "invalid_response_schema">> {
+async function compile(key: string, schema: Schema & JsonSchema): Promise<Result<Validate, "invalid_request">> {
   const hit = cache.get(key);
   if (hit) return ok(hit);
   const { validator } = await import("@exodus/schemasafe");
@@ -91,7 +91,7 @@ async function compile(key: string, schema: Schema & JsonSchema): Promise<Result
       problem ||= error instanceof Error ? error.message : String(error);
     }
   }
-  return fail("invalid_response_schema", `response_schema does not compile: ${problem.slice(0, 200)}`);
+  return fail("invalid_request", `response_schema does not compile: ${problem.slice(0, 200)}`);
 }
 
 function remember(key: string, validate: Validate): void {

@@ -38,6 +38,8 @@ export function outcomeOf(reply: AskReply): ToolOutcome {
 
 /** A failure before the service ran (bad arguments, a config that does not load), still in the envelope. */
 export function askRefusal(capability: unknown, failure: Failure): ToolOutcome {
-  const envelope: AskEnvelope = { ok: false, content: null, data: null, insufficient_context: false, capability_requested: typeof capability === "string" ? capability.slice(0, 64) : "", model_used: null, fallback_used: false, finish_reason: null, usage: null, latency_ms: 0, error: { code: failure.code, message: failure.message.slice(0, 500) } };
-  return outcomeOf({ envelope, ...(failure.hint ? { hint: failure.hint } : {}) });
+  // Arguments that do not validate are seed 002's invalid_request, like every other bad request.
+  const seedFailure: Failure = failure.code === "invalid_arguments" ? { ...failure, code: "invalid_request" } : failure;
+  const envelope: AskEnvelope = { ok: false, content: null, data: null, insufficient_context: false, capability_requested: typeof capability === "string" ? capability.slice(0, 64) : "", model_used: null, fallback_used: false, finish_reason: null, usage: null, latency_ms: 0, error: { code: seedFailure.code, message: seedFailure.message.slice(0, 500) } };
+  return outcomeOf({ envelope, ...(seedFailure.hint ? { hint: seedFailure.hint } : {}) });
 }
