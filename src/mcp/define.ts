@@ -36,6 +36,8 @@ export interface ToolContext {
    * declared the capability. "failed" when the client could not ask.
    */
   elicit?: (message: string) => Promise<"accept" | "decline" | "failed">;
+  /** The client is written against a seed's envelopes (mcp/tools/names.ts seedClient). */
+  seedClient?: boolean;
 }
 
 /** An arktype type as a tool uses it: a validator that can also publish its JSON Schema. */
@@ -63,6 +65,8 @@ export interface ToolSpec<I> {
    * 002's envelope. Default: the plain isError reply.
    */
   refusal?: (failure: Failure, args: unknown) => Promise<ToolOutcome>;
+  /** The reply is a seed's envelope (ask, consult): for a seed's client its text block is that envelope as JSON. */
+  seedEnvelope?: boolean;
   /**
    * The advertised input schema, from the generated one and the raw config file (ask: the
    * capability enum and the configured size limits). Runs for tools/list, so it must stay light:
@@ -99,21 +103,31 @@ export function defineTool<I>(spec: ToolSpec<I>): ToolDef {
     ...(spec.advertise ? { advertise: spec.advertise } : {}),
     schemas: spec.schemas,
     call: async (args, ctx) => {
-      try {
-        const { schemas, handler, validate } = await (loading ??= load(spec));
-        const input = validate(schemas.input, args);
-        if (!input.ok) return refuse(spec, { code: "invalid_arguments", message: input.message, hint: "Fix the arguments named above and call again." }, args);
-        return toolReply(await handler(input.value, ctx));
-      } catch (error) {
-        // A handler never throws on purpose; if one does, the client still gets a typed answer.
-        void import("../log.ts").then(({ log }) => log.error(`tool ${spec.name} failed unexpectedly`, error));
-        // A store whose pages are damaged opens fine and throws on the first query that reads them.
-        const { isCorruption, corruptStore } = await import("../store/corrupt.ts");
-        if (isCorruption(error)) return refuse(spec, corruptStore(undefined, `SQLite: ${(error as Error).message}`).error, args);
-        return refuse(spec, { code: "internal_error", message: `orchestrate hit an unexpected error in ${spec.name}.`, hint: "See the server's stderr log; the call had no effect you should rely on." }, args);
-      }
+      const reply = await answer(spec, () => (loading ??= load(spec)), args, ctx);
+      return spec.seedEnvelope && ctx.seedClient ? asJsonText(reply) : reply;
     },
   };
+}
+
+/** The text block as the seeds write it: the whole structuredContent as JSON (never cut: a cut one would not parse). */
+function asJsonText(reply: ToolReply): ToolReply {
+  return { ...reply, content: [{ type: "text", text: JSON.stringify(reply.structuredContent) }] };
+}
+
+async function answer<I>(spec: ToolSpec<I>, loaded: () => ReturnType<typeof load<I>>, args: unknown, ctx: ToolContext): Promise<ToolReply> {
+  try {
+    const { schemas, handler, validate } = await loaded();
+    const input = validate(schemas.input, args);
+    if (!input.ok) return refuse(spec, { code: "invalid_arguments", message: input.message, hint: "Fix the arguments named above and call again." }, args);
+    return toolReply(await handler(input.value, ctx));
+  } catch (error) {
+    // A handler never throws on purpose; if one does, the client still gets a typed answer.
+    void import("../log.ts").then(({ log }) => log.error(`tool ${spec.name} failed unexpectedly`, error));
+    // A store whose pages are damaged opens fine and throws on the first query that reads them.
+    const { isCorruption, corruptStore } = await import("../store/corrupt.ts");
+    if (isCorruption(error)) return refuse(spec, corruptStore(undefined, `SQLite: ${(error as Error).message}`).error, args);
+    return refuse(spec, { code: "internal_error", message: `orchestrate hit an unexpected error in ${spec.name}.`, hint: "See the server's stderr log; the call had no effect you should rely on." }, args);
+  }
 }
 
 async function refuse<I>(spec: ToolSpec<I>, failure: Failure, args: unknown): Promise<ToolReply> {

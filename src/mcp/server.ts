@@ -12,6 +12,7 @@ import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from "./info.ts";
 import type { ToolContext, ToolDef } from "./define.ts";
 import { failureReply } from "./outcome.ts";
 import { activeTools, resolveTool } from "./tools/index.ts";
+import { seedClient } from "./tools/names.ts";
 import { CancellableTaskStore, taskTtl } from "./tasks.ts";
 import { wireTool } from "./tools/wire.ts";
 import { getPrompt, listPrompts } from "./prompts.ts";
@@ -20,6 +21,7 @@ type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 export function buildServer(env: Record<string, string | undefined>): Server {
   const tools = activeTools(env);
+  const seed = seedClient(env);
   const taskStore = new CancellableTaskStore();
   const server = new Server(
     { ...SERVER_INFO },
@@ -33,7 +35,7 @@ export function buildServer(env: Record<string, string | undefined>): Server {
   async function answerCall(request: CallToolRequest, extra: CallExtra): Promise<CallToolResult | CreateTaskResult> {
     const tool = resolveTool(tools, request.params.name);
     if (!tool) return failureReply({ code: "unknown_tool", message: `No tool named "${request.params.name}".`, hint: "Call tools/list to see the available tools." });
-    const ctx = contextFor(request, extra, server);
+    const ctx = { ...contextFor(request, extra, server), ...(seed ? { seedClient: true } : {}) };
     const taskParams = request.params.task;
     if (taskParams && tool.task && extra.taskStore) return { task: await startTask(tool, request.params.arguments, ctx, taskParams.ttl, extra.taskStore, taskStore) };
     return tool.call(request.params.arguments, ctx);

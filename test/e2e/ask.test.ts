@@ -208,11 +208,14 @@ limits:
     const text = seedFile(coding, fast);
     const s = await start(text);
     expect((await s.client.listTools()).tools.map((t) => t.name)).toContain("ask");
-    const e = envelopeOf(await call(s, { capability: "coding", prompt: "q" }));
+    const reply = await call(s, { capability: "coding", prompt: "q" });
+    const e = envelopeOf(reply);
     expect(e).toMatchObject({ ok: true, content: "From the fast capability.", model_used: `openai/${fast}`, fallback_used: true });
+    // Seed 002 returns every result as JSON text too: a client reading only the text gets the whole envelope.
+    expect(JSON.parse(textOf(reply))).toEqual(reply.structuredContent);
     const env = (box as Sandbox).env;
     const check = await orchestrate(["check", (box as Sandbox).configPath], env);
-    expect(check.stdout).toContain("is valid");
+    expect(check.stdout).toContain("is a valid config");
     expect(check.code).toBe(0);
     const file = join((box as Sandbox).root, "seed002.yaml");
     writeFileSync(file, text, { mode: 0o600 });

@@ -23,6 +23,9 @@ const answered: ConsultEnvelope = {
   content: { answer: "Use a trie.", assumptions: [], uncertainties: [], follow_up_questions: [], sources: [] },
   usage: {},
   latency_ms: 100,
+  capability_requested: "coding",
+  source_mode_used: "model",
+  route: { agent_id: "cx", runtime: "codex", model: "gpt-5.5", capability_score: 90, priority: 10, explicitly_selected: false },
 };
 
 function view(over: Partial<JobView>): JobView {

@@ -14,7 +14,7 @@
  * (`orchestrate check`), and the workflow delete-all pair (workflow_delete deletes one).
  */
 import { seedShapeOf } from "../../config/seed-shape.ts";
-import type { RawConfig } from "../../config/presence.ts";
+import { readRawConfig, type RawConfig } from "../../config/presence.ts";
 
 export type Naming = "orchestrate" | "orchestrator";
 
@@ -69,6 +69,18 @@ export function namingFor(env: Record<string, string | undefined>, raw: () => Ra
   const asked = env.ORCHESTRATE_TOOL_NAMES;
   if (asked === "orchestrator" || asked === "orchestrate") return asked;
   return seedShapeOf(raw()) === "orchestrator" ? "orchestrator" : "orchestrate";
+}
+
+/**
+ * Whether the client is written against a seed's envelopes: the config is Orchestrator MCP's or
+ * orchestrator-mcp's, or seed names were asked for. Both seeds answer every tool with its result
+ * as JSON in the text block too ("a client that reads only one of the two still gets the whole
+ * envelope"), so ask and consult then do the same (mcp/define.ts).
+ */
+export function seedClient(env: Record<string, string | undefined>): boolean {
+  const asked = env.ORCHESTRATE_TOOL_NAMES;
+  if (asked === "orchestrator" || asked === "orchestrate") return asked === "orchestrator";
+  return seedShapeOf(readRawConfig(env)) !== undefined;
 }
 
 const ADVERTISED = new Map(ORCHESTRATOR_MCP_NAMES.filter((n) => n.advertised !== false).map((n) => [n.tool, n]));

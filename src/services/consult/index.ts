@@ -18,6 +18,7 @@ import { resolveHost, resolveTarget, resumeUnsupported, type ConsultTarget } fro
 import { answerTraits, type AnswerTraits } from "../answer/cli-variant.ts";
 import { buildConsultPrompt, CONSULT_CONTRACT, type EnvelopeContent, type SourceMode } from "../answer/envelope.ts";
 import type { Runtime } from "../shared/runtime.ts";
+import { seedRoute, seedSourceMode, sourceModeOf, withSeedUsage, type AnySourceMode, type SeedRoute, type SeedUsage } from "./seed-fields.ts";
 
 export interface ConsultRequest {
   prompt: string;
@@ -25,7 +26,8 @@ export interface ConsultRequest {
   context?: string;
   agent?: string;
   consultation_id?: string;
-  source_mode?: SourceMode;
+  /** orchestrate's context_only / model_knowledge, or the seed's auto / document / context / model / web. */
+  source_mode?: AnySourceMode;
 }
 
 export interface ConsultEnvelope {
@@ -37,8 +39,13 @@ export interface ConsultEnvelope {
   model?: string | null;
   model_verification?: IdentityVerdict;
   content: EnvelopeContent | null;
-  usage: Usage;
+  /** orchestrate's usage, with the seed's prompt_tokens, completion_tokens, total_tokens (and cost_usd) beside it. */
+  usage: Usage & Partial<SeedUsage>;
   latency_ms: number;
+  /** Seed 001's fields (seed-fields.ts): what was asked for, in which mode, and why this agent. */
+  capability_requested: string;
+  source_mode_used: "document" | "model" | "web";
+  route: SeedRoute | null;
   /** True when a repair turn was needed to get valid JSON. */
   repaired?: boolean;
   /** Why the same agent was run once more after a capacity failure (the latency spans both runs). */
@@ -54,7 +61,10 @@ export interface ConsultHooks {
 
 export async function consult(rt: Runtime, req: ConsultRequest, hooks: ConsultHooks = {}): Promise<ConsultEnvelope> {
   const started = rt.now();
-  const refusal = (error: Failure): ConsultEnvelope => ({ ok: false, content: null, usage: {}, latency_ms: rt.now() - started, error });
+  const requested = { capability_requested: req.capability, source_mode_used: req.source_mode === "web" ? ("web" as const) : seedSourceMode(sourceModeOf(req.source_mode, req.context)) };
+  const refusal = (error: Failure): ConsultEnvelope => ({ ok: false, content: null, usage: {}, latency_ms: rt.now() - started, ...requested, route: null, error });
+  if (req.source_mode === "web") return refusal(webUnavailable());
+  const mode = sourceModeOf(req.source_mode, req.context);
   const host = resolveHost(rt, hooks.clientName);
   if (!host.ok) return refusal(host.error);
   const depth = checkDepth(rt.env, rt.config.maxDepth);
@@ -64,10 +74,16 @@ export async function consult(rt: Runtime, req: ConsultRequest, hooks: ConsultHo
   const traits = await answerTraits(rt, target.value.agent);
   if (target.value.consultation && !traits.supportsResume) return refusal(resumeUnsupported(target.value.agent, target.value.consultation.id));
   const id = target.value.consultation?.id ?? openConsultation(rt, target.value.agent, host.value.runtime);
-  const turn = await runInScratch(rt, id, req, target.value, traits, hooks);
+  const turn = await runInScratch(rt, id, req, mode, target.value, traits, hooks);
   const latency = rt.now() - started;
   record(rt, id, req, target.value, turn, latency);
-  return envelopeOf(id, target.value.agent, turn, latency);
+  const route = seedRoute(target.value.agent, req.capability, req.agent !== undefined);
+  return { ...envelopeOf(id, target.value.agent, turn, latency), ...requested, route };
+}
+
+/** The seed's web mode needs the backends' web tools under a turn limit; until then a typed refusal, before anything runs. */
+function webUnavailable(): Failure {
+  return { code: "invalid_arguments", message: "source_mode web is not available in orchestrate yet: consulted agents run answer-only, without web tools.", hint: "Ask with source_mode model (the agent's own knowledge) or document (answer from the context you pass)." };
 }
 
 function openConsultation(rt: Runtime, agent: AgentConfig, hostRuntime: string): string {
@@ -79,7 +95,7 @@ export function scratchDirFor(consultationId: string): string {
   return join(tmpdir(), `orchestrate-consult-${consultationId}`);
 }
 
-async function runInScratch(rt: Runtime, id: string, req: ConsultRequest, target: ConsultTarget, traits: AnswerTraits, hooks: ConsultHooks): Promise<TurnOutcome<EnvelopeContent>> {
+async function runInScratch(rt: Runtime, id: string, req: ConsultRequest, mode: SourceMode, target: ConsultTarget, traits: AnswerTraits, hooks: ConsultHooks): Promise<TurnOutcome<EnvelopeContent>> {
   const { agent } = target;
   const cwd = scratchDirFor(id);
   const started = rt.now();
@@ -93,7 +109,7 @@ async function runInScratch(rt: Runtime, id: string, req: ConsultRequest, target
       agent,
       contract: CONSULT_CONTRACT,
       traits,
-      prompt: buildConsultPrompt(req.prompt, req.context, req.source_mode ?? "model_knowledge"),
+      prompt: buildConsultPrompt(req.prompt, req.context, mode),
       ...(target.consultation?.nativeSessionId ? { resumeSessionId: target.consultation.nativeSessionId } : {}),
       cwd,
       deadline: started + timeoutSec * 1000,
@@ -126,14 +142,14 @@ function record(rt: Runtime, id: string, req: ConsultRequest, target: ConsultTar
   store.setStatus(id, turn.error && !hasSession ? "failed" : "open");
 }
 
-function envelopeOf(id: string, agent: AgentConfig, turn: TurnOutcome<EnvelopeContent>, latencyMs: number): ConsultEnvelope {
+function envelopeOf(id: string, agent: AgentConfig, turn: TurnOutcome<EnvelopeContent>, latencyMs: number): Omit<ConsultEnvelope, "capability_requested" | "source_mode_used" | "route"> {
   const base = {
     consultation_id: id,
     agent: agent.id,
     backend: agent.backend,
     model: turn.models.at(-1) ?? agent.model ?? null,
     model_verification: turn.verification,
-    usage: turn.usage,
+    usage: withSeedUsage(turn.usage),
     latency_ms: latencyMs,
     ...(turn.repaired ? { repaired: true } : {}),
     ...(turn.reruns.length > 0 ? { rerun: redact(turn.reruns.join("; ")) } : {}),

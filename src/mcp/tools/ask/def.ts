@@ -12,6 +12,7 @@ const handlers = () => import("./handler.ts");
 export const askTools = [
   defineTool({
     name: "ask",
+    seedEnvelope: true,
     group: "ask",
     description: askDescription,
     annotations: { title: "Ask a capability's model", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

@@ -8,6 +8,7 @@ const handlers = () => import("./handler.ts");
 export const consultTools = [
   defineTool({
     name: "consult",
+    seedEnvelope: true,
     group: "consult",
     description: consultDescription,
     annotations: { title: "Consult another agent", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

@@ -11,9 +11,15 @@ export const consultInput = type({
   "context?": "string <= 2000000",
   "agent?": "0 < string <= 128",
   "consultation_id?": id,
-  "source_mode?": "'context_only' | 'model_knowledge'",
+  // orchestrate's two words, and the seed's (auto: document with context, model without; web is refused until it exists).
+  "source_mode?": "'context_only' | 'model_knowledge' | 'auto' | 'document' | 'context' | 'model' | 'web'",
   "background?": "boolean",
 });
+
+/** orchestrate's usage and, beside it, seed 001's snake_case one. */
+const consultUsage = usage.and({ "prompt_tokens?": "number", "completion_tokens?": "number", "total_tokens?": "number", "cost_usd?": "number" });
+/** Seed 001's route: why this agent answered. */
+const route = type({ agent_id: "string", runtime: "string", model: "string | null", capability_score: "number", priority: "number", explicitly_selected: "boolean" });
 
 const content = type({ answer: "string", assumptions: strings, uncertainties: strings, follow_up_questions: strings, sources: strings });
 
@@ -26,8 +32,11 @@ export const consultOutput = type({
   "model?": "string | null",
   "model_verification?": "'verified' | 'unverified' | 'mismatch'",
   "content?": content.or("null"),
-  "usage?": usage,
+  "usage?": consultUsage,
   "latency_ms?": "number",
+  "capability_requested?": "string",
+  "source_mode_used?": "'document' | 'model' | 'web'",
+  "route?": route.or("null"),
   "repaired?": "boolean",
   "rerun?": "string",
   "job?": jobRef,

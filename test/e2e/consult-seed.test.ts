@@ -1,0 +1,57 @@
+/**
+ * Orchestrator MCP's consult envelope (issue 23 §6), end to end over stdio with the fake codex: a
+ * seed 001 config as its README writes one, called under the seed's name with the seed's
+ * arguments, answers with the seed's fields beside orchestrate's, and the text block is the
+ * envelope as JSON (both seeds' clients read it there).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { connect, textOf, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
+
+const SEED_CONFIG = `consult:
+  timeout_s: 120
+  agents:
+    codex:
+      runtime: codex
+      command: codex
+      model: gpt-5.5
+      priority: 10
+      scores: { coding: 95, research: 85 }
+`;
+
+let box: Sandbox;
+let session: McpSession;
+beforeAll(async () => {
+  box = makeSandbox({ ORCHESTRATOR_HOST_RUNTIME: "claude" });
+  box.writeConfig(SEED_CONFIG);
+  session = await connect(box.env);
+});
+afterAll(async () => {
+  await session.close();
+  box.cleanup();
+});
+
+const call = async (name: string, args: Record<string, unknown>) => (await session.client.callTool({ name, arguments: args })) as ToolReply;
+
+describe("the seed's consult envelope", () => {
+  test("route, capability_requested, source_mode_used and snake_case usage; the text block is the envelope as JSON", async () => {
+    const reply = await call("orchestrator_consult", { capability: "coding", prompt: "Say PONG", source_mode: "model", target_agent: "codex" });
+    const e = reply.structuredContent ?? {};
+    expect(e.ok).toBe(true);
+    expect(e.capability_requested).toBe("coding");
+    expect(e.source_mode_used).toBe("model");
+    expect(e.route).toEqual({ agent_id: "codex", runtime: "codex", model: "gpt-5.5", capability_score: 95, priority: 10, explicitly_selected: true });
+    expect(e.usage).toMatchObject({ prompt_tokens: 42, completion_tokens: 7, total_tokens: 49, inputTokens: 42 });
+    expect(JSON.parse(textOf(reply))).toEqual(e);
+  }, 60_000);
+
+  test("auto with context is document; web is a typed refusal before anything runs", async () => {
+    const routed = (await call("orchestrator_consult", { capability: "research", prompt: "What does the note say?", context: "The note says PONG.", source_mode: "auto" })).structuredContent ?? {};
+    expect(routed).toMatchObject({ ok: true, source_mode_used: "document", route: { agent_id: "codex", capability_score: 85, explicitly_selected: false } });
+    const before = box.recordings().length;
+    const web = await call("orchestrator_consult", { capability: "research", prompt: "Look it up", source_mode: "web" });
+    expect(web.isError).toBe(true);
+    expect(web.structuredContent).toMatchObject({ ok: false, source_mode_used: "web", capability_requested: "research", route: null, error: { code: "invalid_arguments" } });
+    expect(box.recordings().length).toBe(before);
+  }, 60_000);
+});
