@@ -37,6 +37,8 @@ export interface Received {
   /** The credential as the provider judged it; never its value. */
   auth: "ok" | "missing" | "wrong";
   body: Record<string, unknown>;
+  /** Azure OpenAI's api-version query parameter, when the request came that way. */
+  apiVersion?: string;
   /** The chat turns, as sent (system apart for Anthropic). */
   messages: { role: string; content: string }[];
   system?: string;
@@ -75,13 +77,19 @@ export function startFakeProvider(opts: FakeProviderOptions = {}): FakeProvider 
     port: 0,
     idleTimeout: 0,
     async fetch(req) {
-      const path = new URL(req.url).pathname;
+      const url = new URL(req.url);
+      const path = url.pathname;
       const format: WireFormat | undefined = path.endsWith("/chat/completions") ? "openai" : path.endsWith("/v1/messages") ? "anthropic" : undefined;
       if (!format || req.method !== "POST") return new Response(JSON.stringify({ error: { message: `Not found: ${req.method} ${path}`, type: "invalid_request_error" } }), { status: 404 });
+      // Azure OpenAI: the deployment is in the path, the version in the query, the key in api-key;
+      // without an api-version Azure answers 404 "Resource not found".
+      const azure = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/.exec(path);
+      const apiVersion = url.searchParams.get("api-version") ?? undefined;
+      if (azure && !apiVersion) return new Response(JSON.stringify({ error: { code: "404", message: "Resource not found" } }), { status: 404 });
       const body = (await req.json().catch(() => ({}))) as Record<string, unknown>;
-      const model = typeof body.model === "string" ? body.model : "";
-      const auth = authOf(req, format, opts.keys?.[format]);
-      received.push({ at: Date.now(), format, path, model, auth, body, ...turns(format, body) });
+      const model = azure ? decodeURIComponent(azure[1] ?? "") : typeof body.model === "string" ? body.model : "";
+      const auth = azure ? authOfAzure(req, opts.keys?.openai) : authOf(req, format, opts.keys?.[format]);
+      received.push({ at: Date.now(), format, path, model, auth, body, ...(apiVersion ? { apiVersion } : {}), ...turns(format, body) });
       if (format === "anthropic" && !req.headers.get("anthropic-version")) return errorResponse(format, 400, "anthropic-version header is required");
       if (auth !== "ok") return errorResponse(format, 401, format === "openai" ? "Incorrect API key provided." : "invalid x-api-key");
       const scenario = next(model);
@@ -109,6 +117,14 @@ export function startFakeProvider(opts: FakeProviderOptions = {}): FakeProvider 
 
 function authOf(req: Request, format: WireFormat, expected: string | undefined): Received["auth"] {
   const given = format === "openai" ? req.headers.get("authorization")?.replace(/^Bearer\s+/i, "") : req.headers.get("x-api-key");
+  if (expected === undefined) return "ok";
+  if (!given) return "missing";
+  return given === expected ? "ok" : "wrong";
+}
+
+/** Azure takes its key in api-key; a Bearer token there would be an Entra ID token, which this fake does not issue. */
+function authOfAzure(req: Request, expected: string | undefined): Received["auth"] {
+  const given = req.headers.get("api-key");
   if (expected === undefined) return "ok";
   if (!given) return "missing";
   return given === expected ? "ok" : "wrong";

@@ -39,6 +39,7 @@ export const DEFAULTS = Object.freeze({
 export const ASK_DEFAULTS: Readonly<Omit<AskConfig, "capabilities">> = Object.freeze({
   retries: 2,
   cooldownSec: 60,
+  allowedFails: 0,
   limits: Object.freeze({
     requestTimeoutSec: 120,
     maxPromptChars: 200_000,
@@ -51,7 +52,7 @@ export const ASK_DEFAULTS: Readonly<Omit<AskConfig, "capabilities">> = Object.fr
 });
 
 export function emptyAsk(): AskConfig {
-  return { capabilities: {}, retries: ASK_DEFAULTS.retries, cooldownSec: ASK_DEFAULTS.cooldownSec, limits: { ...ASK_DEFAULTS.limits } };
+  return { capabilities: {}, retries: ASK_DEFAULTS.retries, cooldownSec: ASK_DEFAULTS.cooldownSec, allowedFails: ASK_DEFAULTS.allowedFails, limits: { ...ASK_DEFAULTS.limits } };
 }
 
 /** The configuration of a machine with no config file. */

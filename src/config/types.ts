@@ -7,7 +7,7 @@ import type { ClaudePermissionMode, CodexSandbox } from "../backends/contract.ts
 import type { Backend } from "../backends/index.ts";
 import type { AskConfig } from "./ask/types.ts";
 
-export type { AskCapability, AskConfig, AskDeployment, AskLimits } from "./ask/types.ts";
+export type { AskCapability, AskConfig, AskDeployment, AskLimits, AskStrategy } from "./ask/types.ts";
 
 export const TIERS = ["light", "standard", "heavy"] as const;
 export type Tier = (typeof TIERS)[number];

@@ -5,7 +5,7 @@
  * absent or unusable store just means no cooldown is known).
  */
 import { lstatSync } from "node:fs";
-import type { AskConfig } from "../config/types.ts";
+import type { AskConfig, AskStrategy } from "../config/types.ts";
 import { deploymentKey } from "../services/ask/cooling.ts";
 import { hostOf } from "../services/ask/trail.ts";
 import type { Cooldown } from "../store/cooldowns.ts";
@@ -24,7 +24,7 @@ export interface AskDeploymentReport {
 
 export interface AskCapabilityReport {
   name: string;
-  strategy: "ordered" | "weighted";
+  strategy: AskStrategy;
   fallbacks: string[];
   deployments: AskDeploymentReport[];
 }

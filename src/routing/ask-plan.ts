@@ -3,6 +3,7 @@
  * long each leg may take out of the one request budget, and how long to wait before trying a
  * deployment again. The clock and the dice are passed in.
  */
+import type { AskStrategy } from "../config/types.ts";
 
 /**
  * Each leg is given slightly less than what is left, so a hung deployment ends by its own leg
@@ -38,11 +39,26 @@ export function backoffMs(failures: number, retryAfterMs?: number): number {
   return Math.max(exponential, retryAfterMs ?? 0);
 }
 
+/** What the load-aware strategies read about one deployment (from every process's history, plus this one's in-flight legs). */
+export interface LoadFacts {
+  inFlight: number;
+  /** Mean latency of its recent answered legs; undefined when it has none (tried first, to learn it). */
+  meanLatencyMs?: number;
+  /** Tokens it served this minute. */
+  tokens: number;
+}
+
+
 /**
  * `ordered`: as written. `weighted`: a weighted shuffle (each pick proportional to its weight among
  * those left), so load spreads by weight and every deployment still gets its turn in a request.
+ * `least-busy`, `latency`, `usage`: ascending by in-flight legs, recent mean latency or this
+ * minute's tokens — ties keep the written order, so the strategy is stable under equal load.
  */
-export function orderDeployments<T extends { weight: number }>(deployments: readonly T[], strategy: "ordered" | "weighted", random: () => number): T[] {
+export function orderDeployments<T extends { weight: number }>(deployments: readonly T[], strategy: AskStrategy, random: () => number, load: (d: T) => LoadFacts = () => ({ inFlight: 0, tokens: 0 })): T[] {
+  if (strategy === "least-busy") return byFigure(deployments, (d) => load(d).inFlight);
+  if (strategy === "latency") return byFigure(deployments, (d) => load(d).meanLatencyMs ?? -1);
+  if (strategy === "usage") return byFigure(deployments, (d) => load(d).tokens);
   if (strategy === "ordered" || deployments.length < 2) return [...deployments];
   const left = [...deployments];
   const out: T[] = [];
@@ -60,4 +76,16 @@ export function orderDeployments<T extends { weight: number }>(deployments: read
     out.push(...left.splice(pick, 1));
   }
   return out;
+}
+
+function byFigure<T>(deployments: readonly T[], figure: (d: T) => number): T[] {
+  return deployments
+    .map((d, i) => ({ d, i, f: figure(d) }))
+    .sort((a, b) => a.f - b.f || a.i - b.i)
+    .map(({ d }) => d);
+}
+
+/** Whether a deployment is at its per-minute limits (LiteLLM's rpm/tpm), counting the legs in flight as requests. */
+export function atRateLimit(limits: { rpm?: number; tpm?: number }, minute: { requests: number; tokens: number }): boolean {
+  return (limits.rpm !== undefined && minute.requests >= limits.rpm) || (limits.tpm !== undefined && minute.tokens >= limits.tpm);
 }

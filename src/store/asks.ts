@@ -94,6 +94,20 @@ export interface AskStore {
   /** Deletes one ask with its legs and usage row; false when it was not there. */
   delete(id: string): boolean;
   deleteAll(filter?: AskFilter): number;
+  /** What every process sent each deployment (model + host) since `since`: for rpm/tpm and the load-aware strategies. */
+  recentLoad(since: number): DeploymentLoad[];
+}
+
+/** One deployment's recent traffic, as the history saw it (finished asks only). */
+export interface DeploymentLoad {
+  model: string;
+  host: string | null;
+  /** Legs sent (every outcome). */
+  requests: number;
+  /** Mean latency of its answered legs; null when none answered. */
+  meanLatencyMs: number | null;
+  /** Tokens of the asks it served. */
+  tokens: number;
 }
 
 export interface AskSql {
@@ -134,6 +148,22 @@ interface LegSql {
   created_at: number;
 }
 
+function recentLoad(db: Database, since: number): DeploymentLoad[] {
+  const legs = db
+    .query<{ model: string; host: string | null; requests: number; latency: number | null }, [number]>(
+      "SELECT model, host, COUNT(*) AS requests, AVG(CASE WHEN outcome = 'ok' THEN latency_ms END) AS latency FROM ask_legs WHERE created_at >= ? GROUP BY model, host",
+    )
+    .all(since);
+  const served = db
+    .query<{ model: string; host: string | null; tokens: number }, [number]>(
+      "SELECT model, host, SUM(COALESCE(input_tokens, 0) + COALESCE(output_tokens, 0)) AS tokens FROM asks WHERE created_at >= ? AND model IS NOT NULL GROUP BY model, host",
+    )
+    .all(since);
+  const key = (model: string, host: string | null) => `${model}\0${host ?? ""}`;
+  const tokens = new Map(served.map((r) => [key(r.model, r.host), r.tokens]));
+  return legs.map((r) => ({ model: r.model, host: r.host, requests: r.requests, meanLatencyMs: r.latency, tokens: tokens.get(key(r.model, r.host)) ?? 0 }));
+}
+
 export function createAskStore(db: Database, policy: ContentPolicy): AskStore {
   const write = db.transaction((input: AskInput, id: string, now: number) => {
     insertAsk(db, policy, input, id, now);
@@ -144,6 +174,7 @@ export function createAskStore(db: Database, policy: ContentPolicy): AskStore {
     insertUsage(db, { source: "ask", refId: id, refN: 1, agentId: input.capability, backend: "http", model: input.model ?? null, usage, latencyMs: input.latencyMs, createdAt: now });
   });
   return {
+    recentLoad: (since) => recentLoad(db, since),
     record(input) {
       const now = input.now ?? Date.now();
       const id = newId(now);

@@ -80,7 +80,7 @@ describe("seed 002's config.yaml, as written", () => {
     expect(errorsOf({ ...base, router_settings: { fallbacks: [{ coding: ["fsat"] }] } })).toEqual([expect.stringMatching(/^router_settings\.fallbacks\[0\]\.coding\[0\]: names "fsat", which is not a capability/)]);
     expect(errorsOf({ ...base, router_settings: { fallbacks: [{ cdoing: ["fast"] }] } })).toEqual([expect.stringMatching(/^router_settings\.fallbacks\[0\]\.cdoing: falls back from "cdoing"/)]);
     expect(errorsOf({ ...base, router_settings: { fallbacks: [{ coding: ["coding"] }] } })).toEqual([expect.stringMatching(/coding falls back to itself/)]);
-    expect(errorsOf({ ...base, model_list: [{ model_name: "coding", litellm_params: { model: "azure/gpt-4o" } }, base.model_list[1]] })).toEqual([expect.stringMatching(/^model_list\[0\]\.litellm_params\.model: "azure\/gpt-4o" names no provider/)]);
+    expect(errorsOf({ ...base, model_list: [{ model_name: "coding", litellm_params: { model: "bedrock/claude-3" } }, base.model_list[1]] })).toEqual([expect.stringMatching(/^model_list\[0\]\.litellm_params\.model: "bedrock\/claude-3" names no provider/)]);
     expect(errorsOf({ ...base, limits: { request_timeout_s: 0 } })[0]).toMatch(/^limits\.request_timeout_s: /);
     expect(errorsOf({ ...base, router_settings: { num_retrys: 2 } })[0]).toMatch(/^router_settings\.num_retrys: unknown key \(did you mean num_retries\?/);
   });

@@ -21,6 +21,9 @@ function build(endpoint: Endpoint, req: ChatRequest): HttpCall {
     ...(req.system ? { system: req.system } : {}),
     messages: req.messages,
     stream: true,
+    ...(req.sampling?.temperature !== undefined ? { temperature: req.sampling.temperature } : {}),
+    ...(req.sampling?.topP !== undefined ? { top_p: req.sampling.topP } : {}),
+    ...(req.sampling?.stop !== undefined ? { stop_sequences: req.sampling.stop } : {}),
     ...(endpoint.extraBody ?? {}),
   };
   return { url: endpoint.url, headers: { "content-type": "application/json", accept: "text/event-stream", "anthropic-version": ANTHROPIC_VERSION }, body: JSON.stringify(body) };

@@ -20,7 +20,9 @@ export type DeploymentFailure =
   /** 404/405, or a redirect: no such model or endpoint at that address. */
   | "misconfigured"
   /** 400/413/422: this deployment refused the request as sent. */
-  | "bad_request";
+  | "bad_request"
+  /** 400/413 saying the prompt is longer than the model's context window (LiteLLM's ContextWindowExceededError). */
+  | "context_window";
 
 /** A reply that is not an answer: final, content null (seed 002: a half answer reads like a whole one). */
 export type NonAnswer = "output_truncated" | "content_filtered" | "unexpected_finish" | "empty_answer";
@@ -83,6 +85,9 @@ function failed(failure: DeploymentFailure, status: number | null, detail: strin
   return { kind: "failed", failure, status, detail, ...(reply.finish ? { finish: reply.finish.reason } : {}), ...(reply.usage ? { usage: reply.usage } : {}) };
 }
 
+/** How OpenAI-compatible servers, Anthropic and vLLM say a prompt does not fit the model's context. */
+const CONTEXT_WINDOW = /context_length_exceeded|context.?window|maximum context length|prompt is too long|too many tokens|input (is )?too long|exceeds the (model'?s? )?(maximum )?context/i;
+
 export function failureOfStatus(status: number, reply: ParsedReply): DeploymentFailure {
   if (status === 401 || status === 403) return "auth";
   if (status === 429 || status === 529) return "rate_limited";
@@ -91,7 +96,7 @@ export function failureOfStatus(status: number, reply: ParsedReply): DeploymentF
   if (status === 408) return "transport";
   if (status === 409 || status === 425) return "rate_limited";
   if (status >= 500) return reply.error && /overload/i.test(reply.error.type ?? "") ? "rate_limited" : "server";
-  return "bad_request";
+  return CONTEXT_WINDOW.test(`${reply.error?.type ?? ""} ${reply.error?.message ?? ""}`) ? "context_window" : "bad_request";
 }
 
 function failureOfError(error: NonNullable<ParsedReply["error"]>): DeploymentFailure {

@@ -8,7 +8,7 @@
 import { asObject, str, type Json } from "../events.ts";
 import { BodyReader, count, errorOf } from "./body.ts";
 import { finishOf } from "./finish.ts";
-import type { ChatRequest, Endpoint, HttpCall, ParsedReply, ReplyParser, ReplyUsage, Wire } from "./types.ts";
+import type { ChatRequest, Endpoint, HttpCall, ParsedReply, ReplyParser, ReplyUsage, Sampling, Wire } from "./types.ts";
 
 function build(endpoint: Endpoint, req: ChatRequest): HttpCall {
   const messages = [...(req.system ? [{ role: "system", content: req.system }] : []), ...req.messages];
@@ -20,13 +20,29 @@ function build(endpoint: Endpoint, req: ChatRequest): HttpCall {
     stream_options: { include_usage: true },
     // strict: false — strict mode accepts only a subset of JSON Schema; the reply is validated here anyway.
     ...(req.responseSchema ? { response_format: { type: "json_schema", json_schema: { name: "response", schema: req.responseSchema, strict: false } } } : {}),
+    ...samplingFields(req.sampling),
     ...(endpoint.extraBody ?? {}),
   };
-  return { url: endpoint.url, headers: { "content-type": "application/json", accept: "text/event-stream" }, body: JSON.stringify(body) };
+  return { url: endpoint.url, headers: { "content-type": "application/json", accept: "text/event-stream" }, body: JSON.stringify(body), ...(endpoint.keyHeader ? { keyHeader: endpoint.keyHeader } : {}) };
+}
+
+/** Chat-completions' names for the operator's sampling parameters; unset ones are not sent. */
+function samplingFields(s: Sampling | undefined): Json {
+  if (!s) return {};
+  const fields: [string, unknown][] = [
+    ["temperature", s.temperature],
+    ["top_p", s.topP],
+    ["stop", s.stop],
+    ["seed", s.seed],
+    ["presence_penalty", s.presencePenalty],
+    ["frequency_penalty", s.frequencyPenalty],
+  ];
+  return Object.fromEntries(fields.filter(([, v]) => v !== undefined));
 }
 
 function withKey(call: HttpCall, key: string): HttpCall {
-  return { ...call, headers: { ...call.headers, authorization: `Bearer ${key}` } };
+  const header: Record<string, string> = call.keyHeader === "api-key" ? { "api-key": key } : { authorization: `Bearer ${key}` };
+  return { ...call, headers: { ...call.headers, ...header } };
 }
 
 class OpenAIParser implements ReplyParser {

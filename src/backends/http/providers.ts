@@ -18,6 +18,8 @@ interface Provider {
   appendV1?: boolean;
   extraBody?: Record<string, unknown>;
   note?: string;
+  /** Azure OpenAI: the model id is the deployment name, in the path, with an api-version query and an api-key header. */
+  azure?: true;
 }
 
 const OPENAI_COMPATIBLE: Record<string, Provider> = {
@@ -40,6 +42,8 @@ const OPENAI_COMPATIBLE: Record<string, Provider> = {
 const PROVIDERS: Record<string, Provider> = {
   ...OPENAI_COMPATIBLE,
   anthropic: { wire: "anthropic", base: "https://api.anthropic.com", keyEnv: "ANTHROPIC_API_KEY" },
+  // LiteLLM's azure/<deployment>: the resource's base URL is always the deployment's own.
+  azure: { wire: "openai", keyEnv: "AZURE_API_KEY", azure: true },
 };
 
 export const PROVIDER_PREFIXES: readonly string[] = Object.keys(PROVIDERS);
@@ -54,8 +58,8 @@ export interface ResolvedEndpoint {
 
 export type EndpointResult = { ok: true; value: ResolvedEndpoint } | { ok: false; what: string; fix: string };
 
-/** `<provider>/<model>` plus an optional base URL → the endpoint, or why not (for a config error line). */
-export function resolveEndpoint(model: string, baseUrl?: string): EndpointResult {
+/** `<provider>/<model>` plus an optional base URL (and Azure's api-version) → the endpoint, or why not (for a config error line). */
+export function resolveEndpoint(model: string, baseUrl?: string, apiVersion?: string): EndpointResult {
   const slash = model.indexOf("/");
   const prefix = slash > 0 ? model.slice(0, slash) : "";
   const apiModel = model.slice(slash + 1);
@@ -69,6 +73,8 @@ export function resolveEndpoint(model: string, baseUrl?: string): EndpointResult
   // Not quoted: a URL with user:password in it is exactly what must not be repeated.
   if (!parsed) return { ok: false, what: "the base URL is not a plain http(s) URL", fix: "write scheme, host, port and path only (no user:password, query or fragment), e.g. https://host:8000/v1" };
   const atDefault = baseUrl === undefined || trimSlash(baseUrl) === provider.base;
+  if (provider.azure) return azureEndpoint(prefix, apiModel, parsed, apiVersion, provider.keyEnv);
+  if (apiVersion !== undefined) return { ok: false, what: "api_version is only for azure/<deployment>", fix: "remove api_version" };
   const endpoint: Endpoint = {
     wire: provider.wire,
     url: endpointUrl(provider, parsed),
@@ -77,6 +83,20 @@ export function resolveEndpoint(model: string, baseUrl?: string): EndpointResult
     ...(provider.extraBody ? { extraBody: provider.extraBody } : {}),
   };
   return { ok: true, value: { endpoint, apiModel, ...(atDefault && provider.keyEnv ? { defaultKeyEnv: provider.keyEnv } : {}) } };
+}
+
+/**
+ * Azure OpenAI: POST {base}/openai/deployments/{deployment}/chat/completions?api-version=…, the key
+ * in an api-key header. Newer API versions take max_completion_tokens, as OpenAI's own API does.
+ */
+function azureEndpoint(prefix: string, deployment: string, base: string, apiVersion: string | undefined, keyEnv: string | undefined): EndpointResult {
+  if (apiVersion === undefined || !/^\d{4}-\d{2}-\d{2}(-preview)?$/.test(apiVersion)) {
+    return { ok: false, what: apiVersion === undefined ? "azure/… needs its api-version" : `api_version ${JSON.stringify(apiVersion.slice(0, 40))} is not an Azure API version`, fix: "add api_version (litellm_params) / apiVersion, e.g. 2024-10-21" };
+  }
+  const root = base.replace(/\/openai$/, "");
+  const url = `${root}/openai/deployments/${encodeURIComponent(deployment)}/chat/completions?api-version=${apiVersion}`;
+  const tokenField = apiVersion >= "2024-09-01" ? "max_completion_tokens" : "max_tokens";
+  return { ok: true, value: { endpoint: { wire: "openai", url, provider: prefix, tokenField, keyHeader: "api-key" }, apiModel: deployment, ...(keyEnv ? { defaultKeyEnv: keyEnv } : {}) } };
 }
 
 function parseBase(base: string): string | undefined {

@@ -21,6 +21,17 @@ export interface ChatRequest {
   maxOutputTokens: number;
   /** Structured mode: the schema the reply must satisfy, for endpoints that take one natively. */
   responseSchema?: Record<string, unknown>;
+  sampling?: Sampling;
+}
+
+/** Sampling parameters an operator set on a deployment; each wire format sends what it has a field for. */
+export interface Sampling {
+  temperature?: number;
+  topP?: number;
+  stop?: string[];
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
 }
 
 /** Where a deployment is reached and how it is spoken to (see providers.ts). */
@@ -34,6 +45,8 @@ export interface Endpoint {
   tokenField: "max_tokens" | "max_completion_tokens";
   /** Fields a provider needs beyond the format (OpenRouter's usage accounting). */
   extraBody?: Record<string, unknown>;
+  /** The header the key goes in: Authorization: Bearer (default) or Azure's api-key. */
+  keyHeader?: "api-key";
 }
 
 /**
@@ -44,6 +57,8 @@ export interface HttpCall {
   url: string;
   headers: Record<string, string>;
   body: string;
+  /** Where withKey puts the key when the endpoint does not take a Bearer token (Azure's api-key). */
+  keyHeader?: "api-key";
 }
 
 /**

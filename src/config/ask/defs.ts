@@ -22,6 +22,26 @@ export const AskDeploymentDef = {
   "weight?": "number > 0",
   "inputCostPerMTok?": "number >= 0",
   "outputCostPerMTok?": "number >= 0",
+  /** Azure OpenAI's api-version query parameter (azure/<deployment> only). */
+  "apiVersion?": "string > 0",
+  // Sampling, sent with every request to this deployment (the caller cannot set these).
+  "temperature?": "0 <= number <= 2",
+  "topP?": "0 <= number <= 1",
+  "stop?": "string | string[] <= 4",
+  "seed?": "number.integer",
+  "presencePenalty?": "-2 <= number <= 2",
+  "frequencyPenalty?": "-2 <= number <= 2",
+  /** This deployment's own output cap: a request asking for more is sent this much. */
+  "maxOutputTokens?": "1 <= number.integer <= 1000000",
+  /** One leg's time limit on this deployment, inside the request budget. */
+  "timeoutSec?": "0 < number <= 3600",
+  /** The longest silence inside a streamed reply before the leg counts as hung. */
+  "streamTimeoutSec?": "0 < number <= 3600",
+  /** Further tries of this deployment within one request (default: the block's retries). */
+  "maxRetries?": "0 <= number.integer <= 10",
+  /** Local rate limits, counted across every orchestrate process from the history: skipped while at its limit. */
+  "rpm?": "number.integer > 0",
+  "tpm?": "number.integer > 0",
 } as const;
 
 export const AskCapabilityDef = {
@@ -29,7 +49,9 @@ export const AskCapabilityDef = {
   "description?": "string <= 2000",
   deployments: "AskDeployment[]",
   "fallbacks?": "(string > 0)[]",
-  "strategy?": "'ordered' | 'weighted'",
+  /** Tried instead when the request is too long for this capability's models. */
+  "contextFallbacks?": "(string > 0)[]",
+  "strategy?": "'ordered' | 'weighted' | 'least-busy' | 'latency' | 'usage'",
 } as const;
 
 export const AskLimitsDef = {
@@ -48,26 +70,108 @@ export const AskDef = {
   "capabilities?": "Record<string, AskCapability>",
   "retries?": "0 <= number.integer <= 10",
   "cooldownSec?": "0 <= number.integer <= 86400",
+  /** LiteLLM's allowed_fails: failures a deployment may have within a minute before it cools (a rate limit cools at once). */
+  "allowedFails?": "0 <= number.integer <= 1000",
   "limits?": "AskLimits",
 } as const;
 
 // ---- seed 002's config.yaml, as written ----
 
+/**
+ * litellm_params keys LiteLLM documents that orchestrate does not honour, each with why and what to
+ * do instead. Accepted by the schema (any value) so one of them never rejects a whole file.
+ */
+export const REFUSED_PARAMS = {
+  custom_llm_provider: "write the provider as the model's prefix (<provider>/<model>)",
+  vertex_project: "Vertex AI is not spoken; use gemini/<model> with GEMINI_API_KEY",
+  vertex_location: "Vertex AI is not spoken; use gemini/<model> with GEMINI_API_KEY",
+  vertex_credentials: "Vertex AI is not spoken; use gemini/<model> with GEMINI_API_KEY",
+  aws_access_key_id: "Bedrock is not spoken; put a LiteLLM proxy in front of it (litellm_proxy/<model>)",
+  aws_secret_access_key: "Bedrock is not spoken; put a LiteLLM proxy in front of it (litellm_proxy/<model>)",
+  aws_session_token: "Bedrock is not spoken; put a LiteLLM proxy in front of it (litellm_proxy/<model>)",
+  aws_region_name: "Bedrock is not spoken; put a LiteLLM proxy in front of it (litellm_proxy/<model>)",
+  aws_profile_name: "Bedrock is not spoken; put a LiteLLM proxy in front of it (litellm_proxy/<model>)",
+  region_name: "regional routing is the provider's; give the regional endpoint as api_base",
+  organization: "the OpenAI-Organization header is not sent; a project key carries its organization",
+  headers: "extra headers are not sent (a key belongs in api_key as os.environ/NAME)",
+  extra_headers: "extra headers are not sent (a key belongs in api_key as os.environ/NAME)",
+  mock_response: "LiteLLM's test stub; point api_base at a local server instead",
+  drop_params: "orchestrate sends only the parameters listed for a deployment, so there is nothing to drop",
+  additional_drop_params: "orchestrate sends only the parameters listed for a deployment, so there is nothing to drop",
+  max_budget: "per-deployment budgets are not enforced; limit spend per call instead",
+  budget_duration: "per-deployment budgets are not enforced; limit spend per call instead",
+  tags: "tag-based routing is not implemented; use a capability per tag",
+  litellm_credential_name: "credentials come only from os.environ/NAME in api_key",
+  input_cost_per_second: "per-second prices are not computed; give input_cost_per_token",
+  output_cost_per_second: "per-second prices are not computed; give output_cost_per_token",
+  max_parallel_requests: "a concurrency cap per deployment is not enforced; use rpm",
+  n: "one completion per request",
+  stream: "replies are always streamed",
+  response_format: "structured replies come from ask's response_schema",
+  tools: "ask offers the model no tools",
+  tool_choice: "ask offers the model no tools",
+  functions: "ask offers the model no tools",
+  reasoning_effort: "not sent; choose a model (or deployment) per effort",
+  max_completion_tokens: "write max_tokens (orchestrate sends the field each endpoint expects)",
+} as const;
+
+function refusedParams(): { [K in keyof typeof REFUSED_PARAMS as `${K}?`]: "unknown" } {
+  const out: Record<string, "unknown"> = {};
+  for (const key of Object.keys(REFUSED_PARAMS)) out[`${key}?`] = "unknown";
+  return out as { [K in keyof typeof REFUSED_PARAMS as `${K}?`]: "unknown" };
+}
+
+/** router_settings keys LiteLLM documents that orchestrate does not honour (see REFUSED_PARAMS). */
+export const REFUSED_ROUTER = {
+  redis_host: "cooldowns and usage are shared through orchestrate's store, not Redis",
+  redis_port: "cooldowns and usage are shared through orchestrate's store, not Redis",
+  redis_password: "cooldowns and usage are shared through orchestrate's store, not Redis",
+  redis_url: "cooldowns and usage are shared through orchestrate's store, not Redis",
+  cache_responses: "replies are never cached",
+  enable_pre_call_checks: "a request too long for a model is caught by the provider; use context_window_fallbacks",
+  model_group_alias: "give the capability the name callers use",
+  retry_policy: "retries are per deployment (max_retries) and per request (num_retries)",
+  allowed_fails_policy: "allowed_fails counts every kind of failure alike",
+  routing_strategy_args: "the routing strategies take no arguments here",
+  default_litellm_params: "write each deployment's parameters on the deployment",
+  provider_budget_config: "per-provider budgets are not enforced",
+  content_policy_fallbacks: "a filtered reply is a failure that ends the request, never retried elsewhere",
+  default_fallbacks: "name each capability's fallbacks",
+} as const;
+
+function refusedRouter(): { [K in keyof typeof REFUSED_ROUTER as `${K}?`]: "unknown" } {
+  const out: Record<string, "unknown"> = {};
+  for (const key of Object.keys(REFUSED_ROUTER)) out[`${key}?`] = "unknown";
+  return out as { [K in keyof typeof REFUSED_ROUTER as `${K}?`]: "unknown" };
+}
+
 export const LiteParamsDef = {
   "+": "reject",
   model: "string > 0",
-  /** `os.environ/NAME`; an inline key is refused in legacy-ask.ts (without quoting it). */
+  /** `os.environ/NAME`; an inline key is refused in legacy.ts (without quoting it). */
   "api_key?": "string",
   "api_base?": "string > 0",
+  "api_version?": "string > 0",
   "weight?": "number > 0",
   /** LiteLLM: deployments with a lower order are tried first. */
   "order?": "number.integer >= 0",
   "input_cost_per_token?": "number >= 0",
   "output_cost_per_token?": "number >= 0",
-  /** Accepted, without effect in orchestrate (reported). */
-  "rpm?": "number >= 0",
-  "tpm?": "number >= 0",
-  "timeout?": "number > 0",
+  "temperature?": "0 <= number <= 2",
+  "top_p?": "0 <= number <= 1",
+  "max_tokens?": "1 <= number.integer <= 1000000",
+  "stop?": "string | string[] <= 4",
+  "seed?": "number.integer",
+  "presence_penalty?": "-2 <= number <= 2",
+  "frequency_penalty?": "-2 <= number <= 2",
+  "timeout?": "0 < number <= 3600",
+  "stream_timeout?": "0 < number <= 3600",
+  "max_retries?": "0 <= number.integer <= 10",
+  "rpm?": "number.integer > 0",
+  "tpm?": "number.integer > 0",
+  // LiteLLM documents these; each is refused on its own, with its reason (legacy.ts REFUSED_PARAMS),
+  // and the rest of the file loads.
+  ...refusedParams(),
 } as const;
 
 export const LiteModelInfoDef = { "+": "reject", "id?": "string > 0", "description?": "string" } as const;
@@ -80,9 +184,14 @@ export const LiteRouterDef = {
   "cooldown_time?": "0 <= number <= 86400",
   /** `- coding: [fast]`: one mapping per entry, LiteLLM's shape. */
   "fallbacks?": "Record<string, (string > 0)[]>[]",
-  "routing_strategy?": "string > 0",
+  /** Tried instead when a request is too long for the capability's models (same shape as fallbacks). */
+  "context_window_fallbacks?": "Record<string, (string > 0)[]>[]",
+  "routing_strategy?": "'simple-shuffle' | 'least-busy' | 'latency-based-routing' | 'usage-based-routing' | 'usage-based-routing-v2'",
   "allowed_fails?": "number.integer >= 0",
-  "timeout?": "number > 0",
+  /** Every deployment's leg limit unless its own timeout says otherwise. */
+  "timeout?": "0 < number <= 3600",
+  "retry_after?": "number >= 0",
+  ...refusedRouter(),
 } as const;
 
 export const LiteLimitsDef = {

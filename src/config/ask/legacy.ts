@@ -6,7 +6,7 @@
  * capability nothing serves, a fallback from an unknown one, an inline key); the rest is
  * resolve-ask.ts, with error paths mapped back to the keys as written.
  */
-import { LIMIT_NAMES } from "./defs.ts";
+import { LIMIT_NAMES, REFUSED_PARAMS, REFUSED_ROUTER } from "./defs.ts";
 import { errorLine, joinPath } from "../format-errors.ts";
 import { convertOrchestrator, orchestratorPath } from "../legacy.ts";
 import type { Env } from "../paths.ts";
@@ -27,8 +27,14 @@ type CapabilityBlock = NonNullable<AskBlockFile["capabilities"]>[string];
 
 const KEY_REF = /^os\.environ\/([A-Za-z_][A-Za-z0-9_]*)$/;
 const IGNORED_TOP = ["dashboard", "litellm_settings", "general_settings"] as const;
-const IGNORED_ROUTER = ["allowed_fails", "timeout"] as const;
-const IGNORED_PARAMS = ["rpm", "tpm", "timeout"] as const;
+/** LiteLLM's routing strategies → orchestrate's (usage-based-routing-v2 is the same figure, counted better). */
+const STRATEGIES = {
+  "simple-shuffle": "weighted",
+  "least-busy": "least-busy",
+  "latency-based-routing": "latency",
+  "usage-based-routing": "usage",
+  "usage-based-routing-v2": "usage",
+} as const;
 
 interface Origins {
   /** `${capability}/${index in its deployments}` → index in model_list. */
@@ -44,13 +50,14 @@ export function convertAskRouter(file: AskRouterFile, env: Env): AskConverted {
   for (const key of IGNORED_TOP) if (file[key] !== undefined) ignored.push(key);
   const capabilities = convertCapabilities(file, origins, ignored, errors);
   const router = file.router_settings;
-  for (const key of IGNORED_ROUTER) if (router?.[key] !== undefined) ignored.push(`router_settings.${key}`);
-  if (router?.routing_strategy !== undefined && router.routing_strategy !== "simple-shuffle") ignored.push("router_settings.routing_strategy");
+  for (const [key, why] of Object.entries(REFUSED_ROUTER)) if (router && Object.hasOwn(router, key)) ignored.push(`router_settings.${key} (${why})`);
+  if (router?.retry_after !== undefined) ignored.push("router_settings.retry_after (a provider's own retry-after is always honoured; there is no floor to set)");
   const ask: AskBlockFile = {
     capabilities,
     ...(router?.num_retries !== undefined ? { retries: router.num_retries } : {}),
     // LiteLLM takes fractions of a second; orchestrate's cooldowns are whole seconds, rounded up so none is shortened.
     ...(router?.cooldown_time !== undefined ? { cooldownSec: Math.ceil(router.cooldown_time) } : {}),
+    ...(router?.allowed_fails !== undefined ? { allowedFails: router.allowed_fails } : {}),
     ...(file.limits ? { limits: convertLimits(file.limits) } : {}),
   };
   const consult = file.consult ? convertOrchestrator({ consult: file.consult }, env) : undefined;
@@ -69,7 +76,9 @@ function convertCapabilities(file: AskRouterFile, origins: Origins, ignored: str
     if (group) group.push({ entry, i });
     else errors.push(errorLine(`model_list[${i}].model_name`, `routes to ${JSON.stringify(entry.model_name)}, which is not a declared capability`, `declare it under capabilities:, or use one of: ${declared.join(", ") || "(none declared)"}`));
   });
-  const shuffle = file.router_settings?.routing_strategy === "simple-shuffle";
+  const routing = file.router_settings?.routing_strategy;
+  const strategy = routing !== undefined ? STRATEGIES[routing] : undefined;
+  const routerTimeout = file.router_settings?.timeout;
   const out: Record<string, CapabilityBlock> = {};
   for (const [name, members] of grouped) {
     if (members.length === 0) {
@@ -82,19 +91,21 @@ function convertCapabilities(file: AskRouterFile, origins: Origins, ignored: str
     const deployments: AskDeploymentFile[] = [];
     sorted.forEach(({ entry, i }, j) => {
       origins.deployments.set(`${name}/${j}`, i);
-      deployments.push(convertDeployment(entry, i, ignored, errors));
+      deployments.push(convertDeployment(entry, i, routerTimeout, ignored, errors));
     });
-    const weighted = shuffle || sorted.some(({ entry }) => entry.litellm_params.weight !== undefined);
-    out[name] = { description: file.capabilities[name] ?? "", deployments, strategy: weighted ? "weighted" : "ordered" };
+    const weighted = sorted.some(({ entry }) => entry.litellm_params.weight !== undefined);
+    out[name] = { description: file.capabilities[name] ?? "", deployments, strategy: strategy ?? (weighted ? "weighted" : "ordered") };
   }
-  addFallbacks(file, out, origins, errors);
+  addFallbacks(file, out, origins, errors, "fallbacks");
+  addFallbacks(file, out, origins, errors, "context_window_fallbacks");
   return out;
 }
 
 /** An inline key is an error here and the deployment is kept without it, so nothing else reports it missing. */
-function convertDeployment(entry: LiteDeployment, i: number, ignored: string[], errors: string[]): AskDeploymentFile {
+function convertDeployment(entry: LiteDeployment, i: number, routerTimeout: number | undefined, ignored: string[], errors: string[]): AskDeploymentFile {
   const p = entry.litellm_params;
-  for (const key of IGNORED_PARAMS) if (p[key] !== undefined) ignored.push(`model_list[${i}].litellm_params.${key}`);
+  for (const [key, why] of Object.entries(REFUSED_PARAMS)) if (Object.hasOwn(p, key)) ignored.push(`model_list[${i}].litellm_params.${key} (${why})`);
+  const timeout = p.timeout ?? routerTimeout;
   let apiKeyEnv: string | undefined;
   if (p.api_key !== undefined) {
     apiKeyEnv = KEY_REF.exec(p.api_key)?.[1];
@@ -114,21 +125,35 @@ function convertDeployment(entry: LiteDeployment, i: number, ignored: string[], 
     ...(p.weight !== undefined ? { weight: p.weight } : {}),
     ...(input !== undefined ? { inputCostPerMTok: input } : {}),
     ...(output !== undefined ? { outputCostPerMTok: output } : {}),
+    ...(p.api_version !== undefined ? { apiVersion: p.api_version } : {}),
+    ...(p.temperature !== undefined ? { temperature: p.temperature } : {}),
+    ...(p.top_p !== undefined ? { topP: p.top_p } : {}),
+    ...(p.stop !== undefined ? { stop: p.stop } : {}),
+    ...(p.seed !== undefined ? { seed: p.seed } : {}),
+    ...(p.presence_penalty !== undefined ? { presencePenalty: p.presence_penalty } : {}),
+    ...(p.frequency_penalty !== undefined ? { frequencyPenalty: p.frequency_penalty } : {}),
+    ...(p.max_tokens !== undefined ? { maxOutputTokens: p.max_tokens } : {}),
+    ...(timeout !== undefined ? { timeoutSec: timeout } : {}),
+    ...(p.stream_timeout !== undefined ? { streamTimeoutSec: p.stream_timeout } : {}),
+    ...(p.max_retries !== undefined ? { maxRetries: p.max_retries } : {}),
+    ...(p.rpm !== undefined ? { rpm: p.rpm } : {}),
+    ...(p.tpm !== undefined ? { tpm: p.tpm } : {}),
   };
 }
 
-/** `fallbacks: [{coding: [fast]}]` → coding.fallbacks = [fast]; targets are checked in resolve-ask.ts. */
-function addFallbacks(file: AskRouterFile, capabilities: Record<string, CapabilityBlock>, origins: Origins, errors: string[]): void {
-  (file.router_settings?.fallbacks ?? []).forEach((entry, k) => {
+/** `fallbacks: [{coding: [fast]}]` → coding.fallbacks = [fast] (context_window_fallbacks alike); targets are checked in resolve.ts. */
+function addFallbacks(file: AskRouterFile, capabilities: Record<string, CapabilityBlock>, origins: Origins, errors: string[], key: "fallbacks" | "context_window_fallbacks"): void {
+  const field = key === "fallbacks" ? "fallbacks" : "contextFallbacks";
+  (file.router_settings?.[key] ?? []).forEach((entry, k) => {
     for (const [from, targets] of Object.entries(entry)) {
       const cap = capabilities[from];
       if (!cap) {
-        errors.push(errorLine(joinPath(["router_settings", "fallbacks", k, from]), `falls back from ${JSON.stringify(from)}, which is not a capability`, `use one of: ${Object.keys(capabilities).join(", ") || "(none declared)"}`));
+        errors.push(errorLine(joinPath(["router_settings", key, k, from]), `falls back from ${JSON.stringify(from)}, which is not a capability`, `use one of: ${Object.keys(capabilities).join(", ") || "(none declared)"}`));
         continue;
       }
-      const list = (cap.fallbacks ??= []);
+      const list = (cap[field] ??= []);
       targets.forEach((target, m) => {
-        origins.fallbacks.set(`${from}/${list.length}`, [k, m]);
+        origins.fallbacks.set(`${field}:${from}/${list.length}`, [k, m]);
         list.push(target);
       });
     }
@@ -154,6 +179,14 @@ const DEPLOYMENT_KEYS: Record<string, readonly string[]> = {
   baseUrl: ["litellm_params", "api_base"],
   apiKeyEnv: ["litellm_params", "api_key"],
   weight: ["litellm_params", "weight"],
+  apiVersion: ["litellm_params", "api_version"],
+  maxOutputTokens: ["litellm_params", "max_tokens"],
+  timeoutSec: ["litellm_params", "timeout"],
+  streamTimeoutSec: ["litellm_params", "stream_timeout"],
+  maxRetries: ["litellm_params", "max_retries"],
+  topP: ["litellm_params", "top_p"],
+  presencePenalty: ["litellm_params", "presence_penalty"],
+  frequencyPenalty: ["litellm_params", "frequency_penalty"],
   id: ["model_info", "id"],
 };
 
@@ -165,11 +198,12 @@ function askRouterPath(origins: Origins): PathFn {
     if (section === "limits") return joinPath(["limits", limitName.get(String(name)) ?? String(name)]);
     if (section === "retries") return "router_settings.num_retries";
     if (section === "cooldownSec") return "router_settings.cooldown_time";
+    if (section === "allowedFails") return "router_settings.allowed_fails";
     const at = `${String(name)}/${String(index)}`;
     const deployment = sub === "deployments" ? origins.deployments.get(at) : undefined;
-    if (deployment !== undefined) return joinPath(["model_list", deployment, ...(key !== undefined ? (DEPLOYMENT_KEYS[String(key)] ?? [key]) : [])]);
-    const fallback = sub === "fallbacks" ? origins.fallbacks.get(at) : undefined;
-    if (fallback !== undefined) return joinPath(["router_settings", "fallbacks", fallback[0], String(name), fallback[1]]);
+    if (deployment !== undefined) return joinPath(["model_list", deployment, ...(key !== undefined ? (DEPLOYMENT_KEYS[String(key)] ?? ["litellm_params", key]) : [])]);
+    const fallback = sub === "fallbacks" || sub === "contextFallbacks" ? origins.fallbacks.get(`${String(sub)}:${at}`) : undefined;
+    if (fallback !== undefined) return joinPath(["router_settings", sub === "fallbacks" ? "fallbacks" : "context_window_fallbacks", fallback[0], String(name), fallback[1]]);
     return joinPath(["capabilities", ...(name !== undefined ? [name] : [])]);
   };
 }

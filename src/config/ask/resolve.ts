@@ -6,6 +6,7 @@
  * checked for it while they are converted, in legacy-ask.ts.)
  */
 import { resolveEndpoint } from "../../backends/http/providers.ts";
+import type { Sampling, WireFormat } from "../../backends/http/types.ts";
 import { emptyAsk, ASK_DEFAULTS } from "../defaults.ts";
 import { errorLine } from "../format-errors.ts";
 import { placeholderProblem } from "../placeholder.ts";
@@ -29,6 +30,7 @@ export function resolveAsk(block: AskBlockFile | undefined, path: PathFn, errors
     capabilities,
     retries: block.retries ?? ASK_DEFAULTS.retries,
     cooldownSec: block.cooldownSec ?? ASK_DEFAULTS.cooldownSec,
+    allowedFails: block.allowedFails ?? ASK_DEFAULTS.allowedFails,
     limits: { ...ASK_DEFAULTS.limits, ...(block.limits ?? {}) },
   };
 }
@@ -46,7 +48,8 @@ function resolveCapability(name: string, cap: CapabilityFile, declared: readonly
     if (deployment) deployments.push(deployment);
   });
   const fallbacks = resolveFallbacks(name, cap.fallbacks ?? [], declared, [...at, "fallbacks"], path, errors);
-  return { name, description: cap.description ?? "", strategy: cap.strategy ?? "ordered", deployments, fallbacks };
+  const contextFallbacks = resolveFallbacks(name, cap.contextFallbacks ?? [], declared, [...at, "contextFallbacks"], path, errors);
+  return { name, description: cap.description ?? "", strategy: cap.strategy ?? "ordered", deployments, fallbacks, contextFallbacks };
 }
 
 function resolveDeployment(entry: AskDeploymentFile, at: readonly PropertyKey[], earlier: readonly AskDeployment[], path: PathFn, errors: string[]): AskDeployment | undefined {
@@ -55,9 +58,15 @@ function resolveDeployment(entry: AskDeploymentFile, at: readonly PropertyKey[],
   if (modelPlaceholder) errors.push(errorLine(path([...at, "model"]), modelPlaceholder.what, modelPlaceholder.fix));
   if (urlPlaceholder) errors.push(errorLine(path([...at, "baseUrl"]), urlPlaceholder.what, urlPlaceholder.fix));
   if (modelPlaceholder || urlPlaceholder) return undefined;
-  const endpoint = resolveEndpoint(entry.model, entry.baseUrl);
+  const endpoint = resolveEndpoint(entry.model, entry.baseUrl, entry.apiVersion);
   if (!endpoint.ok) {
-    errors.push(errorLine(path([...at, entry.baseUrl !== undefined && endpoint.what.includes("URL") ? "baseUrl" : "model"]), endpoint.what, endpoint.fix));
+    const key = endpoint.what.includes("api-version") || endpoint.what.includes("api_version") ? "apiVersion" : entry.baseUrl !== undefined && endpoint.what.includes("URL") ? "baseUrl" : "model";
+    errors.push(errorLine(path([...at, key]), endpoint.what, endpoint.fix));
+    return undefined;
+  }
+  const unsent = unsentSampling(entry, endpoint.value.endpoint.wire);
+  if (unsent) {
+    errors.push(errorLine(path([...at, unsent]), `${endpoint.value.endpoint.provider} (Anthropic's messages API) has no ${unsent}`, `remove ${unsent} from this deployment`));
     return undefined;
   }
   // Never quote the value: a key pasted where its variable's name belongs must not reach a log.
@@ -72,7 +81,45 @@ function resolveDeployment(entry: AskDeploymentFile, at: readonly PropertyKey[],
   }
   const keyEnv = entry.apiKeyEnv ?? endpoint.value.defaultKeyEnv;
   const pricing = entry.inputCostPerMTok !== undefined || entry.outputCostPerMTok !== undefined ? { inputPerMTok: entry.inputCostPerMTok ?? 0, outputPerMTok: entry.outputCostPerMTok ?? 0 } : undefined;
-  return { id, model: entry.model, apiModel: endpoint.value.apiModel, endpoint: endpoint.value.endpoint, ...(keyEnv ? { keyEnv } : {}), weight: entry.weight ?? 1, ...(pricing ? { pricing } : {}) };
+  const sampling = samplingOf(entry);
+  return {
+    id,
+    model: entry.model,
+    apiModel: endpoint.value.apiModel,
+    endpoint: endpoint.value.endpoint,
+    ...(keyEnv ? { keyEnv } : {}),
+    weight: entry.weight ?? 1,
+    ...(pricing ? { pricing } : {}),
+    ...(sampling ? { sampling } : {}),
+    ...(entry.maxOutputTokens !== undefined ? { maxOutputTokens: entry.maxOutputTokens } : {}),
+    ...(entry.timeoutSec !== undefined ? { timeoutMs: entry.timeoutSec * 1000 } : {}),
+    ...(entry.streamTimeoutSec !== undefined ? { streamTimeoutMs: entry.streamTimeoutSec * 1000 } : {}),
+    ...(entry.maxRetries !== undefined ? { maxRetries: entry.maxRetries } : {}),
+    ...(entry.rpm !== undefined ? { rpm: entry.rpm } : {}),
+    ...(entry.tpm !== undefined ? { tpm: entry.tpm } : {}),
+  };
+}
+
+/** The operator's sampling parameters, undefined when none is set. */
+function samplingOf(entry: AskDeploymentFile): Sampling | undefined {
+  const stop = entry.stop === undefined ? undefined : typeof entry.stop === "string" ? [entry.stop] : [...entry.stop];
+  const s: Sampling = {
+    ...(entry.temperature !== undefined ? { temperature: entry.temperature } : {}),
+    ...(entry.topP !== undefined ? { topP: entry.topP } : {}),
+    ...(stop !== undefined ? { stop } : {}),
+    ...(entry.seed !== undefined ? { seed: entry.seed } : {}),
+    ...(entry.presencePenalty !== undefined ? { presencePenalty: entry.presencePenalty } : {}),
+    ...(entry.frequencyPenalty !== undefined ? { frequencyPenalty: entry.frequencyPenalty } : {}),
+  };
+  return Object.keys(s).length > 0 ? s : undefined;
+}
+
+/** A parameter this wire format has no field for: refused rather than dropped, so the operator knows. */
+function unsentSampling(entry: AskDeploymentFile, wire: WireFormat): "seed" | "presencePenalty" | "frequencyPenalty" | undefined {
+  if (wire !== "anthropic") return undefined;
+  if (entry.seed !== undefined) return "seed";
+  if (entry.presencePenalty !== undefined) return "presencePenalty";
+  return entry.frequencyPenalty !== undefined ? "frequencyPenalty" : undefined;
 }
 
 /** Two deployments of one model (two keys, two regions) are `model` and `model.2`. */

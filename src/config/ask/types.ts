@@ -3,7 +3,7 @@
  * Keys appear here only as the NAME of an environment variable: the value is read at request
  * time by the ask service and exists nowhere in the config.
  */
-import type { Endpoint } from "../../backends/http/types.ts";
+import type { Endpoint, Sampling } from "../../backends/http/types.ts";
 
 export interface AskDeployment {
   /** Shown by list_capabilities and in messages: `id:` / model_info.id, else the model id. */
@@ -19,16 +19,37 @@ export interface AskDeployment {
   weight: number;
   /** USD per million tokens, when configured: the envelope's usage.cost_usd. */
   pricing?: { inputPerMTok: number; outputPerMTok: number };
+  /** Sampling parameters sent with every request to it (the operator's, never the caller's). */
+  sampling?: Sampling;
+  /** Its own output cap: a request asking for more is sent this much. */
+  maxOutputTokens?: number;
+  /** One leg's limit on it, inside the request budget. */
+  timeoutMs?: number;
+  /** The longest silence in a streamed reply before the leg counts as hung. */
+  streamTimeoutMs?: number;
+  /** Further tries of it within one request; undefined = the block's retries. */
+  maxRetries?: number;
+  /** Local rate limits per minute, counted by every process from the history. */
+  rpm?: number;
+  tpm?: number;
 }
+
+export type AskStrategy = "ordered" | "weighted" | "least-busy" | "latency" | "usage";
 
 export interface AskCapability {
   name: string;
   description: string;
-  /** ordered: the written order, first to last; weighted: a weighted shuffle per request. */
-  strategy: "ordered" | "weighted";
+  /**
+   * ordered: the written order; weighted: a weighted shuffle per request (LiteLLM's simple-shuffle);
+   * least-busy: fewest requests in flight; latency: lowest recent latency; usage: fewest tokens this
+   * minute — the last three read every process's legs from the store.
+   */
+  strategy: AskStrategy;
   deployments: AskDeployment[];
   /** Other capabilities tried, in order, when every deployment of this one failed (not transitive). */
   fallbacks: string[];
+  /** Capabilities tried instead when the request is too long for this one's models. */
+  contextFallbacks: string[];
 }
 
 /** Boundaries the caller cannot cross, checked before any provider is called. */
@@ -51,5 +72,10 @@ export interface AskConfig {
   retries: number;
   /** How long a failed deployment is skipped by every orchestrate process (longer when the provider says so). */
   cooldownSec: number;
+  /**
+   * Failures a deployment may have within a minute before it cools (LiteLLM's allowed_fails); a
+   * rate limit cools at once. 0: the first failure cools it.
+   */
+  allowedFails: number;
   limits: AskLimits;
 }

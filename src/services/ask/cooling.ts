@@ -24,7 +24,20 @@ const CLASS_OF: Record<DeploymentFailure | "timeout", CooldownClass | undefined>
   misconfigured: "not_installed",
   // A request this deployment refused says nothing about its health.
   bad_request: undefined,
+  context_window: undefined,
 };
+
+const MINUTE_MS = 60_000;
+/** Failure times per deployment in this process, for allowed_fails (LiteLLM counts them per minute). */
+const recentFailures = new Map<string, number[]>();
+
+/** Whether this failure is past the deployment's allowance for the minute; a rate limit always is. */
+function pastAllowance(key: string, failure: DeploymentFailure | "timeout", allowed: number, now: number): boolean {
+  const times = (recentFailures.get(key) ?? []).filter((t) => now - t < MINUTE_MS);
+  times.push(now);
+  recentFailures.set(key, times);
+  return failure === "rate_limited" || times.length > allowed;
+}
 
 /** Cooling deployments among `deployments`, with when each comes back. */
 export function coolingUntil(rt: Runtime, deployments: readonly AskDeployment[], now: number): Map<AskDeployment, number> {
@@ -38,11 +51,17 @@ export function coolingUntil(rt: Runtime, deployments: readonly AskDeployment[],
   return out;
 }
 
-/** After a failure: skipped by every process for cooldownSec, or the provider's retry-after when longer. */
+/**
+ * After a failure: skipped by every process for cooldownSec, or the provider's retry-after when
+ * longer — once the deployment has failed more than allowedFails times this minute (a rate limit
+ * cools at once, as in LiteLLM).
+ */
 export function coolDown(rt: Runtime, d: AskDeployment, failure: DeploymentFailure | "timeout", retryAfterMs: number | undefined): void {
   const cls = CLASS_OF[failure];
   const sec = rt.config.ask.cooldownSec;
   if (!cls || sec === 0) return;
   const now = rt.now();
-  rt.store.cooldowns.arm(deploymentKey(d), cls, Math.max(now + sec * 1000, now + (retryAfterMs ?? 0)), now);
+  const key = deploymentKey(d);
+  if (!pastAllowance(key, failure, rt.config.ask.allowedFails, now)) return;
+  rt.store.cooldowns.arm(key, cls, Math.max(now + sec * 1000, now + (retryAfterMs ?? 0)), now);
 }

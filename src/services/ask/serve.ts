@@ -11,11 +11,12 @@ import type { Json } from "@exodus/schemasafe";
 import type { NonAnswer } from "../../backends/http/classify.ts";
 import type { FinishReason } from "../../backends/http/types.ts";
 import type { AskCapability, AskDeployment } from "../../config/types.ts";
-import { backoffMs, legTimeoutMs, orderDeployments, roomForLeg } from "../../routing/ask-plan.ts";
+import { atRateLimit, backoffMs, legTimeoutMs, orderDeployments, roomForLeg } from "../../routing/ask-plan.ts";
 import type { Runtime } from "../shared/runtime.ts";
 import { coolDown, coolingUntil } from "./cooling.ts";
 import type { UsageTally } from "./envelope.ts";
 import { legEntry, type LegEntry } from "./trail.ts";
+import { loadOf, startLeg } from "./load.ts";
 import { runLeg, type LegResult } from "./leg.ts";
 import { ABSTAIN_TOKEN, repairTurn, type Conversation } from "./prompt.ts";
 import type { CheckedRequest } from "./request.ts";
@@ -52,26 +53,35 @@ export interface AskRun {
   finish: FinishReason | null;
   /** When the earliest cooling deployment comes back, if every one was cooling. */
   coolingEnds?: number;
+  /** A deployment said the prompt does not fit its context window. */
+  contextExceeded?: boolean;
   random: () => number;
   onProgress?: (message: string) => void;
 }
 
 export async function serve(run: AskRun): Promise<Served> {
   const requested = run.request.capability;
-  const chain = [requested, ...requested.fallbacks.flatMap((name) => run.rt.config.ask.capabilities[name] ?? [])];
-  for (const capability of chain) {
-    const served = await serveCapability(run, capability, capability !== requested);
-    if (served) return served;
+  const first = await serveCapability(run, requested, false);
+  if (first) return first;
+  // A prompt too long for the requested models goes to its context-window fallbacks (LiteLLM's
+  // context_window_fallbacks) when it names any; every other failure to its ordinary fallbacks.
+  const next = run.contextExceeded && requested.contextFallbacks.length > 0 ? requested.contextFallbacks : requested.fallbacks;
+  for (const capability of next.flatMap((name) => run.rt.config.ask.capabilities[name] ?? [])) {
     if (!roomForLeg(run.deadline - run.rt.now())) return { kind: "exhausted", budget: true };
+    const served = await serveCapability(run, capability, true);
+    if (served) return served;
   }
-  return { kind: "exhausted", budget: false };
+  return { kind: "exhausted", budget: !roomForLeg(run.deadline - run.rt.now()) };
 }
 
 /** undefined = every deployment of this capability failed or was cooling: try the next capability. */
 async function serveCapability(run: AskRun, capability: AskCapability, isFallback: boolean): Promise<Served | undefined> {
-  const ordered = orderDeployments(capability.deployments, capability.strategy, run.random);
+  const load = loadOf(run.rt, capability.deployments);
+  const ordered = orderDeployments(capability.deployments, capability.strategy, run.random, load);
   if (!isFallback) run.intended = ordered[0];
   const cooling = coolingUntil(run.rt, ordered, run.rt.now());
+  // At its rpm/tpm this minute: skipped like a cooling one, back within the minute.
+  for (const d of ordered) if (!cooling.has(d) && atRateLimit(d, load(d))) cooling.set(d, run.rt.now() + 60_000);
   const queue = ordered.filter((d) => !cooling.has(d));
   if (queue.length === 0) {
     const ends = Math.min(...cooling.values());
@@ -80,6 +90,8 @@ async function serveCapability(run: AskRun, capability: AskCapability, isFallbac
   }
   const failures = new Map<AskDeployment, { count: number; at: number; retryAfterMs?: number }>();
   let retries = run.rt.config.ask.retries;
+  // A deployment's own max_retries replaces the shared pool for it.
+  const retriesOf = (d: AskDeployment, count: number) => (d.maxRetries !== undefined ? d.maxRetries - (count - 1) : retries);
   for (let d = queue.shift(); d !== undefined; d = queue.shift()) {
     const before = failures.get(d);
     if (before && !(await waitToRetry(run, before))) return undefined;
@@ -88,12 +100,14 @@ async function serveCapability(run: AskRun, capability: AskCapability, isFallbac
     if (outcome.kind !== "failed") return outcome.served;
     const { result } = outcome;
     run.last = { deployment: d, capability: capability.name, failure: result.failure, detail: result.detail };
+    if (result.failure === "context_window") run.contextExceeded = true;
     if (!result.unsent) coolDown(run.rt, d, result.failure, result.retryAfterMs);
     failures.set(d, { count: (before?.count ?? 0) + 1, at: run.rt.now(), ...(result.retryAfterMs !== undefined ? { retryAfterMs: result.retryAfterMs } : {}) });
     // Worth another try only if it may pass, and only if its wait fits in what is left.
     const waitMs = backoffMs((before?.count ?? 0) + 1, result.retryAfterMs);
-    if (!result.leaves && retries > 0 && roomForLeg(run.deadline - run.rt.now(), waitMs)) {
-      retries--;
+    const count = (before?.count ?? 0) + 1;
+    if (!result.leaves && retriesOf(d, count) > 0 && roomForLeg(run.deadline - run.rt.now(), waitMs)) {
+      if (d.maxRetries === undefined) retries--;
       queue.push(d);
     }
   }
@@ -131,7 +145,8 @@ async function serveOn(run: AskRun, capability: AskCapability, d: AskDeployment,
     run.legs += 1;
     run.onProgress?.(`${capability.name}: ${d.id} (leg ${run.legs})`);
     const began = run.rt.now();
-    const leg = await runLeg({ deployment: d, conversation, maxOutputTokens: run.request.maxOutputTokens, timeoutMs: legTimeoutMs(run.deadline - run.rt.now()), signal: run.signal, env: run.rt.env, now: run.rt.now, secrets: run.secrets });
+    const done = startLeg(d);
+    const leg = await runLeg({ deployment: d, conversation, maxOutputTokens: run.request.maxOutputTokens, timeoutMs: legTimeoutMs(run.deadline - run.rt.now()), signal: run.signal, env: run.rt.env, now: run.rt.now, secrets: run.secrets }).finally(done);
     run.usage.add(leg.usage, leg.costUsd);
     const result = leg.result;
     const entry = legEntry({ capability: capability.name, deployment: d, leg, began, ended: run.rt.now(), retry });

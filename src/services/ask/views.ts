@@ -3,6 +3,7 @@
  * it falls back. Sends nothing. Neither keys nor their variables' names nor base URLs are shown:
  * the calling model needs to choose a capability, not to learn the operator's endpoints.
  */
+import type { AskStrategy } from "../../config/types.ts";
 import type { Runtime } from "../shared/runtime.ts";
 import { coolingUntil } from "./cooling.ts";
 
@@ -10,7 +11,7 @@ export interface CapabilityListing {
   capabilities: {
     name: string;
     description: string;
-    strategy: "ordered" | "weighted";
+    strategy: AskStrategy;
     fallbacks: string[];
     deployments: { id: string; model: string; format: "openai" | "anthropic"; cooling_until: string | null }[];
   }[];

@@ -47,7 +47,7 @@ export const listCapabilitiesOutput = type({
   "capabilities?": type({
     name: "string",
     description: "string",
-    strategy: "'ordered' | 'weighted'",
+    strategy: "'ordered' | 'weighted' | 'least-busy' | 'latency' | 'usage'",
     fallbacks: "string[]",
     deployments: type({ id: "string", model: "string", format: "'openai' | 'anthropic'", cooling_until: "string | null" }).array(),
   }).array(),
