@@ -115,11 +115,6 @@ export const REFUSED_PARAMS = {
   max_completion_tokens: "write max_tokens (orchestrate sends the field each endpoint expects)",
 } as const;
 
-function refusedParams(): { [K in keyof typeof REFUSED_PARAMS as `${K}?`]: "unknown" } {
-  const out: Record<string, "unknown"> = {};
-  for (const key of Object.keys(REFUSED_PARAMS)) out[`${key}?`] = "unknown";
-  return out as { [K in keyof typeof REFUSED_PARAMS as `${K}?`]: "unknown" };
-}
 
 /** router_settings keys LiteLLM documents that orchestrate does not honour (see REFUSED_PARAMS). */
 export const REFUSED_ROUTER = {
@@ -139,10 +134,13 @@ export const REFUSED_ROUTER = {
   default_fallbacks: "name each capability's fallbacks",
 } as const;
 
-function refusedRouter(): { [K in keyof typeof REFUSED_ROUTER as `${K}?`]: "unknown" } {
+/** A refused key's schema entry: any value is accepted, so loading can name it with its reason instead of failing. */
+type AnyValue<T> = { [K in keyof T & string as `${K}?`]: "unknown" };
+
+function anyValueOf<T extends Record<string, string>>(reasons: T): AnyValue<T> {
   const out: Record<string, "unknown"> = {};
-  for (const key of Object.keys(REFUSED_ROUTER)) out[`${key}?`] = "unknown";
-  return out as { [K in keyof typeof REFUSED_ROUTER as `${K}?`]: "unknown" };
+  for (const key of Object.keys(reasons)) out[`${key}?`] = "unknown";
+  return out as AnyValue<T>;
 }
 
 export const LiteParamsDef = {
@@ -171,7 +169,7 @@ export const LiteParamsDef = {
   "tpm?": "number.integer > 0",
   // LiteLLM documents these; each is refused on its own, with its reason (legacy.ts REFUSED_PARAMS),
   // and the rest of the file loads.
-  ...refusedParams(),
+  ...anyValueOf(REFUSED_PARAMS),
 } as const;
 
 export const LiteModelInfoDef = { "+": "reject", "id?": "string > 0", "description?": "string" } as const;
@@ -191,7 +189,7 @@ export const LiteRouterDef = {
   /** Every deployment's leg limit unless its own timeout says otherwise. */
   "timeout?": "0 < number <= 3600",
   "retry_after?": "number >= 0",
-  ...refusedRouter(),
+  ...anyValueOf(REFUSED_ROUTER),
 } as const;
 
 export const LiteLimitsDef = {
