@@ -99,4 +99,22 @@ describe("the wizard's listing", () => {
     expect((await detectBackend("gemini", "gemini", box.env)).version).toBe("0.61.0");
     expect(argvs(box, "gemini").sort()).toEqual(["--help", "--help"]);
   }, 60_000);
+
+  test.each([
+    ["codex", "@openai/codex", "bin/codex.js"],
+    ["claude", "@anthropic-ai/claude-code", "bin/claude.exe"],
+    ["opencode", "opencode-ai", "bin/opencode.exe"],
+    ["copilot", "@github/copilot", "npm-loader.js"],
+  ] as const)("%s's version is read from its npm package (%s), without starting it for --version", async (cli, pkgName, binFile) => {
+    box = usualLocationSandbox([]);
+    const pkg = join(box.root, "lib", "node_modules", pkgName);
+    mkdirSync(join(pkg, binFile, ".."), { recursive: true });
+    writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: pkgName, version: "9.8.7" }));
+    writeFileSync(join(pkg, binFile), `#!/bin/sh\nexec ${join(BUN_DIR, "bun")} ${join(FAKES_DIR, cli)} "$@"\n`);
+    chmodSync(join(pkg, binFile), 0o755);
+    Bun.spawnSync(["ln", "-s", join(pkg, binFile), join(box.home, ".local", "bin", cli)]);
+    const probe = await detectBackend(cli, cli, box.env);
+    expect(probe.version).toBe("9.8.7");
+    expect(argvs(box, cli)).not.toContain("--version");
+  }, 60_000);
 });

@@ -357,6 +357,8 @@ export const claudeAdapter: Adapter & { explain(outcome: ExitOutcome): string | 
     ],
     auth: ["auth", "status"],
     loginHint: "claude auth login",
+    // `claude --version` prints "2.1.197 (Claude Code)" for @anthropic-ai/claude-code 2.1.197: an npm install is read from the file instead of starting the CLI (other installs are asked).
+    packageVersion: "@anthropic-ai/claude-code",
   },
   supportsResume: true,
 };

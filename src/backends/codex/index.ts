@@ -269,6 +269,8 @@ export const codexAdapter: Adapter = {
     ],
     auth: ["login", "status"],
     loginHint: "codex login",
+    // `codex --version` prints "codex-cli 0.171.0" for @openai/codex 0.171.0: an npm install is read from the file instead of starting the CLI (other installs are asked).
+    packageVersion: "@openai/codex",
   },
   supportsResume: true,
 };

@@ -261,6 +261,8 @@ function copilotProbes(): ProbeSpec {
     requiredFlags: flags.map((flag) => ({ flag, since })),
     // copilot has no offline auth-status command; readiness shows only on a real run.
     loginHint: "copilot login (or set COPILOT_GITHUB_TOKEN / GH_TOKEN, or `gh auth login`)",
+    // `copilot --version` prints "GitHub Copilot CLI 1.0.102." for @github/copilot 1.0.102: an npm install is read from the file instead of starting the CLI (other installs are asked).
+    packageVersion: "@github/copilot",
   };
 }
 

@@ -295,6 +295,8 @@ export const opencodeAdapter: Adapter = {
     })),
     auth: ["auth", "list"],
     loginHint: "opencode auth login",
+    // `opencode --version` prints "1.18.33" for opencode-ai 1.18.33: an npm install is read from the file instead of starting the CLI (other installs are asked).
+    packageVersion: "opencode-ai",
   },
   supportsResume: true,
 };
