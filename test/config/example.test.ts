@@ -46,3 +46,18 @@ test("the unified JSON Schema (for editors) is closed like the arktype scope", a
   expect(schema.additionalProperties).toBe(false);
   expect(Object.keys(schema.properties).sort()).toEqual([...KNOWN_KEYS.unified].sort());
 });
+
+test("the commented-out review and workflow blocks of config.example.yaml load as shown once uncommented (issue 23 §8)", async () => {
+  const filled = (await Bun.file(EXAMPLE).text()).replace(/<([A-Za-z][\w.-]*)>/g, "$1");
+  const lines = filled.split("\n");
+  const start = lines.findIndex((l) => l === "  # review:");
+  const end = lines.findIndex((l, i) => i > start && !l.startsWith("  #"));
+  expect(start).toBeGreaterThan(0);
+  // Uncomment the option lines (`  # key:` / `  #   …`), not the prose between them.
+  const uncommented = lines.map((l, i) => (i >= start && i < end && /^  # ( {2,}\S|(review|workflow):$)/.test(l) ? l.replace(/^  # /, "  ") : l));
+  const path = writeConfig(privateDir(), "config.yaml", uncommented.join("\n"));
+  const result = await loadConfig({ path, env: { HOME: "/home/u" } });
+  if (!result.ok) throw new Error(result.error.message);
+  expect(result.value.consult.review).toMatchObject({ reviewers: ["reviewer-b"] });
+  expect(result.value.consult.workflow).toBeDefined();
+});
