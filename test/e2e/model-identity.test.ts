@@ -64,6 +64,16 @@ describe("consult: the same check", () => {
     expect(answerRuns(world.box.recordings("codex")).length).toBe(1);
   });
 
+  test("a codex whose model does not exist failed the turn: the model is not called verified (issue 23 §8)", async () => {
+    world = await openWorld(configOf({ cx: { backend: "codex", model: "gpt-5.5", env: { FAKE_CODEX_SCENARIO: "bad-model" } } }), { ORCHESTRATE_HOST_RUNTIME: "claude" });
+    const reply = await ask(world.session);
+    const e = reply.structuredContent ?? {};
+    expect(e.ok).toBe(false);
+    // The rollout names the model codex was asked for; nothing served, so nothing is verified.
+    expect(e.model_verification).toBe("unverified");
+    expect(textOf(reply)).not.toContain("model verified");
+  });
+
   test("a claude whose modelUsage names another model is configured_model_unavailable", async () => {
     world = await openWorld(configOf({ cl: { backend: "claude", model: "claude-sonnet-5-5", env: { FAKE_CLAUDE_SCENARIO: "wrong-model" } } }), { ORCHESTRATE_HOST_RUNTIME: "codex" });
     const reply = envOf(await ask(world.session));

@@ -138,11 +138,20 @@ function outcome<C>(rt: Runtime, agent: AgentConfig, views: RunView[], judged: E
     text: views.at(-1)?.attempt.run.text ?? "",
     ...(sessionId ? { sessionId } : {}),
     models,
-    verification: compareModel(agent.model, models, rt.adapters[agent.backend].helperModel),
+    verification: verdictOf(compareModel(agent.model, models, rt.adapters[agent.backend].helperModel), "error" in judged),
     usage: combineUsage(rt.adapters[agent.backend].traits.resumedUsage, views.map((v) => v.usage)),
     repaired,
     reruns: views.flatMap((v) => (v.attempt.reran ?? []).map((r) => r.reason)),
   };
+}
+
+/**
+ * A failed turn verifies nothing: where the model comes from a side channel (codex's rollout records
+ * the model it was asked for) a run that died on "model does not exist" would otherwise read as
+ * verified. A mismatch stays a mismatch — that is evidence either way.
+ */
+function verdictOf(verdict: IdentityVerdict, failed: boolean): IdentityVerdict {
+  return failed && verdict === "verified" ? "unverified" : verdict;
 }
 
 /** A CLI reporting cumulative totals on a resumed thread (codex) already holds both turns in its later report. */
