@@ -51,7 +51,7 @@ export async function approveRun(rt: Runtime, req: ReviewRunRequest, approver: A
   if (!depth.ok) return depth;
   // Before the token is spent: a server that cannot check it against the material leaves it, and
   // the review, as they were — spending it here made the review stale for the server that can.
-  const here = heldHere(req.review_id);
+  const here = record.status === "planned" ? heldHere(req.review_id) : ok(true);
   if (!here.ok) return here;
   const claimed = claim(rt, req);
   if (!claimed.ok) return claimed;
