@@ -25,6 +25,13 @@ export const checkCommand = defineCommand({
       process.stdout.write(`No config file found (looked for ${location.path}).\n${skipped}The server would run with every tier unconfigured. Create one with: orchestrate init\n`);
       process.exit(CHECK_EXIT.invalid);
     }
+    const { hostMismatch } = await import("../config/host-check.ts");
+    const { readRawConfig } = await import("../config/presence.ts");
+    const mismatch = args.path ? undefined : hostMismatch(readRawConfig(env), env);
+    if (mismatch) {
+      process.stdout.write(`✗ ${location.path}: the server refuses to start: ${mismatch}\n`);
+      process.exit(CHECK_EXIT.invalid);
+    }
     const config = await loadConfig({ env, ...(args.path ? { path: args.path } : {}) });
     if (!config.ok) {
       process.stdout.write(`✗ ${config.error.message}\n${config.error.hint ? `Fix: ${config.error.hint}\n` : ""}`);
