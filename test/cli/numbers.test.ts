@@ -22,7 +22,7 @@ describe("the commands", () => {
     expect(out.code).not.toBe(0);
     expect(out.stderr).toContain("--port takes a port number in decimal digits");
     expect(out.stdout).toBe("");
-  });
+  }, 30_000);
 
   test("orchestrate history list --limit 0x10 and history prune --older-than 1e1 are refused", async () => {
     const list = await orchestrate(["history", "list", "--limit", "0x10"], box.env);
@@ -31,5 +31,5 @@ describe("the commands", () => {
     const prune = await orchestrate(["history", "prune", "--older-than", "1e1", "--yes"], box.env);
     expect(prune.code).not.toBe(0);
     expect(prune.stderr).toContain("--older-than takes a whole number of days");
-  });
+  }, 30_000);
 });
