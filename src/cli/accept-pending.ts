@@ -1,3 +1,4 @@
+import { EXIT } from "./exit-codes.ts";
 import { defineCommand } from "citty";
 
 /**
@@ -24,7 +25,8 @@ export const acceptPendingCommand = defineCommand({
     try {
       if (!(await confirm(`Replace ${path} with the staged config?`, false))) return exit("Not promoted; the staged file is unchanged.");
     } catch (error) {
-      if (error instanceof Cancelled) return exit("Cancelled — nothing was changed.");
+      // 130 whether the Ctrl-C reached the prompt or, before it was armed, the process as SIGINT.
+      if (error instanceof Cancelled) return exit("Cancelled — nothing was changed.", EXIT.cancelled);
       throw error;
     }
     const done = promote(staged.value);
@@ -34,7 +36,7 @@ export const acceptPendingCommand = defineCommand({
   },
 });
 
-function exit(message: string): never {
+function exit(message: string, code = 1): never {
   process.stderr.write(`${message}\n`);
-  process.exit(1);
+  process.exit(code);
 }

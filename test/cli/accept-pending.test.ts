@@ -54,7 +54,8 @@ describe("orchestrate accept-pending", () => {
     term = spawnPty(["accept-pending", box.configPath], box.env);
     await term.expect("Replace");
     term.send(KEY.ctrlC);
-    expect(await term.exited).toBe(1);
+    // 130: interrupted, as src/cli/exit-codes.ts and README's exit codes say.
+    expect(await term.exited).toBe(130);
     expect(readFileSync(box.configPath, "utf8")).toBe(LIVE);
     expect(readFileSync(`${box.configPath}.pending`, "utf8")).toBe(STAGED);
   }, 60_000);
