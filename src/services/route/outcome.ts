@@ -46,6 +46,8 @@ export interface RouteOutcome {
    * was asked for may not have been done (claude ends such a run `success`, exit 0).
    */
   refusalNotice?: string;
+  /** Set when the history store failed after the work started: the answer stands, unrecorded. */
+  storeNotice?: string;
   text?: string;
   attempts: AttemptTrace[];
   crossProviderNotice?: string;

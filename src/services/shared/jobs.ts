@@ -12,6 +12,7 @@ import { ownerAlive } from "../../process/start-time.ts";
 import { endOrphanGroups } from "../../process/group-records.ts";
 import type { Store } from "../../store/db.ts";
 import type { Result } from "../../result.ts";
+import { log } from "../../log.ts";
 
 /** All a job needs of the runtime (structural, so this module does not import services/shared/runtime.ts). */
 export interface JobsRuntime {
@@ -63,7 +64,7 @@ export function startJob<R>(rt: JobsRuntime, work: JobWork<R>): { id: string; do
   const abort = new AbortController();
   const entry: LiveJob = { abort, done: Promise.resolve() };
   let lastWrite = 0;
-  const output = batchedWriter((text) => rt.store.jobs.appendPartial(id, text));
+  const output = batchedWriter((text) => storeQuietly(id, () => rt.store.jobs.appendPartial(id, text)));
   const hooks: JobHooks = {
     signal: abort.signal,
     onProgress: (message) => {
@@ -71,7 +72,7 @@ export function startJob<R>(rt: JobsRuntime, work: JobWork<R>): { id: string; do
       const now = Date.now();
       if (now - lastWrite < PROGRESS_WRITE_MS) return;
       lastWrite = now;
-      rt.store.jobs.setProgress(id, message, now);
+      storeQuietly(id, () => rt.store.jobs.setProgress(id, message, now));
     },
     onOutput: output.write,
   };
@@ -83,14 +84,49 @@ export function startJob<R>(rt: JobsRuntime, work: JobWork<R>): { id: string; do
       (error: unknown): JobEnd<R> => ({ ok: false, error: { code: "internal_error", message: String(error) } }),
     )
     .then((end) => {
-      output.flush();
-      rt.store.jobs.finish(id, finishing(end, work.verdict));
+      finishRow(rt, id, () => (output.flush(), finishing(end, work.verdict)));
       live.delete(id);
       return end;
     });
   entry.done = done;
   live.set(id, entry);
   return { id, done };
+}
+
+/** Progress and partial output are best-effort: a store that refuses them must not end the work. */
+function storeQuietly(id: string, write: () => void): void {
+  try {
+    write();
+  } catch (error) {
+    log.warn(`job ${id}: the store refused a progress write (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+/** Between tries to finish a job row the store refused (disk full, read-only): until it takes it. */
+const FINISH_RETRY_MS = 2000;
+
+/**
+ * Writes the job row's end. When the store refuses (disk full after the delegate ran), the answer
+ * in hand still goes back to the caller, and the row is finished as soon as the store takes writes
+ * again, so it is never left running; if this server dies first, the next one reconciles it.
+ */
+function finishRow(rt: JobsRuntime, id: string, row: () => Parameters<JobsRuntime["store"]["jobs"]["finish"]>[1]): void {
+  let record: Parameters<JobsRuntime["store"]["jobs"]["finish"]>[1] | undefined;
+  const attempt = (): boolean => {
+    try {
+      record ??= row();
+      rt.store.jobs.finish(id, record);
+      return true;
+    } catch (error) {
+      log.error(`job ${id}: the store refused its end (${error instanceof Error ? error.message : String(error)}); retrying every ${FINISH_RETRY_MS / 1000} s`);
+      return false;
+    }
+  };
+  if (attempt()) return;
+  const timer = setInterval(() => {
+    if (attempt()) clearInterval(timer);
+  }, FINISH_RETRY_MS);
+  timer.unref();
 }
 
 /** The job row's end: the verdict on the result, or a failure with nothing to show when the work threw. */

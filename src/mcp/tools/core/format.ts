@@ -19,6 +19,7 @@ export function formatRoute(outcome: RouteOutput, trace?: string[]): string {
   if (outcome.crossProviderNotice) lines.push(`Notice: ${outcome.crossProviderNotice}`);
   if (outcome.modelNotice) lines.push(`Notice: ${outcome.modelNotice}`);
   if (outcome.refusalNotice) lines.push(`Notice: ${outcome.refusalNotice}`);
+  if (outcome.storeNotice) lines.push(`Notice: ${outcome.storeNotice}`);
   if (outcome.usage && Object.keys(outcome.usage).length > 0) lines.push(`Usage: ${usageLine(outcome.usage)}`);
   if (outcome.sessionId) lines.push(`Session: ${outcome.sessionId}`);
   if (outcome.text) lines.push("", outcome.ok ? outcome.text : `Partial output:\n${outcome.text}`);

@@ -53,6 +53,7 @@ export const routeOutput = type({
   "servedBy?": { agent: "string", backend: "string", "model?": "string", tier, provider: "string", "modelVerification?": identityVerdict, "configuredModel?": "string" },
   "modelNotice?": "string",
   "refusalNotice?": "string",
+  "storeNotice?": "string",
   "text?": "string",
   attempts: attempt.array(),
   "crossProviderNotice?": "string",

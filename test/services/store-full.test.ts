@@ -1,0 +1,74 @@
+/**
+ * A store that fills up after the delegate ran (SQLite's max_page_count stands in for a full
+ * disk): the answer in hand still comes back, the failure is named store_unavailable, and no row
+ * is left running once the store takes writes again (services/shared/jobs.ts, services/route).
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import type { Database } from "bun:sqlite";
+import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
+import { createRuntime } from "../../src/services/shared/runtime.ts";
+import { routeTask } from "../../src/services/route/index.ts";
+import { startJob } from "../../src/services/shared/jobs.ts";
+import { mustOpen, tmpStorePath } from "../store/tmp.ts";
+
+let box: Sandbox | undefined;
+afterEach(() => {
+  box?.cleanup();
+  box = undefined;
+});
+
+/** No page may be added from now on: the next write that needs one fails with SQLITE_FULL. */
+function fill(db: Database): void {
+  const pages = db.query<{ page_count: number }, []>("PRAGMA page_count").get()?.page_count ?? 0;
+  db.run(`PRAGMA max_page_count = ${pages}`);
+}
+
+const BIG = "answer ".repeat(40_000);
+
+async function until(probe: () => boolean, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!probe()) {
+    if (Date.now() > end) throw new Error("timed out");
+    await Bun.sleep(50);
+  }
+}
+
+describe("a full store after the work ran", () => {
+  test("a job still returns its result, and its row is finished when the store takes writes again", async () => {
+    const store = mustOpen(tmpStorePath());
+    const { id, done } = startJob({ store }, {
+      kind: "route",
+      args: { prompt: "x" },
+      run: async () => {
+        fill(store.db);
+        return { ok: true, text: BIG };
+      },
+      verdict: () => ({ status: "ok" }),
+    });
+    const end = await done;
+    expect(end.ok && end.value.text).toBe(BIG);
+    expect(store.jobs.get(id)?.status).toBe("running");
+    store.db.run("PRAGMA max_page_count = 1073741823");
+    await until(() => store.jobs.get(id)?.status === "ok", 10_000);
+    store.close();
+  });
+
+  test("a route returns the delegate's answer with a store_unavailable notice instead of internal_error", async () => {
+    box = makeSandbox({});
+    box.writeConfig(`agents:\n  a: { backend: claude, model: opus, env: { FAKE_REPLY: "${BIG.slice(0, 60_000)}" } }\ntiers: { light: null, standard: null, heavy: [a] }\n`);
+    const opened = await createRuntime(box.env);
+    if (!opened.ok) throw new Error(opened.error.message);
+    const rt = opened.value;
+    // Full from the delegate's first progress on: the run's first row is in, the answer has no room.
+    const pending = routeTask(rt, { prompt: "x", cwd: box.repo, tier: "heavy" }, { onProgress: () => fill(rt.store.db) });
+    const outcome = await pending;
+    expect(outcome.ok).toBe(true);
+    expect(outcome.text).toContain("answer answer");
+    expect(outcome.storeNotice).toContain("store_unavailable");
+    const runId = outcome.runId ?? "";
+    expect(rt.store.runs.getRun(runId)?.status).toBe("running");
+    rt.store.db.run("PRAGMA max_page_count = 1073741823");
+    await until(() => rt.store.runs.getRun(runId)?.status === "ok", 10_000);
+    rt.store.close();
+  });
+});
