@@ -234,9 +234,10 @@ module.exports = {
       comment:
         "A delegate's transport is driven only by runner/attempt.ts (through prepare and stream), which checks " +
         "the recursion depth before anything starts; no service may open a transport around it. The HTTP " +
-        "channel that ask uses sends a request, not a delegate, and is exempt.",
+        "channel that ask uses sends a request, not a delegate, and is exempt; so is orchestrate check's ACP " +
+        "handshake (runner/transports/acp-probe.ts), which checks the depth the same way and sends no prompt.",
       from: { path: "^src/", pathNot: "^src/runner/(attempt|prepare|stream|classify|guards)\\.ts$|^src/runner/transports/" },
-      to: { path: "^src/runner/transports/", pathNot: "^src/runner/transports/(types|http)\\.ts$" },
+      to: { path: "^src/runner/transports/", pathNot: "^src/runner/transports/(types|http|acp-probe)\\.ts$" },
     },
     {
       name: "safety-is-a-leaf",

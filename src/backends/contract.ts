@@ -1,6 +1,6 @@
-import type { AgentEvent, ExitOutcome, FailureClass, Json, Usage } from "./events.ts";
+import type { AgentEvent, ExitOutcome, FailureClass, FailurePatterns, Json, Usage } from "./events.ts";
 
-export type { AgentEvent, ExitOutcome, FailureClass, Json, Usage } from "./events.ts";
+export type { AgentEvent, ExitOutcome, FailureClass, FailurePatterns, Json, Usage } from "./events.ts";
 export { UNAVAILABLE_CLASSES } from "./events.ts";
 
 /**
@@ -306,9 +306,75 @@ export interface WriteContainment {
   commandsDenied?: string;
 }
 
+/**
+ * How one agent speaks the Agent Client Protocol (JSON-RPC over stdio), driven by
+ * src/runner/transports/acp.ts for agents with `transport: acp` (and every `backend: acp` agent).
+ * ACP standardises the conversation, not the agent: what it isolates, which mode asks before
+ * acting, how it fails and whether it says which model served stay each agent's own, so they are
+ * declared here, in the agent's folder, beside its headless facts (docs/acp.md).
+ */
+export interface AcpProfile {
+  /** The launch command when the agent's config names none: executable, then arguments. */
+  launch: string[];
+  /** The backend has no headless mode: its agents are always driven over ACP. */
+  only?: boolean;
+  /**
+   * Arguments appended per run: the agent's own switches (ACP's `mcpServers: []` isolates from
+   * nothing — every captured agent still loaded the person's MCP servers from its own config).
+   */
+  args?(req: RunRequest): string[];
+  /** Variables added to (undefined: removed from) the child's environment, per run. */
+  env?(req: RunRequest, env: Env): Record<string, string | undefined>;
+  /**
+   * The session mode chosen per orchestrate mode: in answer mode the one in which the agent asks
+   * before it acts, so every act meets a rejection; absent: the agent's own default mode.
+   */
+  modes?: Partial<Record<RunMode, string>>;
+  /** Session config options set per mode (copilot's allow_all off), by config id. */
+  configOptions?: Partial<Record<RunMode, Record<string, string>>>;
+  /**
+   * How a configured model is selected: `session/set_model`, the session's `model` config option,
+   * `auto` (the config option when the session offers one, else set_model when it lists models),
+   * or not at all (the agent's own config decides, and identity stays unverified).
+   */
+  setModel: "set_model" | "config_option" | "auto" | "none";
+  /**
+   * How long the agent gets to exit by itself once its stdin is closed before its group is ended
+   * (claude-agent-acp and codex-acp never exit on a closed stdin: 0).
+   */
+  exitGraceMs: number;
+  /** The agent's wording of the three unavailable failures, in JSON-RPC errors and failed turns. */
+  failures?: FailurePatterns;
+  /**
+   * Text that, as the last message of a turn ending `end_turn`, means the model call failed
+   * (copilot reports an API failure only as an "Error: Failed to get response …" chunk).
+   */
+  failedTurnText?: RegExp;
+  /**
+   * What a PromptResponse's `_meta` reports beyond the protocol: the models that served and the
+   * usage (gemini: `quota.model_usage[].model` and `quota.token_count`; no other agent names the
+   * served model over ACP).
+   */
+  fromMeta?(meta: Json): { models: string[]; usage?: Usage };
+  /**
+   * Run the backend's readiness probe first (opencode signed out runs on a free hosted model for
+   * a minute instead of failing): a "not ready" is a fast, clean auth failure.
+   */
+  preflight?: boolean;
+  /** Message chunks that are the agent's bookkeeping, not its answer (gemini's `[MODE_UPDATE] x`). */
+  noiseText?: RegExp;
+}
+
 export interface Adapter {
   /** The registry key; a test checks that they agree. */
   backend: string;
+  /** Present when the agent can be driven over ACP (`transport: acp`); see AcpProfile. */
+  acp?: AcpProfile;
+  /**
+   * Set where an agent may name no model (an agent known only by its ACP launch, whose models
+   * orchestrate cannot list): it then runs on its own default, and its identity stays unverified.
+   */
+  modelOptional?: boolean;
   /**
    * What a workflow step may ask of this backend (seed 001's execution modes), the backend's side
    * of the intersection with the agent's execution_modes. `isolatedWrite`: a route run with the

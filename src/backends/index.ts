@@ -12,6 +12,7 @@ import { geminiAdapter } from "./gemini/index.ts";
 import { copilotAdapter } from "./copilot/index.ts";
 import { agyAdapter } from "./agy/index.ts";
 import { piAdapter } from "./pi/index.ts";
+import { acpAdapter } from "./acp/index.ts";
 
 export const adapters = {
   codex: codexAdapter,
@@ -22,11 +23,15 @@ export const adapters = {
   copilot: copilotAdapter,
   agy: agyAdapter,
   pi: piAdapter,
+  acp: acpAdapter,
 } as const satisfies Record<string, Adapter>;
 
 export type Backend = keyof typeof adapters;
 
 export const BACKENDS = Object.keys(adapters) as readonly Backend[];
+
+/** Backends with a headless CLI of their own to find and probe (`backend: acp` has only its agents' launches). */
+export const CLI_BACKENDS = BACKENDS.filter((b) => !adapters[b].acp?.only);
 
 export function isBackend(name: string): name is Backend {
   return Object.hasOwn(adapters, name);

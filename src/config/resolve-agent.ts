@@ -36,7 +36,7 @@ function checkModel(entry: AgentEntryFile, advisory: boolean, at: readonly Prope
     const advisable = BACKENDS.filter((b) => adapters[b].advisoryHint).join(" and ");
     errors.push(errorLine(path([...at, "advisory"]), `advisory is only for ${advisable}, this entry's backend is ${entry.backend}`, "remove advisory"));
   }
-  if (entry.model === undefined && !advisory) {
+  if (entry.model === undefined && !advisory && !adapters[entry.backend].modelOptional) {
     const example = rule.kind === "model-prefix" ? rule.example : "<model>";
     errors.push(errorLine(path([...at, "model"]), "missing: orchestrate never picks a model for you", `add model: ${example}, as your ${entry.backend} CLI names it`));
     return;
@@ -80,7 +80,8 @@ export function unenforceableLimits(backend: Backend, limits: Partial<Record<key
 }
 
 function checkNames(entry: AgentEntryFile, at: readonly PropertyKey[], path: PathFn, errors: string[]): void {
-  const command = placeholderProblem(entry.command, `the CLI's name or absolute path, or remove command: to use ${entry.backend} from PATH`);
+  const executable = typeof entry.command === "string" ? entry.command : entry.command?.[0];
+  const command = placeholderProblem(executable, `the CLI's name or absolute path, or remove command: to use ${entry.backend} from PATH`);
   if (command) errors.push(errorLine(path([...at, "command"]), command.what, command.fix));
   const provider = placeholderProblem(entry.provider, `the provider id your ${entry.backend} CLI uses (e.g. anthropic, openai, google)`);
   if (provider) errors.push(errorLine(path([...at, "provider"]), provider.what, provider.fix));
@@ -93,6 +94,25 @@ function checkNames(entry: AgentEntryFile, at: readonly PropertyKey[], path: Pat
   });
 }
 
+/**
+ * `transport: acp` only where the backend declares how it speaks ACP (a backend with no headless
+ * mode always does); the ACP-only keys only with it; a command list only for an ACP launch; and
+ * an agent known by config alone needs its launch command.
+ */
+function checkTransport(entry: AgentEntryFile, at: readonly PropertyKey[], path: PathFn, errors: string[]): "acp" | undefined {
+  const adapter = adapters[entry.backend];
+  const acp = adapter.acp !== undefined && (entry.transport === "acp" || adapter.acp.only === true);
+  const speakers = BACKENDS.filter((b) => adapters[b].acp).join(", ");
+  if (entry.transport === "acp" && !adapter.acp) errors.push(errorLine(path([...at, "transport"]), `${entry.backend} has no ACP profile (ACP backends: ${speakers})`, "remove transport, or use backend: acp with command: [the agent's ACP launch]"));
+  if (entry.transport === "cli" && adapter.acp?.only) errors.push(errorLine(path([...at, "transport"]), `${entry.backend} agents are driven only over ACP`, "remove transport"));
+  for (const key of ["modes", "permissions"] as const) {
+    if (entry[key] !== undefined && !acp) errors.push(errorLine(path([...at, key]), `${key} is for agents driven over ACP`, `remove ${key}, or add transport: acp`));
+  }
+  if (Array.isArray(entry.command) && !acp) errors.push(errorLine(path([...at, "command"]), "a command with arguments is only for agents driven over ACP", "write the executable alone, or add transport: acp"));
+  if (acp && adapter.acp?.launch.length === 0 && entry.command === undefined) errors.push(errorLine(path([...at, "command"]), "missing: an agent known only by its ACP launch needs it", "add command: [executable, …arguments], e.g. [qwen, --acp]"));
+  return acp ? "acp" : undefined;
+}
+
 /** Builds the resolved agent; pushes one line per broken rule and returns undefined if any. */
 export function resolveAgent(id: string, entry: AgentEntryFile, at: readonly PropertyKey[], path: PathFn, errors: string[]): AgentConfig | undefined {
   const before = errors.length;
@@ -102,14 +122,20 @@ export function resolveAgent(id: string, entry: AgentEntryFile, at: readonly Pro
   const { provider, aggregator } = checkProvider(entry, at, path, errors);
   checkNames(entry, at, path, errors);
   checkLimits(entry, at, path, errors);
+  const transport = checkTransport(entry, at, path, errors);
   if (errors.length > before) return undefined;
+  const [command, ...commandArgs] = typeof entry.command === "string" ? [entry.command] : (entry.command ?? []);
   return {
     id,
     backend: entry.backend,
     ...(entry.model !== undefined ? { model: entry.model } : {}),
     provider,
     aggregator,
-    ...(entry.command !== undefined ? { command: entry.command } : {}),
+    ...(command !== undefined ? { command } : {}),
+    ...(commandArgs.length > 0 ? { commandArgs } : {}),
+    ...(transport ? { transport } : {}),
+    ...(entry.modes !== undefined ? { modes: { ...entry.modes } } : {}),
+    ...(entry.permissions !== undefined ? { permissions: entry.permissions } : {}),
     advisory,
     ...(entry.sandbox !== undefined ? { sandbox: entry.sandbox } : {}),
     ...(entry.permissionMode !== undefined ? { permissionMode: entry.permissionMode } : {}),

@@ -27,7 +27,14 @@ const AgentDef = {
   backend: BACKEND,
   "model?": "string > 0",
   "provider?": "string > 0",
-  "command?": "string > 0",
+  /** An executable, or (an ACP agent's launch) the executable and its arguments. */
+  "command?": "string > 0 | (string > 0)[] > 0",
+  /** acp: drive the agent over the Agent Client Protocol instead of its headless mode. */
+  "transport?": "'cli' | 'acp'",
+  /** ACP session mode ids per orchestrate mode. */
+  "modes?": "AcpModes",
+  /** ACP: how a route answers permission requests (answer-only always rejects). */
+  "permissions?": "'allow' | 'reject'",
   "advisory?": "boolean",
   "sandbox?": "'read-only' | 'workspace-write' | 'danger-full-access'",
   "permissionMode?": "'acceptEdits' | 'bypassPermissions'",
@@ -41,6 +48,8 @@ const AgentDef = {
   /** Seed 001's execution_modes: which workflow modes the operator trusts this agent with. */
   "executionModes?": "('consultation' | 'patch' | 'isolated_write')[]",
 } as const;
+
+const AcpModesDef = { "+": "reject", "route?": "string > 0", "answer?": "string > 0" } as const;
 
 const TiersDef = { "+": "reject", "light?": "unknown", "standard?": "unknown", "heavy?": "unknown" } as const;
 const FallbacksDef = { "+": "reject", "light?": TIER, "standard?": TIER, "heavy?": TIER } as const;
@@ -128,6 +137,7 @@ const $ = scope({
   Backend: type.enumerated(...BACKENDS),
   Limits: LimitsDef,
   Agent: AgentDef,
+  AcpModes: AcpModesDef,
   Tiers: TiersDef,
   Fallbacks: FallbacksDef,
   Host: HostDef,

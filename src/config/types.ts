@@ -32,8 +32,16 @@ export interface AgentConfig {
   provider: string;
   /** True when the model id goes through an aggregator (openrouter/, github-copilot/). */
   aggregator: boolean;
-  /** Executable name or absolute path; default = the backend name. */
+  /** Executable name or absolute path; default = the backend name (over ACP: the backend's launch). */
   command?: string;
+  /** Arguments after `command` (an ACP agent's launch written as a list). */
+  commandArgs?: string[];
+  /** How the agent is driven: absent = its headless CLI; "acp" = the Agent Client Protocol. */
+  transport?: "acp";
+  /** ACP session mode ids per mode, over the backend's own choice. */
+  modes?: { route?: string; answer?: string };
+  /** ACP: a route allows permission requests (default) or rejects them; answer-only always rejects. */
+  permissions?: "allow" | "reject";
   /** Return a hint instead of spawning (codex, claude). */
   advisory: boolean;
   sandbox?: CodexSandbox;

@@ -8,6 +8,7 @@ import type { Config, Tier } from "../config/types.ts";
 import { TIERS } from "../config/types.ts";
 import { agentIdentityKey } from "../services/shared/cooling.ts";
 import type { Cooldown } from "../store/cooldowns.ts";
+import { acpProblems, acpReport, type AcpAgentReport } from "./acp.ts";
 import { activeCooldowns, askProblems, askReport, type AskCapabilityReport } from "./ask.ts";
 import { detectBackends, type BackendProbe, type ProbeProblem } from "./detect.ts";
 import { probeCachePath } from "./probe-cache.ts";
@@ -24,6 +25,8 @@ export interface DoctorReport {
   capabilities: { name: string; agents: string[] }[];
   agents: { id: string; backend: Backend; model?: string; provider: string; advisory: boolean; enabled: boolean; cooldown?: Cooldown }[];
   clis: CliReport[];
+  /** Agents driven over ACP: their `initialize` answers. */
+  acp: AcpAgentReport[];
   /** Seed 002's ask capabilities with their deployments; empty when none is configured. */
   ask: AskCapabilityReport[];
   store: StoreHealth;
@@ -40,8 +43,10 @@ export interface DoctorOptions {
 
 export async function runDoctor(config: Config, env: Record<string, string | undefined>, opts: DoctorOptions = {}): Promise<DoctorReport> {
   const commands: Partial<Record<Backend, string>> = {};
-  for (const agent of Object.values(config.agents)) if (!agent.advisory && agent.enabled) commands[agent.backend] ??= agent.command ?? agent.backend;
+  // An ACP agent's launch is no headless CLI to probe: it gets its own handshake (acp.ts).
+  for (const agent of Object.values(config.agents)) if (!agent.advisory && agent.enabled && agent.transport !== "acp") commands[agent.backend] ??= agent.command ?? agent.backend;
   const { onCli } = opts;
+  const acpReports = acpReport(config, env);
   const now = opts.now ?? Date.now();
   const probes = await detectBackends({ env, commands, cacheFile: probeCachePath(env), ...(opts.probeTimeoutMs !== undefined ? { probeTimeoutMs: opts.probeTimeoutMs } : {}), ...(onCli ? { onProbe: (p: BackendProbe) => onCli({ ...p, usedByConfig: commands[p.backend] !== undefined }) } : {}) });
   const clis = probes.map((p) => ({ ...p, usedByConfig: commands[p.backend] !== undefined }));
@@ -53,14 +58,16 @@ export async function runDoctor(config: Config, env: Record<string, string | und
     const cooldown = cooling.size ? cooling.get(agentIdentityKey({ env, adapters }, a)) : undefined;
     return { id: a.id, backend: a.backend, ...(a.model ? { model: a.model } : {}), provider: a.provider, advisory: a.advisory, enabled: a.enabled, ...(cooldown ? { cooldown } : {}) };
   });
+  const acp = await acpReports;
   return {
     tiers: TIERS.map((tier) => ({ tier, agents: config.tiers[tier] })),
     capabilities: Object.entries(config.capabilitySlots).map(([name, agents]) => ({ name, agents })),
     agents,
     clis,
+    acp,
     ask,
     store,
-    problems: [...problemsOf(clis, store), ...askProblems(ask)],
+    problems: [...problemsOf(clis, store), ...acpProblems(acp), ...askProblems(ask)],
   };
 }
 

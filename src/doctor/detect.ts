@@ -5,7 +5,7 @@
  * it is signed in. Shared by the doctor, the wizard and `init_status`.
  */
 import type { ProbeSpec } from "../backends/contract.ts";
-import { adapters, BACKENDS, type Backend } from "../backends/index.ts";
+import { adapters, CLI_BACKENDS, type Backend } from "../backends/index.ts";
 import { resolveCommand, type ResolvedVia } from "../process/resolve.ts";
 import { variantOf, variantTraits, type Prober } from "../runner/variant.ts";
 import { capture, plain, PROBE_TIMEOUT_MS, type Captured, type CaptureOptions } from "../process/capture.ts";
@@ -81,7 +81,7 @@ export interface DetectOptions {
  * a machine with six of them waited ~10 s (issue 11); in parallel the wait is the slowest CLI's.
  */
 export async function detectBackends(opts: DetectOptions): Promise<BackendProbe[]> {
-  const backends = opts.backends ?? BACKENDS;
+  const backends = opts.backends ?? CLI_BACKENDS;
   if (opts.listing) return listBackends(backends, opts, opts.listing);
   const cache = opts.cacheFile ? openProbeCache(opts.cacheFile) : undefined;
   const probes = await Promise.all(
@@ -118,7 +118,7 @@ async function listBackends(backends: readonly Backend[], opts: DetectOptions, l
 
 /** Where each backend's CLI resolves, without running anything (instant): what the wizard lists first. */
 export function locateBackends(opts: Pick<DetectOptions, "env" | "commands" | "backends">): { backend: Backend; path?: string }[] {
-  return (opts.backends ?? BACKENDS).map((backend) => {
+  return (opts.backends ?? CLI_BACKENDS).map((backend) => {
     const found = resolveCommand(opts.commands?.[backend] ?? backend, { env: opts.env, homeDirs: adapters[backend].installDirs });
     return found ? { backend, path: found.path } : { backend };
   });

@@ -1,3 +1,4 @@
+import { formatAcpAgent } from "./acp.ts";
 import type { AskCapabilityReport } from "./ask.ts";
 import { problemCounts, type CliReport, type DoctorReport } from "./checks.ts";
 
@@ -13,6 +14,7 @@ export function formatDoctor(r: DoctorReport, opts: FormatOptions = {}, now = Da
   lines.push("Agents:");
   for (const a of r.agents) lines.push(`  ${a.id}: ${a.backend}${a.model ? ` · ${a.model}` : ""} [${a.provider}]${a.advisory ? " advisory" : ""}${a.enabled ? "" : " disabled"}${a.cooldown ? ` · ${coolingText(a.cooldown, now)}` : ""}`);
   if (opts.clis !== false) lines.push("CLIs:", ...r.clis.map(formatCliLine));
+  if (r.acp.length) lines.push("ACP agents:", ...r.acp.map(formatAcpAgent));
   if (r.ask.length) lines.push("Ask capabilities:", ...r.ask.flatMap(formatAskCapability));
   lines.push(`Store: ${r.store.path} — ${r.store.status === "ok" ? "ok" : r.store.status === "absent" ? r.store.message : `✗ ${r.store.message}`}`);
   if (r.store.notice) lines.push(`  note: ${r.store.notice}`);

@@ -25,6 +25,17 @@ export interface ProcessOptions {
   env: Record<string, string>;
   /** Written then closed. Undefined means no pipe at all: codex and opencode hang on an open one. */
   stdin?: string;
+  /**
+   * A stdin kept open for a conversation (an ACP agent speaks JSON-RPC both ways): called once,
+   * right after the spawn, with the pipe. Wins over `stdin`.
+   */
+  stdinPipe?: (pipe: StdinPipe) => void;
+  /**
+   * The caller is done with the child (its conversation is over): the group is ended as for a
+   * timeout, but the end is recorded as a normal "exit". For children that do not exit by
+   * themselves when their stdin closes (claude-agent-acp, codex-acp).
+   */
+  done?: AbortSignal;
   timeoutMs: number;
   /** Between SIGTERM and SIGKILL. Default 2000. */
   graceMs?: number;
@@ -56,6 +67,12 @@ export interface ProcessOptions {
   dieWithServer?: boolean;
 }
 
+/** The child's stdin as a pipe: writes are queued in order; end() closes it. */
+export interface StdinPipe {
+  write(data: Uint8Array): void;
+  end(): void;
+}
+
 export interface ProcessResult {
   exitCode: number | null;
   signal: string | null;
@@ -82,13 +99,13 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export async function runProcess(opts: ProcessOptions): Promise<ProcessResult> {
   const startedAt = performance.now();
   if (opts.signal?.aborted) return notStarted(stopReasonOf(opts.signal), startedAt);
-  let proc: Subprocess<"ignore" | Uint8Array, "pipe", "pipe">;
+  let proc: Subprocess<"ignore" | "pipe" | Uint8Array, "pipe", "pipe">;
   try {
     proc = Bun.spawn({
       cmd: [opts.command, ...opts.args],
       cwd: opts.cwd,
       env: opts.env,
-      stdin: opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
+      stdin: opts.stdinPipe ? "pipe" : opts.stdin === undefined ? "ignore" : new TextEncoder().encode(opts.stdin),
       stdout: "pipe",
       stderr: "pipe",
       detached: true,
@@ -100,7 +117,30 @@ export async function runProcess(opts: ProcessOptions): Promise<ProcessResult> {
   const guarded = opts.dieWithServer !== false;
   const watchdog = guarded ? watchGroup(proc.pid) : { disarm: () => undefined };
   if (guarded) recordGroup(proc.pid);
+  if (opts.stdinPipe) opts.stdinPipe(pipeOf(proc.stdin));
   return supervise(proc, opts, startedAt, { watchdog, guarded });
+}
+
+/** A write to a child that already went away is dropped: its exit status tells the story. */
+function pipeOf(sink: Subprocess<"pipe", "pipe", "pipe">["stdin"] | number | undefined | null): StdinPipe {
+  if (typeof sink !== "object" || sink === null) return { write: () => undefined, end: () => undefined };
+  let open = true;
+  const guarded = (fn: () => unknown): void => {
+    if (!open) return;
+    try {
+      const pending = fn();
+      if (pending instanceof Promise) pending.catch(() => (open = false));
+    } catch {
+      open = false;
+    }
+  };
+  return {
+    write: (data) => guarded(() => (sink.write(data), sink.flush())),
+    end: () => {
+      guarded(() => sink.end());
+      open = false;
+    },
+  };
 }
 
 /** Maps an abort reason to the recorded endReason. */
@@ -109,7 +149,7 @@ export function stopReasonOf(signal: AbortSignal): StopReason {
   return STOP_REASONS.find((r) => r === reason) ?? "cancelled";
 }
 
-async function supervise(proc: Subprocess<"ignore" | Uint8Array, "pipe", "pipe">, opts: ProcessOptions, startedAt: number, { watchdog, guarded }: { watchdog: Watchdog; guarded: boolean }): Promise<ProcessResult> {
+async function supervise(proc: Subprocess<"ignore" | "pipe" | Uint8Array, "pipe", "pipe">, opts: ProcessOptions, startedAt: number, { watchdog, guarded }: { watchdog: Watchdog; guarded: boolean }): Promise<ProcessResult> {
   const pid = proc.pid;
   const graceMs = opts.graceMs ?? DEFAULT_GRACE_MS;
   const out: Sink = opts.onStdout ? new ByteSink(opts.onStdout) : new LineSink(opts.onLine, opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
@@ -147,6 +187,9 @@ async function supervise(proc: Subprocess<"ignore" | Uint8Array, "pipe", "pipe">
   if (opts.stallMs !== undefined) watchStall(timers, opts.stallMs, () => lastActivity, () => void end("stalled"));
   const onAbort = (): void => void end(stopReasonOf(opts.signal as AbortSignal));
   opts.signal?.addEventListener("abort", onAbort, { once: true });
+  const onDone = (): void => void end("exit");
+  if (opts.done?.aborted) onDone();
+  else opts.done?.addEventListener("abort", onDone, { once: true });
 
   await exited;
   timers.clear();
@@ -164,6 +207,7 @@ async function supervise(proc: Subprocess<"ignore" | Uint8Array, "pipe", "pipe">
   out.flush();
   errLines?.flush();
   opts.signal?.removeEventListener("abort", onAbort);
+  opts.done?.removeEventListener("abort", onDone);
   unregister();
   finished.resolve();
   return {

@@ -13,8 +13,9 @@ import { prepareAttempt, type PrepareOutcome } from "./prepare.ts";
 import { pause, rerunDelayMs, rerunReason } from "./rerun.ts";
 import { streamAttempt } from "./stream.ts";
 import { treeState } from "./tree.ts";
+import { acpTransport } from "./transports/acp.ts";
 import { cliTransport } from "./transports/cli.ts";
-import type { Transport } from "./transports/types.ts";
+import type { Speaker, Transport } from "./transports/types.ts";
 
 export interface AttemptSpec {
   agent: AgentConfig;
@@ -31,7 +32,7 @@ export interface AttemptSpec {
   signal?: AbortSignal;
   /** Fingerprint the cwd before and after (route mode). */
   fingerprint: boolean;
-  /** How the delegate is reached. Default: the CLI transport. */
+  /** How the delegate is reached. Default: the agent's own (ACP for `transport: acp`, else its CLI). */
   transport?: Transport;
   onActivity?: (text: string) => void;
   onEvent?: (event: AgentEvent) => void;
@@ -78,13 +79,16 @@ async function runOnce(spec: AttemptSpec): Promise<AttemptResult> {
   const started = Date.now();
   const depth = checkDepth(spec.env, spec.maxDepth);
   if (!depth.ok) return refused(spec, { ok: false, failure: "recursion_limit", reason: depth.error.message }, started);
-  const prepared = await prepareAttempt(spec, spec.transport ?? cliTransport);
+  const prepared = await prepareAttempt(spec, spec.transport ?? (spec.agent.transport === "acp" ? acpTransport : cliTransport));
   if (!prepared.ok) return refused(spec, prepared, started);
-  const { channel, request, ignorePaths, before } = prepared.value;
+  const { channel, request, ignorePaths, before, speaks } = prepared.value;
+  // Over ACP the stream is the transport's records, not the backend's headless output.
+  const reader: Speaker = speaks ?? spec.adapter;
+  const parseStderr = speaks ? undefined : spec.adapter.parseStderr;
   const streamed = await streamAttempt({
     channel,
-    parse: (line) => spec.adapter.parse(line),
-    ...(spec.adapter.parseStderr ? { parseStderr: (line: string) => spec.adapter.parseStderr?.(line) ?? [] } : {}),
+    parse: (line) => reader.parse(line),
+    ...(parseStderr ? { parseStderr: (line: string) => parseStderr(line) } : {}),
     guards: attemptGuards(spec.agent.limits),
     timeoutMs: spec.timeoutMs,
     ...(spec.stallMs ? { stallMs: spec.stallMs } : {}),
@@ -94,7 +98,7 @@ async function runOnce(spec: AttemptSpec): Promise<AttemptResult> {
   });
   const after = before ? await treeState(request.cwd, ignorePaths, before.repo) : undefined;
   const { end, run, events, trip } = streamed;
-  const { adapter } = spec;
+  const adapter = reader;
   const { failure, reason, explanation, evidence } = classifyAttempt({
     end,
     events,

@@ -6,7 +6,7 @@
 import type { Adapter, Env, FailureClass, RunRequest } from "../backends/contract.ts";
 import type { AgentConfig } from "../config/types.ts";
 import { bookkeepingPaths, treeState, type TreeState } from "./tree.ts";
-import type { Channel, Transport } from "./transports/types.ts";
+import type { Channel, Speaker, Transport } from "./transports/types.ts";
 
 export interface PrepareSpec {
   agent: AgentConfig;
@@ -25,6 +25,8 @@ export interface PreparedAttempt {
   request: RunRequest;
   /** Left out of both fingerprints. */
   ignorePaths: string[];
+  /** The transport's own reading of its stream; absent: the backend's. */
+  speaks?: Speaker;
   before?: TreeState;
 }
 
@@ -37,5 +39,5 @@ export async function prepareAttempt(spec: PrepareSpec, transport: Transport): P
   if (!prepared.ok) return prepared;
   const ignorePaths = bookkeepingPaths(spec.adapter, prepared.request);
   const before = spec.fingerprint ? await treeState(prepared.request.cwd, ignorePaths) : undefined;
-  return { ok: true, value: { channel: prepared.channel, request: prepared.request, ignorePaths, ...(before ? { before } : {}) } };
+  return { ok: true, value: { channel: prepared.channel, request: prepared.request, ignorePaths, ...(before ? { before } : {}), ...(prepared.speaks ? { speaks: prepared.speaks } : {}) } };
 }

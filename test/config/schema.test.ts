@@ -27,13 +27,13 @@ describe("closed objects: unknown keys are errors, one line each", () => {
   test("inside an agent and its limits", () => {
     expect(errorsOf("agents:\n  a: { backend: codex, model: m, permission_mode: x, limits: { maxturns: 3 } }\n")).toEqual([
       "agents.a.limits.maxturns: unknown key (did you mean maxTurns? known keys: maxWallSec, maxTurns, maxTokens, maxCostUsd, stallSec)",
-      "agents.a.permission_mode: unknown key (did you mean permissionMode? known keys: backend, model, provider, command, advisory, sandbox, permissionMode, allowedTools, capabilities, scores, priority, enabled, env, limits, executionModes)",
+      "agents.a.permission_mode: unknown key (did you mean permissionMode? known keys: backend, model, provider, command, transport, modes, permissions, advisory, sandbox, permissionMode, allowedTools, capabilities, scores, priority, enabled, env, limits, executionModes)",
     ]);
   });
 
   test("inside an inline tier entry, at its own path", () => {
     expect(errorsOf("tiers:\n  heavy: [{ backend: claude, model: opus, sandbox2: x }]\n")).toEqual([
-      "tiers.heavy[0].sandbox2: unknown key (did you mean sandbox? known keys: backend, model, provider, command, advisory, sandbox, permissionMode, allowedTools, capabilities, scores, priority, enabled, env, limits, executionModes)",
+      "tiers.heavy[0].sandbox2: unknown key (did you mean sandbox? known keys: backend, model, provider, command, transport, modes, permissions, advisory, sandbox, permissionMode, allowedTools, capabilities, scores, priority, enabled, env, limits, executionModes)",
     ]);
   });
 
@@ -49,7 +49,7 @@ describe("closed objects: unknown keys are errors, one line each", () => {
 describe("types and ranges", () => {
   test("each bad value is its own line", () => {
     expect(errorsOf("agents:\n  a: { backend: codx, model: '' }\nmaxDepth: 9\nallowCrossProviderFallback: 'yes'\ndefaults: { timeoutSec: 10 }\nroots: ~/x\n")).toEqual([
-      'agents.a.backend: must be "agy", "claude", "codex", "copilot", "gemini", "grok", "opencode" or "pi" (was "codx") (use one of the values listed)',
+      'agents.a.backend: must be "acp", "agy", "claude", "codex", "copilot", "gemini", "grok", "opencode" or "pi" (was "codx") (use one of the values listed)',
       "agents.a.model: must be non-empty (write a non-empty value or remove the key)",
       'allowCrossProviderFallback: must be boolean (was "yes") (write true or false)',
       "defaults.timeoutSec: must be at least 30 (was 10) (use a value that is at least 30)",
@@ -60,7 +60,7 @@ describe("types and ranges", () => {
 
   test("a missing backend", () => {
     expect(errorsOf("agents:\n  a: { model: m }\n")).toEqual([
-      'agents.a.backend: missing (add backend: "agy", "claude", "codex", "copilot", "gemini", "grok", "opencode" or "pi")',
+      'agents.a.backend: missing (add backend: "acp", "agy", "claude", "codex", "copilot", "gemini", "grok", "opencode" or "pi")',
     ]);
   });
 

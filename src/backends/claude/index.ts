@@ -6,7 +6,7 @@
  * Key order in these lines is not stable across versions and line 1 is not always `init`, so
  * everything is parsed by key. API failures arrive as `subtype:"success"` with `is_error:true`.
  */
-import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest, Usage } from "../contract.ts";
+import type { AcpProfile, Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest, Usage } from "../contract.ts";
 import { claudeMachine } from "./machine.ts";
 import { asObject, parseObject, str, type Json } from "../events.ts";
 
@@ -327,8 +327,28 @@ function num(value: unknown): number | undefined {
   return typeof value === "number" ? value : undefined;
 }
 
+/**
+ * claude over ACP (`claude-agent-acp`, 0.23.1 bundling Claude Code 2.1.83; docs/acp.md): the
+ * headless retry cap, and `IS_SANDBOX` removed — the adapter offers bypassPermissions for any
+ * non-empty value but the claude it starts allows it as root only for exactly "1", so an
+ * inherited `IS_SANDBOX=yes` breaks every session/new; without it there is no bypass mode and
+ * plan mode asks. Answer mode is `default` (it asks before Bash and writes); a route is
+ * `acceptEdits`, as headless. set_model accepts any id (its config option only the aliases); the
+ * served model is never reported. It never exits on a closed stdin: its group is ended at once.
+ * The person's MCP servers cannot be switched off through the adapter; their tools are kind
+ * `other`, which answer-only fails closed on.
+ */
+export const claudeAcp: AcpProfile = {
+  launch: ["claude-agent-acp"],
+  env: () => ({ CLAUDE_CODE_MAX_RETRIES: CLAUDE_MAX_RETRIES, CLAUDE_CODE_RETRY_WATCHDOG: undefined, IS_SANDBOX: undefined }),
+  modes: { answer: "default", route: "acceptEdits" },
+  setModel: "set_model",
+  exitGraceMs: 0,
+};
+
 export const claudeAdapter: Adapter & { explain(outcome: ExitOutcome): string | undefined } = {
   backend: "claude",
+  acp: claudeAcp,
   provider: { kind: "fixed", provider: "anthropic" },
   ...claudeMachine,
   // `claude auth status` prints JSON with loggedIn and exits 1 when signed out (research §3.3).

@@ -6,7 +6,7 @@
  * Codex never names the model in the --json stream; it is only in the session rollout file, so
  * this module also exports pure helpers to locate a rollout and read the model out of it.
  */
-import type { Adapter, AgentEvent, CodexSandbox, ExitOutcome, FailureClass, Invocation, RunRequest } from "../contract.ts";
+import type { AcpProfile, Adapter, AgentEvent, CodexSandbox, ExitOutcome, FailureClass, Invocation, RunRequest } from "../contract.ts";
 import { codexMachine } from "./machine.ts";
 import { asObject, parseObject, str, type Json } from "../events.ts";
 import { failureFromText } from "../events.ts";
@@ -242,8 +242,25 @@ function hasAnswer(events: readonly AgentEvent[]): boolean {
 
 export { codexHomeFor, codexModelFromRollout, codexRolloutDirFor, isCodexRolloutFor } from "./machine.ts";
 
+/**
+ * codex over ACP (`codex-acp`, 0.16.0; docs/acp.md): the headless `-c` switches (the person's MCP
+ * servers off by name, the custom provider's retries capped). Answer mode is `read-only` (its
+ * sandbox refuses writes; a patch asks, and a rejected one ends the turn `cancelled`); a route is
+ * `auto`. It has no session/set_model: the model goes through the `model` config option. Its
+ * sandboxed children outlive session/cancel and it never exits on a closed stdin, so its group is
+ * ended at once.
+ */
+export const codexAcp: AcpProfile = {
+  launch: ["codex-acp"],
+  args: (req) => [...(req.disableMcpServers ?? []).flatMap((name) => ["-c", `mcp_servers.${name}.enabled=false`]), ...retryCaps(req.configuredProvider)],
+  modes: { answer: "read-only", route: "auto" },
+  setModel: "config_option",
+  exitGraceMs: 0,
+};
+
 export const codexAdapter: Adapter = {
   backend: "codex",
+  acp: codexAcp,
   provider: { kind: "fixed", provider: "openai" },
   ...codexMachine,
   invocation: codexInvocation,

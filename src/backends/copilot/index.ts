@@ -11,7 +11,7 @@
  * built-in GitHub MCP servers and drops a COPILOT_ALLOW_ALL inherited from the user's shell.
  */
 import { foldEvents } from "../fold.ts";
-import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, ProbeSpec, RunRequest, Usage } from "../contract.ts";
+import type { AcpProfile, Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, ProbeSpec, RunRequest, Usage } from "../contract.ts";
 import { copilotMachine } from "./machine.ts";
 import { asObject, parseObject, str, type Json } from "../events.ts";
 
@@ -27,8 +27,27 @@ const ANSWER_DENY_RULES = ["shell", "write"];
 
 export const COPILOT_USAGE_FILE = "copilot-usage.json";
 
+/**
+ * copilot over ACP (`copilot --acp`, 1.0.102; docs/acp.md): the headless switches (no built-in
+ * GitHub MCP servers, the person's own switched off by name, shell and write denied in answer
+ * mode, no inherited COPILOT_ALLOW_ALL) and `allow_all` off, so its agent mode asks before a
+ * shell command or a write. set_model accepts any id and the next request uses it; the served
+ * model is never reported. An API failure does not fail the prompt: it ends `end_turn` with an
+ * "Error: Failed to get response from the AI model …" message, which reads as the failure it is.
+ */
+export const copilotAcp: AcpProfile = {
+  launch: ["copilot", "--acp", "--no-auto-update"],
+  args: (req) => ["--disable-builtin-mcps", ...(req.disableMcpServers ?? []).map((name) => `--disable-mcp-server=${name}`), ...(req.mode === "answer" ? ANSWER_DENY_RULES.map((rule) => `--deny-tool=${rule}`) : [])],
+  env: () => ({ COPILOT_ALLOW_ALL: undefined }),
+  configOptions: { answer: { allow_all: "off" }, route: { allow_all: "off" } },
+  setModel: "set_model",
+  exitGraceMs: 1000,
+  failedTurnText: /^\s*Error: Failed to get response from the AI model/,
+};
+
 export const copilotAdapter: Adapter = {
   backend: "copilot",
+  acp: copilotAcp,
   provider: { kind: "fixed", provider: "github" },
   ...copilotMachine,
   // Answer mode asks copilot for a usage file: the only place its tokens and model are written.

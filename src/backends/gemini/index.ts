@@ -8,7 +8,7 @@
  * 55 untrusted folder, 130 cancelled; API errors exit with HTTP status % 256 (401→145, 429→173,
  * 503→247).
  */
-import type { Adapter, AgentEvent, Env, ExitOutcome, FailureClass, HomeOverlay, Invocation, Json, RunRequest } from "../contract.ts";
+import type { AcpProfile, Adapter, AgentEvent, Env, ExitOutcome, FailureClass, HomeOverlay, Invocation, Json, RunRequest } from "../contract.ts";
 import { geminiMachine } from "./machine.ts";
 import { asObject as asRecord, parseObject } from "../events.ts";
 import { failureFromText } from "../events.ts";
@@ -254,8 +254,37 @@ function classifyExitZero(outcome: ExitOutcome): FailureClass | undefined {
   return answered ? undefined : "empty_answer";
 }
 
+/**
+ * gemini over ACP (`gemini --acp`, 0.61.0; docs/acp.md): the headless isolation switches apply
+ * to the ACP mode too (no MCP server of the person's, no extensions in answer mode, the workspace
+ * trusted for this run only) and so does the private home capping its retries at one attempt.
+ * Answer mode is gemini's `default` mode, where it asks before a write or a shell command it does
+ * not deem read-only (a harmless `echo` runs unasked in every mode: the transport's fail-closed
+ * catches it); a route is `autoEdit`. set_model accepts any id; the served model comes back in
+ * `_meta.quota.model_usage` (the only agent that says so), with the router's `auto` beside it.
+ * It announces a mode change as a `[MODE_UPDATE] <mode>` message chunk, dropped from the answer.
+ * It takes 6–7 s to exit on a closed stdin, so its group is ended after a second.
+ */
+export const geminiAcp: AcpProfile = {
+  launch: ["gemini", "--acp"],
+  args: (req) => ["--allowed-mcp-server-names", GEMINI_NO_MCP, ...(req.mode === "answer" ? ["-e", "none"] : [])],
+  env: () => ({ ...TRUST_THIS_RUN }),
+  modes: { answer: "default", route: "autoEdit" },
+  setModel: "set_model",
+  exitGraceMs: 1000,
+  failures: { auth: AUTH_TEXT, capacity: CAPACITY_TEXT, transport: TRANSPORT_TEXT },
+  fromMeta: (meta) => {
+    const quota = asRecord(meta.quota);
+    const served = Array.isArray(quota?.model_usage) ? quota.model_usage.map((u) => asRecord(u)?.model).filter((m): m is string => typeof m === "string" && m !== "auto") : [];
+    const count = asRecord(quota?.token_count);
+    return { models: served, ...(count ? { usage: usageOf(count) } : {}) };
+  },
+  noiseText: /^\[MODE_UPDATE\] \S+$/,
+};
+
 export const geminiAdapter: Adapter = {
   backend: "gemini",
+  acp: geminiAcp,
   provider: { kind: "fixed", provider: "google" },
   ...geminiMachine,
   invocation,

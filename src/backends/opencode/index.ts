@@ -6,7 +6,7 @@
  * There is no terminal record: the run ends when the session goes idle, and the exit code is 1
  * iff an `error` line was written. The model is never in the stream — only `opencode export`.
  */
-import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest } from "../contract.ts";
+import type { AcpProfile, Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest } from "../contract.ts";
 import { opencodeMachine } from "./machine.ts";
 import { asObject as asRecord, parseObject } from "../events.ts";
 import { failureFromText } from "../events.ts";
@@ -256,8 +256,26 @@ function classifyExitZero(outcome: ExitOutcome): FailureClass | undefined {
   return "empty_answer";
 }
 
+/**
+ * opencode over ACP (`opencode acp`, 1.18.33; docs/acp.md): the headless configs exactly — answer
+ * mode's inline config denies every tool but the read-only ones, with no MCP servers or plugins
+ * (opencode never asks for a permission unless its config says `ask`, and its `plan` mode still
+ * runs bash); a route keeps the person's config with their MCP servers switched off by name. It
+ * refuses an unknown model (-32602), so the model goes through the session's `model` option.
+ * Signed out it does not fail: it runs on a free hosted model, so its readiness probe runs first.
+ */
+export const opencodeAcp: AcpProfile = {
+  launch: ["opencode", "acp"],
+  env: (req) => (req.mode === "answer" ? answerEnv(req) : (routeEnv(req).env ?? {})),
+  setModel: "config_option",
+  exitGraceMs: 1000,
+  failures: { auth: AUTH_TEXT, capacity: CAPACITY_TEXT, transport: TRANSPORT_TEXT },
+  preflight: true,
+};
+
 export const opencodeAdapter: Adapter = {
   backend: "opencode",
+  acp: opencodeAcp,
   // `auth list` exits 0 even with no credentials, and lists provider keys found in the environment
   // in a block of their own (research §A.3). No pre-flight: orchestrate always passes -m, and a
   // provider without credentials then fails in ~2 s; only a run without -m hangs on the free model.

@@ -70,8 +70,14 @@ export interface PrepareInput {
   env: Env;
 }
 
+/**
+ * How the runner reads what a channel streams, when the transport speaks a language of its own
+ * (ACP's records) rather than the backend's headless output.
+ */
+export type Speaker = Pick<Adapter, "parse" | "classify" | "explain">;
+
 /** Ready to run, with the request completed; or refused before anything started, as a clean failure. */
-export type Prepared = { ok: true; channel: Channel; request: RunRequest } | { ok: false; failure: FailureClass; reason: string; target?: string };
+export type Prepared = { ok: true; channel: Channel; request: RunRequest; speaks?: Speaker } | { ok: false; failure: FailureClass; reason: string; target?: string };
 
 export interface Transport {
   readonly kind: string;

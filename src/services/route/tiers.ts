@@ -1,5 +1,5 @@
 /** list_tiers and router_dry_run: read-only views of the routing, sending nothing anywhere. */
-import { BACKENDS } from "../../backends/index.ts";
+import { CLI_BACKENDS } from "../../backends/index.ts";
 import { TIERS, type Tier } from "../../config/types.ts";
 import { planRoute } from "../../routing/plan.ts";
 import { resolveCommand } from "../../process/resolve.ts";
@@ -21,7 +21,7 @@ export function listTiers(rt: Runtime): TierListing {
   const cooling = coolingByAgent(rt, now);
   const tiers = Object.fromEntries(TIERS.map((t) => [t, rt.config.tiers[t] !== null])) as Record<Tier, boolean>;
   const coolingTiers = TIERS.filter((t) => (rt.config.tiers[t] ?? []).some((id) => (cooling.get(id)?.until ?? 0) > now));
-  const installed = BACKENDS.filter((b) => resolveCommand(b, { env: rt.env, homeDirs: rt.adapters[b].installDirs }) !== undefined);
+  const installed = CLI_BACKENDS.filter((b) => resolveCommand(b, { env: rt.env, homeDirs: rt.adapters[b].installDirs }) !== undefined);
   return { tiers, capabilities: Object.keys(rt.config.capabilitySlots).sort(), cooling: coolingTiers, installed };
 }
 

@@ -1,0 +1,27 @@
+/**
+ * ACP agents in `orchestrate check`: each enabled agent driven over the Agent Client Protocol is
+ * started once for `initialize` only (runner/transports/acp-probe.ts) — which ACP version it
+ * speaks, what it can do, how it says to sign in. Nothing is sent to a model.
+ */
+import { adapters } from "../backends/index.ts";
+import type { Config } from "../config/types.ts";
+import { acpHandshake, type AcpHandshake } from "../runner/transports/acp-probe.ts";
+import type { ProbeProblem } from "./detect.ts";
+
+export type AcpAgentReport = { id: string; backend: string } & AcpHandshake;
+
+export async function acpReport(config: Config, env: Record<string, string | undefined>): Promise<AcpAgentReport[]> {
+  const agents = Object.values(config.agents).filter((a) => a.transport === "acp" && a.enabled);
+  return Promise.all(agents.map(async (a) => ({ id: a.id, backend: a.backend, ...(await acpHandshake(a, adapters[a.backend], env, config.maxDepth)) })));
+}
+
+export function acpProblems(reports: readonly AcpAgentReport[]): ProbeProblem[] {
+  return reports.flatMap((r) => (r.ok ? [] : [{ problem: `${r.id} (ACP): ${r.problem}`, hint: "check the agent's command: it must start the agent in its ACP mode (e.g. gemini --acp, opencode acp, copilot --acp, claude-agent-acp, codex-acp)", blocks: true }]));
+}
+
+export function formatAcpAgent(r: AcpAgentReport): string {
+  if (!r.ok) return `  ${r.id}: ✗ ${r.problem}`;
+  const who = [r.agent, r.version].filter(Boolean).join(" ");
+  const auth = r.login ? `sign in: ${r.login}` : r.authMethods.length ? `auth: ${r.authMethods.join(", ")}` : "no auth methods";
+  return `  ${r.id}: ${r.command} · ACP ${r.protocolVersion}${who ? ` · ${who}` : ""} · ${r.capabilities.join(", ") || "no optional capabilities"} · ${auth}`;
+}

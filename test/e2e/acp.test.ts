@@ -1,0 +1,135 @@
+/**
+ * ACP agents end to end: a real MCP client over stdio, the real server, fakes/acp (the SDK's agent
+ * side) as the agent, real git and SQLite. The point is the whole path from a config entry — an
+ * agent known only by its ACP launch, and a known backend switched to `transport: acp` — to a
+ * routed task, a consultation that resumes its session, a fallback and a fail-closed turn.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { textOf } from "../../fakes/lib/mcp-client.ts";
+import type { Recording } from "../../fakes/lib/sandbox.ts";
+import { openWorld, type World } from "../helpers/world.ts";
+import { call, envOf } from "./consult-helpers.ts";
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+type Received = { method: string; params: Record<string, unknown> };
+const received = (recs: Recording[]): Received[] => recs.flatMap((r) => (r as unknown as { received: Received[] }).received ?? []);
+
+/** A ninth agent by config alone: its launch command, its provider, nothing else. */
+const NINTH = (extra = "") => `agents:
+  q:
+    backend: acp
+    provider: qwen
+    command: [acp, --acp]
+    scores: { coding: 80 }
+${extra}  g:
+    backend: gemini
+    model: gemini-2.5-pro
+tiers:
+  light: null
+  standard: null
+  heavy: [q, g]
+allowCrossProviderFallback: true
+`;
+
+const route = (w: World, timeoutSec = 60) => call(w.session, "route", { prompt: "do the thing", cwd: w.box.repo, tier: "heavy", timeoutSec });
+
+describe("an ACP agent from config alone", () => {
+  test("routes: served by it, over ACP, in the repo, with no MCP servers passed", async () => {
+    world = await openWorld(NINTH());
+    const reply = await route(world);
+    expect(reply.isError).toBeFalsy();
+    expect(reply.structuredContent?.servedBy).toMatchObject({ agent: "q", backend: "acp", provider: "qwen" });
+    expect(textOf(reply)).toContain("PONG-FROM-FAKE");
+    const [rec] = world.box.recordings("acp");
+    expect(rec?.argv).toEqual(["--acp"]);
+    expect(rec?.cwd).toBe(world.box.repo);
+    expect(received([rec as Recording]).find((m) => m.method === "session/new")?.params).toEqual({ cwd: world.box.repo, mcpServers: [] });
+  });
+
+  test("a rate limit before anything acted falls back, the tree byte-identical", async () => {
+    world = await openWorld(NINTH(), { FAKE_ACP_SCENARIO: "rate-limit" });
+    const reply = await route(world);
+    expect(reply.isError).toBeFalsy();
+    const attempts = (reply.structuredContent?.attempts ?? []) as { agent: string; outcome: string; fellBack: boolean }[];
+    expect(attempts[0]).toMatchObject({ agent: "q", fellBack: true });
+    expect(reply.structuredContent?.servedBy).toMatchObject({ agent: "g", backend: "gemini" });
+  });
+
+  test("consult answers answer-only and a follow-up loads the same ACP session", async () => {
+    world = await openWorld(NINTH(), { ORCHESTRATE_HOST_RUNTIME: "claude" });
+    const first = envOf(await call(world.session, "consult", { prompt: "Is this loop correct?", capability: "coding", agent: "q" }));
+    expect(first).toMatchObject({ ok: true, agent: "q", backend: "acp", model_verification: "unverified" });
+    expect(first.content).toMatchObject({ answer: "PONG-FROM-FAKE" });
+    const again = envOf(await call(world.session, "consult", { prompt: "And the edge case?", capability: "coding", consultation_id: first.consultation_id }));
+    expect(again).toMatchObject({ ok: true, consultation_id: first.consultation_id });
+    expect(again.content?.answer).toMatch(/^PONG-FROM-FAKE \(earlier: /);
+    const loads = received(world.box.recordings("acp")).filter((m) => m.method === "session/load");
+    expect(loads).toHaveLength(1);
+  });
+
+  test("consult fails closed on an acting tool call the agent never asked about; the answer is discarded", async () => {
+    world = await openWorld(NINTH(), { ORCHESTRATE_HOST_RUNTIME: "claude", FAKE_ACP_SCENARIO: "act-unasked", FAKE_ACT_DELAY_MS: "5000" });
+    const reply = envOf(await call(world.session, "consult", { prompt: "Is this loop correct?", capability: "coding", agent: "q" }));
+    expect(reply).toMatchObject({ ok: false, error: { code: "action_attempted" } });
+    expect(reply.content ?? null).toBeNull();
+  });
+
+  test("signed out: auth_required, with the agent's own sign-in command", async () => {
+    world = await openWorld(NINTH(), { ORCHESTRATE_HOST_RUNTIME: "claude", FAKE_ACP_SCENARIO: "auth" });
+    const reply = envOf(await call(world.session, "consult", { prompt: "Is this loop correct?", capability: "coding", agent: "q" }));
+    expect(reply).toMatchObject({ ok: false, error: { code: "auth_required" } });
+    expect(reply.error?.hint).toContain("fake-agent login");
+  });
+});
+
+describe("a known backend with transport: acp", () => {
+  test("copilot over ACP: its launch, its isolation switches, allow_all off, and its failed end_turn falls back", async () => {
+    const config = `agents:
+  c:
+    backend: copilot
+    transport: acp
+    command: acp
+    model: gpt-5
+  g:
+    backend: gemini
+    model: gemini-2.5-pro
+tiers:
+  light: null
+  standard: null
+  heavy: [c, g]
+allowCrossProviderFallback: true
+`;
+    world = await openWorld(config, { FAKE_ACP_SCENARIO: "rate-limit-text" });
+    const reply = await route(world);
+    const attempts = (reply.structuredContent?.attempts ?? []) as { agent: string; fellBack: boolean }[];
+    expect(attempts[0]).toMatchObject({ agent: "c", fellBack: true });
+    expect(reply.structuredContent?.servedBy).toMatchObject({ agent: "g" });
+    const [rec] = world.box.recordings("acp");
+    expect(rec?.argv).toEqual(["--acp", "--no-auto-update", "--disable-builtin-mcps"]);
+    expect(rec?.env.COPILOT_ALLOW_ALL).toBeUndefined();
+    expect(received([rec as Recording]).find((m) => m.method === "session/set_model")?.params).toMatchObject({ modelId: "gpt-5" });
+  });
+
+  test("gemini over ACP: the served model from _meta is verified against the configured one", async () => {
+    const config = `agents:
+  g:
+    backend: gemini
+    transport: acp
+    command: acp
+    model: gemini-2.5-pro
+    scores: { coding: 80 }
+tiers: { light: null, standard: null, heavy: null }
+`;
+    world = await openWorld(config, { ORCHESTRATE_HOST_RUNTIME: "claude", FAKE_ACP_SERVED: "gemini-2.5-pro" });
+    const reply = envOf(await call(world.session, "consult", { prompt: "Is this loop correct?", capability: "coding" }));
+    expect(reply).toMatchObject({ ok: true, backend: "gemini", model_verification: "verified" });
+    const [rec] = world.box.recordings("acp");
+    expect(rec?.argv).toEqual(["--acp", "--allowed-mcp-server-names", "orchestrate-no-mcp", "-e", "none"]);
+    expect(received([rec as Recording]).find((m) => m.method === "session/set_mode")?.params).toMatchObject({ modeId: "default" });
+  });
+});
