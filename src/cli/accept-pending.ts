@@ -1,5 +1,6 @@
 import { EXIT } from "./exit-codes.ts";
 import { defineCommand } from "citty";
+import { stderr } from "../safety/egress.ts";
 
 /**
  * `orchestrate accept-pending [path]` (also `--accept-pending`): the human half of conversational
@@ -21,7 +22,7 @@ export const acceptPendingCommand = defineCommand({
     const path = targetConfigPath(process.env, args.path);
     const staged = await loadPending(path, process.env);
     if (!staged.ok) return exit(`✗ ${staged.error.message}${staged.error.hint ? `\n${staged.error.hint}` : ""}`);
-    process.stderr.write(`Staged by an MCP client: ${pendingPath(path)}\n\n${staged.value.diff}\n${formatRisks(staged.value.risks)}`);
+    stderr.write(`Staged by an MCP client: ${pendingPath(path)}\n\n${staged.value.diff}\n${formatRisks(staged.value.risks)}`);
     try {
       if (!(await confirm(`Replace ${path} with the staged config?`, false))) return exit("Not promoted; the staged file is unchanged.");
     } catch (error) {
@@ -31,12 +32,12 @@ export const acceptPendingCommand = defineCommand({
     }
     const done = promote(staged.value);
     if (!done.ok) return exit(`✗ ${done.error.message}${done.error.hint ? `\n${done.error.hint}` : ""}`);
-    process.stderr.write(`✓ promoted to ${done.value} (0600). Restart your MCP clients to load it.\n`);
+    stderr.write(`✓ promoted to ${done.value} (0600). Restart your MCP clients to load it.\n`);
     process.exit(0);
   },
 });
 
 function exit(message: string, code = 1): never {
-  process.stderr.write(`${message}\n`);
+  stderr.write(`${message}\n`);
   process.exit(code);
 }

@@ -3,6 +3,7 @@ import { loadConfig } from "../config/load.ts";
 import { resolveConfigPath } from "../config/paths.ts";
 import { problemCounts, runDoctor } from "../doctor/checks.ts";
 import { formatCliLine, formatDoctor, formatVerdict } from "../doctor/format.ts";
+import { stdout } from "../safety/egress.ts";
 
 /** `check`'s exit codes (README, Command line). */
 export const CHECK_EXIT = { ok: 0, invalid: 1, blocked: 3 } as const;
@@ -22,7 +23,7 @@ export const checkCommand = defineCommand({
     const location = args.path ? { path: args.path, exists: true } : resolveConfigPath(env);
     if (!location.exists) {
       const skipped = "notice" in location && location.notice ? `Note: ${location.notice}\n` : "";
-      process.stdout.write(`No config file found (looked for ${location.path}).\n${skipped}The server would run with every tier unconfigured. Create one with: orchestrate init\n`);
+      stdout.write(`No config file found (looked for ${location.path}).\n${skipped}The server would run with every tier unconfigured. Create one with: orchestrate init\n`);
       process.exit(CHECK_EXIT.invalid);
     }
     const { hostMismatch } = await import("../config/host-check.ts");
@@ -34,14 +35,14 @@ export const checkCommand = defineCommand({
     }
     const config = await loadConfig({ env, ...(args.path ? { path: args.path } : {}) });
     if (!config.ok) {
-      process.stdout.write(`✗ ${config.error.message}\n${config.error.hint ? `Fix: ${config.error.hint}\n` : ""}`);
+      stdout.write(`✗ ${config.error.message}\n${config.error.hint ? `Fix: ${config.error.hint}\n` : ""}`);
       process.exit(CHECK_EXIT.invalid);
     }
     // Each CLI's line as it answers (they are probed in parallel), then the rest, then the verdict.
-    process.stdout.write(`${location.path} is valid; checking what it needs…\nCLIs:\n`);
-    const report = await runDoctor(config.value, env, { onCli: (cli) => process.stdout.write(`${formatCliLine(cli)}\n`) });
-    process.stdout.write(formatDoctor(report, { clis: false }));
-    process.stdout.write(formatVerdict(location.path, report));
+    stdout.write(`${location.path} is valid; checking what it needs…\nCLIs:\n`);
+    const report = await runDoctor(config.value, env, { onCli: (cli) => stdout.write(`${formatCliLine(cli)}\n`) });
+    stdout.write(formatDoctor(report, { clis: false }));
+    stdout.write(formatVerdict(location.path, report));
     process.exit(problemCounts(report).blocking > 0 ? CHECK_EXIT.blocked : CHECK_EXIT.ok);
   },
 });

@@ -2,6 +2,7 @@ import { defineCommand } from "citty";
 import { readFileSync } from "node:fs";
 import { BACKENDS } from "../backends/index.ts";
 import { EXIT, EXIT_HELP, exitCodeFor } from "./exit-codes.ts";
+import { printJson, stdout, stderr } from "../safety/egress.ts";
 
 /**
  * `orchestrate consult --capability C "question"`: the consult tool from a shell, for agent skills
@@ -38,18 +39,18 @@ export const consultCommand = defineCommand({
     const envelope = await consult(
       rt.value,
       { prompt, capability: args.capability, ...(context !== undefined ? { context } : {}), ...(args.agent ? { agent: args.agent } : {}), ...(args["consultation-id"] ? { consultation_id: args["consultation-id"] } : {}), ...(args["context-only"] ? { source_mode: "context_only" } : {}) },
-      { signal: abort.signal, onProgress: (m) => process.stderr.write(`… ${m}\n`) },
+      { signal: abort.signal, onProgress: (m) => stderr.write(`… ${m}\n`) },
     );
     await killAllLive("shutdown");
     rt.value.store.close();
     const { formatConsult } = await import("../mcp/tools/consult/format.ts");
-    process.stderr.write(`${formatConsult({ ...envelope, content: null })}\n`);
-    if (args.json) process.stdout.write(`${JSON.stringify(envelope)}\n`);
+    stderr.write(`${formatConsult({ ...envelope, content: null })}\n`);
+    if (args.json) printJson(envelope);
     if (!envelope.ok || !envelope.content) {
       const e = envelope.error;
       return exitWith(`Error [${e?.code ?? "bad_output"}]: ${e?.message ?? "no answer"}${e?.hint ? `\nNext: ${e.hint}` : ""}`, exitCodeFor(e?.code));
     }
-    if (!args.json) process.stdout.write(`${formatConsult({ content: envelope.content, ok: true, usage: {}, latency_ms: 0 }).trimStart()}\n`);
+    if (!args.json) stdout.write(`${formatConsult({ content: envelope.content, ok: true, usage: {}, latency_ms: 0 }).trimStart()}\n`);
     process.exit(EXIT.ok);
   },
 });
@@ -63,6 +64,6 @@ function readContext(path: string): string {
 }
 
 function exitWith(message: string, code: number): never {
-  process.stderr.write(`${message}\n`);
+  stderr.write(`${message}\n`);
   process.exit(code);
 }

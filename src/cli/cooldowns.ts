@@ -4,6 +4,7 @@ import { clearCooldowns, cooldownsByAgent } from "../services/shared/cooling.ts"
 import { failureWords } from "../services/shared/failure-words.ts";
 import { createRuntime, type Runtime } from "../services/shared/runtime.ts";
 import { EXIT } from "./exit-codes.ts";
+import { stdout, stderr } from "../safety/egress.ts";
 
 /**
  * `orchestrate cooldowns [clear [AGENT]]`: the cooldowns every orchestrate process on this machine
@@ -16,7 +17,7 @@ const configArg = { config: { type: "string", description: "Config file (default
 async function withRuntime(configPath: string | undefined, fn: (rt: Runtime) => number): Promise<never> {
   const rt = await createRuntime(process.env, configPath);
   if (!rt.ok) {
-    process.stderr.write(`${rt.error.message}${rt.error.hint ? `\n${rt.error.hint}` : ""}\n`);
+    stderr.write(`${rt.error.message}${rt.error.hint ? `\n${rt.error.hint}` : ""}\n`);
     process.exit(EXIT.usage);
   }
   try {
@@ -33,11 +34,11 @@ const clear = defineCommand({
     withRuntime(args.config, (rt) => {
       const agent = args.agent;
       if (agent !== undefined && !rt.config.agents[agent]) {
-        process.stderr.write(`No agent "${agent}" is configured; \`orchestrate cooldowns\` lists the cooling ones.\n`);
+        stderr.write(`No agent "${agent}" is configured; \`orchestrate cooldowns\` lists the cooling ones.\n`);
         return EXIT.usage;
       }
       const cleared = clearCooldowns(rt, agent);
-      process.stdout.write(agent ? (cleared ? `Cleared ${agent}'s cooldown.\n` : `${agent} was not cooling.\n`) : `Cleared ${cleared} cooldown${cleared === 1 ? "" : "s"}.\n`);
+      stdout.write(agent ? (cleared ? `Cleared ${agent}'s cooldown.\n` : `${agent} was not cooling.\n`) : `Cleared ${cleared} cooldown${cleared === 1 ? "" : "s"}.\n`);
       return EXIT.ok;
     }),
 });
@@ -48,7 +49,7 @@ export const cooldownsCommand = defineCommand({
   subCommands: { clear },
   run: ({ args }) =>
     withRuntime(args.config, (rt) => {
-      process.stdout.write(formatCooldowns(rt));
+      stdout.write(formatCooldowns(rt));
       return EXIT.ok;
     }),
 });

@@ -1,5 +1,6 @@
 import { defineCommand } from "citty";
 import { wholeNumber } from "./numbers.ts";
+import { stdout, stderr } from "../safety/egress.ts";
 
 /**
  * `orchestrate dashboard [--port N] [--open]`: the loopback dashboard over the store, read-only.
@@ -17,14 +18,14 @@ export const dashboardCommand = defineCommand({
   async run({ args }) {
     const port = args.port === undefined ? 8765 : wholeNumber(args.port, 0, 65535);
     if (port === undefined) return exitWith("--port takes a port number in decimal digits (0–65535)");
-    if (args.host !== undefined && args.host !== "127.0.0.1") process.stderr.write(`orchestrate dashboard binds 127.0.0.1 only; --host ${args.host} was ignored (what it shows is every stored prompt).\n`);
+    if (args.host !== undefined && args.host !== "127.0.0.1") stderr.write(`orchestrate dashboard binds 127.0.0.1 only; --host ${args.host} was ignored (what it shows is every stored prompt).\n`);
     const { openDashboard } = await import("../dashboard/start.ts");
     const started = await openDashboard({ env: process.env, port, ...(args.config ? { configPath: args.config } : {}) });
     if (!started.ok) return exitWith(`${started.error.message}${started.error.hint ? `\n${started.error.hint}` : ""}`);
     const { dashboard, notes } = started.value;
-    for (const note of notes) process.stderr.write(`${note}\n`);
-    process.stdout.write(`${dashboard.url}\n`);
-    process.stderr.write("Open the URL above (it carries this process's token). Ctrl-C stops the dashboard.\n");
+    for (const note of notes) stderr.write(`${note}\n`);
+    stdout.write(`${dashboard.url}\n`);
+    stderr.write("Open the URL above (it carries this process's token). Ctrl-C stops the dashboard.\n");
     if (args.open) openInBrowser(dashboard.url);
     const stop = () => void dashboard.stop().then(() => process.exit(0));
     process.on("SIGINT", stop);
@@ -34,11 +35,11 @@ export const dashboardCommand = defineCommand({
 
 function openInBrowser(url: string): void {
   const opener = process.platform === "darwin" ? "open" : "xdg-open";
-  if (!Bun.which(opener)) return void process.stderr.write(`--open: ${opener} is not installed; open the URL yourself.\n`);
+  if (!Bun.which(opener)) return void stderr.write(`--open: ${opener} is not installed; open the URL yourself.\n`);
   Bun.spawn([opener, url], { stdio: ["ignore", "ignore", "ignore"] }).unref();
 }
 
 function exitWith(message: string): never {
-  process.stderr.write(`${message}\n`);
+  stderr.write(`${message}\n`);
   process.exit(1);
 }

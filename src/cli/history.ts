@@ -1,6 +1,7 @@
 import { defineCommand } from "citty";
 import { wholeNumber } from "./numbers.ts";
 import type { Store } from "../store/db.ts";
+import { stdout, stderr } from "../safety/egress.ts";
 
 /**
  * `orchestrate history list|show <id>|delete <id>|prune --older-than <days> [--yes]`: the history
@@ -28,7 +29,7 @@ const list = defineCommand({
       const { formatList } = await import("./history-format.ts");
       const limit = args.limit === undefined ? 20 : wholeNumber(args.limit, 1, 100_000);
       if (limit === undefined) exit("--limit takes a whole number of rows, e.g. --limit 50");
-      process.stdout.write(formatList(store.consultations.list({ limit }), store.runs.listRuns({ limit }), store.reviews.list({ limit }), store.browse.asks({ limit }).rows));
+      stdout.write(formatList(store.consultations.list({ limit }), store.runs.listRuns({ limit }), store.reviews.list({ limit }), store.browse.asks({ limit }).rows));
     }),
 });
 
@@ -39,15 +40,15 @@ const show = defineCommand({
     withStore(args.config, async (store) => {
       const { formatAskRecord, formatConsultationRecord, formatRunRecord } = await import("./history-format.ts");
       const consultation = store.consultations.get(args.id);
-      if (consultation) return void process.stdout.write(formatConsultationRecord(consultation));
+      if (consultation) return void stdout.write(formatConsultationRecord(consultation));
       const run = store.runs.getRun(args.id);
-      if (run) return void process.stdout.write(formatRunRecord(run));
+      if (run) return void stdout.write(formatRunRecord(run));
       const asked = store.asks.get(args.id);
-      if (asked) return void process.stdout.write(formatAskRecord(asked));
+      if (asked) return void stdout.write(formatAskRecord(asked));
       const review = store.reviews.get(args.id);
       if (review) {
         const [{ reviewView }, { formatReview }] = await Promise.all([import("../services/review/views.ts"), import("../mcp/tools/review/format.ts")]);
-        return void process.stdout.write(`${formatReview({ ok: true, ...reviewView(review) })}
+        return void stdout.write(`${formatReview({ ok: true, ...reviewView(review) })}
 `);
       }
       exit(`Nothing with id "${args.id}" is stored here. \`orchestrate history list\` shows what is.`);
@@ -62,7 +63,7 @@ const del = defineCommand({
       const { deleteAny, describeCounts } = await import("../services/history/index.ts");
       const out = deleteAny(store, args.id);
       if (!out.ok) exit(`Error [${out.error.code}]: ${out.error.message}${out.error.hint ? `\nNext: ${out.error.hint}` : ""}`);
-      process.stdout.write(`Deleted ${describeCounts(out.value.deleted)}.\n${out.value.note}\n`);
+      stdout.write(`Deleted ${describeCounts(out.value.deleted)}.\n${out.value.note}\n`);
     }),
 });
 
@@ -80,10 +81,10 @@ const prune = defineCommand({
       const { countKind, cutoffFor, deleteKind, describeCounts, total } = await import("../services/history/index.ts");
       const cutoff = cutoffFor(days, Date.now());
       const counts = countKind(store, "all", cutoff);
-      if (total(counts) === 0) return void process.stdout.write(`Nothing older than ${days} day(s) is stored.\n`);
+      if (total(counts) === 0) return void stdout.write(`Nothing older than ${days} day(s) is stored.\n`);
       if (!args.yes && !(await confirmed(`Delete ${describeCounts(counts)} older than ${days} day(s)?`))) exit("Nothing was deleted.");
       const report = deleteKind(store, "all", cutoff);
-      process.stdout.write(`Deleted ${describeCounts(report.deleted)}.\n${report.note}\n`);
+      stdout.write(`Deleted ${describeCounts(report.deleted)}.\n${report.note}\n`);
     }),
 });
 
@@ -100,7 +101,7 @@ async function confirmed(question: string): Promise<boolean> {
 }
 
 function exit(message: string): never {
-  process.stderr.write(`${message}\n`);
+  stderr.write(`${message}\n`);
   process.exit(1);
 }
 

@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { stdout, stderr } from "../safety/egress.ts";
 
 /**
  * `orchestrate import FILE [--out PATH]`: converts an mcp-router config.json or an Orchestrator
@@ -30,10 +31,10 @@ export const importCommand = defineCommand({
     const converted = await convertFile(args.file, target, process.env);
     if (!converted.ok) return exit(`✗ ${converted.error.message}${converted.error.hint ? `\n${converted.error.hint}` : ""}`);
     const { proposal, ignored, from } = converted.value;
-    process.stderr.write(`Converted ${args.file} (${from} format):\n\n`);
-    process.stdout.write(proposal.text);
-    if (ignored.length) process.stderr.write(`\nAccepted but without effect in orchestrate: ${ignored.join(", ")}\n`);
-    process.stderr.write(`\n${proposal.diff}\n${formatRisks(proposal.risks)}`);
+    stderr.write(`Converted ${args.file} (${from} format):\n\n`);
+    stdout.write(proposal.text);
+    if (ignored.length) stderr.write(`\nAccepted but without effect in orchestrate: ${ignored.join(", ")}\n`);
+    stderr.write(`\n${proposal.diff}\n${formatRisks(proposal.risks)}`);
     if (!atTerminal) {
       const conflict = liveConflict(process.env, target);
       return exit(`${conflict ? `! ${conflict.message}\n` : ""}Not written: confirming needs a terminal. Run orchestrate import ${args.file} in one.`);
@@ -43,12 +44,12 @@ export const importCommand = defineCommand({
     const { writeConfigAtomic } = await import("../config/write.ts");
     const written = writeConfigAtomic(target, proposal.text);
     if (!written.ok) return exit(`✗ ${written.error.message}${written.error.hint ? `\n${written.error.hint}` : ""}`);
-    process.stderr.write(`✓ wrote ${written.value} (0600). Check it with: orchestrate check ${written.value}\n`);
+    stderr.write(`✓ wrote ${written.value} (0600). Check it with: orchestrate check ${written.value}\n`);
     process.exit(0);
   },
 });
 
 function exit(message: string): never {
-  process.stderr.write(`${message}\n`);
+  stderr.write(`${message}\n`);
   process.exit(1);
 }

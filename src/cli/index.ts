@@ -20,12 +20,14 @@ export async function runCli(argv: string[]): Promise<void> {
   try {
     await runCommand(rootCommand, { rawArgs });
   } catch (error) {
+    // Loaded here, off the serve path: an error's stack or message can quote what a command was given.
+    const { stderr } = await import("../safety/egress.ts");
     if (!(error instanceof Error) || error.name !== "CLIError") {
-      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       process.exit(1);
     }
     const sub = rawArgs.find((a) => !a.startsWith("-"));
-    process.stderr.write(`${error.message.replace(/\x1b\[[0-9;]*m/g, "")}\nSee: orchestrate ${sub && error.message.startsWith("Missing") ? `${sub} ` : ""}--help\n`);
+    stderr.write(`${error.message.replace(/\x1b\[[0-9;]*m/g, "")}\nSee: orchestrate ${sub && error.message.startsWith("Missing") ? `${sub} ` : ""}--help\n`);
     const { EXIT } = await import("./exit-codes.ts");
     process.exit(EXIT.usage);
   }

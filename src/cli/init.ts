@@ -1,6 +1,7 @@
 import { defineCommand } from "citty";
 import { BACKENDS, type Backend } from "../backends/index.ts";
 import { selfCommand } from "./registration.ts";
+import { stderr } from "../safety/egress.ts";
 
 /**
  * `orchestrate init [path]` (also `--init`): the TTY wizard. Glue only — the steps live in
@@ -35,6 +36,6 @@ export const initCommand = defineCommand({
 });
 
 function exit(message: string): never {
-  process.stderr.write(`${message}\n`);
+  stderr.write(`${message}\n`);
   process.exit(1);
 }

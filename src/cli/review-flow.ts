@@ -13,6 +13,7 @@ import type { FindingInput, SecretsMode } from "../store/reviews.ts";
 import { describePlan, formatReview } from "../mcp/tools/review/format.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
 import { SEVERITIES } from "../services/review/envelope.ts";
+import { stdout, stderr } from "../safety/egress.ts";
 
 export interface CliReview extends ReviewPlanRequest {
   /** Deep mode: the person's own findings, one per line (else asked at the terminal). */
@@ -40,7 +41,7 @@ export async function runCliReview(rt: Runtime, req: CliReview): Promise<number>
     followJob(job.id, (m) => say(`… ${m}`));
     const end = await job.done;
     if (!end.ok) return fail(end.error);
-    process.stdout.write(`${formatReview(end.value)}\n`);
+    stdout.write(`${formatReview(end.value)}\n`);
     return end.value.ok ? EXIT.ok : exitCodeFor(end.value.error?.code);
   } catch (error) {
     if (error instanceof prompts.Cancelled) return fail({ code: "cancelled", message: "Cancelled at the prompt; nothing was sent." });
@@ -62,7 +63,7 @@ async function askFindings(text: (message: string) => Promise<string>): Promise<
 }
 
 function say(line: string): void {
-  process.stderr.write(`${line}\n`);
+  stderr.write(`${line}\n`);
 }
 
 function fail(error: { code: Parameters<typeof exitCodeFor>[0] & string; message: string; hint?: string }): number {

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { MaterialInput } from "../services/review/material.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
+import { stderr } from "../safety/egress.ts";
 
 /**
  * `orchestrate review --goal G [--deep] FILE[:A-B]…`: a review from a shell. The plan is printed
@@ -57,6 +58,6 @@ function readText(path: string): string {
 }
 
 function exitWith(message: string, code: number): never {
-  process.stderr.write(`${message}\n`);
+  stderr.write(`${message}\n`);
   process.exit(code);
 }

@@ -8,6 +8,7 @@ import { installShutdownHandlers, killAllLive } from "../process/live.ts";
 import { EXIT, EXIT_HELP, exitCodeFor } from "./exit-codes.ts";
 import { wholeNumber } from "./numbers.ts";
 import { personError, personTrace } from "./route-report.ts";
+import { printJson, stdout, stderr } from "../safety/egress.ts";
 
 /** `orchestrate run --tier T [--cwd D] "prompt"`: the same routing from a shell. Trace → stderr, answer → stdout. */
 export const runCommand = defineCommand({
@@ -35,21 +36,21 @@ export const runCommand = defineCommand({
     const outcome = await routeTask(
       rt.value,
       { prompt, cwd: resolve(args.cwd ?? process.cwd()), tier, ...(args.caps ? { caps: args.caps.split(",").map((c) => c.trim()).filter(Boolean) } : {}), ...(timeoutSec !== undefined ? { timeoutSec } : {}) },
-      { signal: abort.signal, onProgress: (m) => process.stderr.write(`… ${m}\n`) },
+      { signal: abort.signal, onProgress: (m) => stderr.write(`… ${m}\n`) },
     );
     await killAllLive("shutdown");
     const { text, ...rest } = outcome;
     const record = outcome.runId ? rt.value.store.runs.getRun(outcome.runId) : undefined;
-    process.stderr.write(`${formatRoute({ ...rest, attempts: outcome.attempts }, record ? personTrace(outcome, record) : undefined)}\n`);
-    if (args.json) process.stdout.write(`${JSON.stringify(outcome)}\n`);
+    stderr.write(`${formatRoute({ ...rest, attempts: outcome.attempts }, record ? personTrace(outcome, record) : undefined)}\n`);
+    if (args.json) printJson(outcome);
     const error = personError(outcome, record);
     if (!outcome.ok) return exitWith(`Error [${outcome.error?.code}]: ${error?.message}${error?.hint ? `\nNext: ${error.hint}` : ""}${text ? `\nPartial output:\n${text}` : ""}`, exitCodeFor(outcome.error?.code));
-    if (!args.json) process.stdout.write(`${text ?? ""}\n`);
+    if (!args.json) stdout.write(`${text ?? ""}\n`);
     process.exit(EXIT.ok);
   },
 });
 
 function exitWith(message: string, code: number): never {
-  process.stderr.write(`${message}\n`);
+  stderr.write(`${message}\n`);
   process.exit(code);
 }

@@ -1,5 +1,6 @@
 import { serveFront } from "../mcp/front.ts";
 import { installShutdownHandlers, killAllLive } from "../process/live.ts";
+import { stderr } from "../safety/egress.ts";
 
 /**
  * Ends every job (so each records `cancelled` with its partial output) and every live process
@@ -18,12 +19,12 @@ async function shutdown(): Promise<void> {
  */
 export async function serve(): Promise<void> {
   // Only a person at a terminal reads this; clients never pay for loading every backend.
-  if (process.stdin.isTTY) process.stderr.write((await import("./registration.ts")).registrationHelp());
+  if (process.stdin.isTTY) stderr.write((await import("./registration.ts")).registrationHelp());
   // A config that contradicts the environment about the host is refused at boot, not on every call.
   const [{ hostMismatch }, { readRawConfig }] = await Promise.all([import("../config/host-check.ts"), import("../config/presence.ts")]);
   const mismatch = hostMismatch(readRawConfig(process.env), process.env);
   if (mismatch) {
-    process.stderr.write(`orchestrate: refusing to start: ${mismatch}\n`);
+    stderr.write(`orchestrate: refusing to start: ${mismatch}\n`);
     process.exit(2);
   }
   installShutdownHandlers({ onShutdown: () => shutdown().finally(() => process.exit(0)) });

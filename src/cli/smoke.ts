@@ -2,6 +2,7 @@ import { defineCommand } from "citty";
 import type { SmokeResult } from "../services/smoke/index.ts";
 import { EXIT } from "./exit-codes.ts";
 import { wholeNumber } from "./numbers.ts";
+import { printJson, stdout, stderr } from "../safety/egress.ts";
 
 /**
  * `orchestrate smoke [--agent a,b]`: a live check against the real config and the signed-in CLIs —
@@ -28,14 +29,15 @@ export const smokeCommand = defineCommand({
     const targets = smokeTargets(rt.value, only);
     if (targets.unknown.length) return exitWith(`No agent named ${targets.unknown.join(", ")} in the config.`, EXIT.usage);
     if (targets.agents.length === 0) return exitWith("No agents are configured. Run `orchestrate init` in a terminal.", EXIT.unavailable);
-    process.stderr.write(`Sending one tiny prompt to ${targets.agents.length} agent(s) through their real CLIs (this uses a little real capacity)…\n`);
+    stderr.write(`Sending one tiny prompt to ${targets.agents.length} agent(s) through their real CLIs (this uses a little real capacity)…\n`);
     const { installShutdownHandlers, killAllLive } = await import("../process/live.ts");
     const abort = new AbortController();
     installShutdownHandlers({ onShutdown: () => abort.abort("shutdown") });
-    const results = await smokeAgents(rt.value, { ...(only ? { agents: only } : {}), timeoutSec, signal: abort.signal, onProgress: (m) => process.stderr.write(`… ${m}\n`) });
+    const results = await smokeAgents(rt.value, { ...(only ? { agents: only } : {}), timeoutSec, signal: abort.signal, onProgress: (m) => stderr.write(`… ${m}\n`) });
     await killAllLive("shutdown");
     rt.value.store.close();
-    process.stdout.write(args.json ? `${JSON.stringify(results, null, 2)}\n` : formatSmoke(results));
+    if (args.json) printJson(results, 2);
+    else stdout.write(formatSmoke(results));
     process.exit(smokePassed(results) ? EXIT.ok : EXIT.failed);
   },
 });
@@ -61,6 +63,6 @@ export function formatSmoke(results: SmokeResult[]): string {
 }
 
 function exitWith(message: string, code: number): never {
-  process.stderr.write(`${message}\n`);
+  stderr.write(`${message}\n`);
   process.exit(code);
 }

@@ -4,6 +4,7 @@
  * reading a table, so watching costs nothing over a big history; a comment line every few seconds
  * keeps the connection open.
  */
+import { redact } from "../safety/redact.ts";
 
 const POLL_MS = 500;
 const HEARTBEAT_MS = 5000;
@@ -16,7 +17,8 @@ export function eventStream(version: () => string, signal: AbortSignal, headers:
     start(controller) {
       let seen = version();
       let quiet = 0;
-      const send = (text: string) => controller.enqueue(encoder.encode(text));
+      // Only store versions go out today; scrubbed all the same, as every dashboard egress is.
+      const send = (text: string) => controller.enqueue(encoder.encode(redact(text)));
       send(`retry: 2000\nevent: hello\ndata: ${seen}\n\n`);
       timer = setInterval(() => {
         const now = version();

@@ -4,6 +4,7 @@
  * token per process goes into the printed URL; the guard turns it into a cookie.
  */
 import { randomBytes } from "node:crypto";
+import { redact } from "../safety/redact.ts";
 import { SECURITY_HEADERS, guard } from "./guard.ts";
 import { doctorCache, type DashboardContext } from "./context.ts";
 import { route, type EditHandler } from "./routes.ts";
@@ -28,8 +29,18 @@ export interface Dashboard {
   stop(): Promise<void>;
 }
 
+/**
+ * Plain-text answers (the editor's refusals) scrubbed on their way out; HTML is scrubbed as it is
+ * built (html.ts escapeHtml), and the event stream carries store versions only.
+ */
+async function scrubbedText(response: Response): Promise<Response> {
+  if (!response.headers.get("content-type")?.startsWith("text/plain")) return response;
+  return new Response(redact(await response.text()), { status: response.status, headers: response.headers });
+}
+
 export function startDashboard(o: DashboardOptions): Dashboard {
-  const token = randomBytes(24).toString("base64url");
+  // Prefixed as orchestrate's own tokens are, so the scrubber lets the printed URL through (safety/redact.ts OWN_TOKEN).
+  const token = `dsh_${randomBytes(24).toString("base64url")}`;
   const ctx: DashboardContext = { rt: o.rt, doctor: doctorCache(o.rt), token, ...(o.managedPath ? { managedPath: o.managedPath } : {}) };
   const editable = o.managedPath !== undefined && o.edit !== undefined;
   let port = o.port;
@@ -42,9 +53,9 @@ export function startDashboard(o: DashboardOptions): Dashboard {
       const verdict = guard(req, { token, port, editable });
       if (!verdict.pass) return verdict.response;
       try {
-        return await route(req, ctx, editable ? o.edit : undefined);
+        return await scrubbedText(await route(req, ctx, editable ? o.edit : undefined));
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = redact(error instanceof Error ? error.message : String(error));
         return new Response(`The dashboard failed on this page: ${reason}\n`, { status: 500, headers: { ...SECURITY_HEADERS, "content-type": "text/plain; charset=utf-8" } });
       }
     },

@@ -3,6 +3,8 @@
  * each pending call gets its (cancelled) answer written before the process exits. No SDK imports:
  * the shutdown path must not load what start-up avoided.
  */
+import { stdoutDrained } from "../safety/egress.ts";
+
 const calls = new Set<Promise<unknown>>();
 
 export function trackCall<T>(call: Promise<T>): Promise<T> {
@@ -16,5 +18,5 @@ export async function drainCalls(maxMs = 5000): Promise<void> {
   if (calls.size > 0) await Promise.race([Promise.allSettled([...calls]), Bun.sleep(maxMs)]);
   // The SDK writes the answer on a later tick than the handler's resolution.
   await new Promise((resolve) => setTimeout(resolve, 0));
-  await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+  await stdoutDrained();
 }

@@ -3,6 +3,7 @@
  * handshake (mcp/front.ts) and the SDK server (mcp/server.ts) answer from the same facts.
  */
 import { VERSION } from "../version.ts";
+import { compiledIn } from "../safety/egress.ts";
 
 export const SERVER_INFO = { name: "orchestrate", version: VERSION } as const;
 
@@ -17,6 +18,9 @@ export const SERVER_CAPABILITIES = {
 
 export const INSTRUCTIONS =
   "orchestrate hands coding work to the other coding-agent CLIs on this machine. Use route(prompt, cwd, tier) to delegate a task by cost tier (light/standard/heavy); router_dry_run to preview recipients; list_tiers to see what is configured; consult to ask another vendor's agent for a second opinion.";
+
+// Compiled in: the egress scrub (safety/egress.ts) lets these through without running its rules.
+compiledIn([SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS, SERVER_CAPABILITIES, INSTRUCTIONS]);
 
 /** The SDK's rule: echo a supported requested version, else answer with the latest. */
 export function negotiateProtocol(requested: unknown): string {

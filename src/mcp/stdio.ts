@@ -5,6 +5,7 @@
  * the connection (every pending call would be lost).
  */
 import { LineSplitter } from "../process/lines.ts";
+import { messageWriter } from "../safety/egress.ts";
 
 /** A prompt may be 1,000,000 characters (up to ~4 MB of UTF-8) plus context; far above that is hostile. */
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -18,12 +19,12 @@ export interface Wire {
   closed: Promise<void>;
 }
 
-export function stdioWire(input: NodeJS.ReadableStream = process.stdin, output: NodeJS.WritableStream = process.stdout): Wire {
+export function stdioWire(input: NodeJS.ReadableStream = process.stdin, output?: NodeJS.WritableStream): Wire {
+  // Every message out — replies, errors, progress and log notifications — is scrubbed here.
+  const write = messageWriter(output);
   const wire: Wire = {
     onMessage: () => undefined,
-    send: (message) => {
-      output.write(`${JSON.stringify(message)}\n`);
-    },
+    send: write,
     closed: Promise.resolve(),
   };
   const splitter = new LineSplitter((line) => {

@@ -51,8 +51,16 @@ export const BLOCK_RULES: readonly Rule[] = [
 
 /** After the token rules, so a known token keeps its own kind; these skip what is already redacted. */
 export const CONTEXT_RULES: readonly Rule[] = [
-  // user:password@ in any URL; the user name stays, the password goes.
-  { kind: "url_password", re: /(?<pre>\b[a-z][a-z0-9+.-]{0,20}:\/\/[^\s:/@[\]]{1,200}:)(?<value>(?!\[REDACTED)[^\s@/]{1,300})(?=@)/gi },
+  // user:password@ in any URL; the user name stays, the password goes. The user may be empty (redis://:pw@host).
+  { kind: "url_password", re: /(?<pre>\b[a-z][a-z0-9+.-]{0,20}:\/\/[^\s:/@[\]]{0,200}:)(?<value>(?!\[REDACTED)[^\s@/]{1,300})(?=@)/gi },
+  // Cookie and Set-Cookie headers: every name=value pair is a session; the header name stays.
+  { kind: "cookie", re: /(?<pre>\b(?:Set-)?Cookie["']?[ \t]*:[ \t]*)(?<value>(?!\[REDACTED)[^\s"'`][^\r\n"'`]{2,4000})/gi },
+  // .netrc: `machine h login u password p`, on one line or several.
+  { kind: "netrc_password", re: /(?<pre>\blogin[ \t\r\n]+\S{1,200}[ \t\r\n]+password[ \t\r\n]+)(?<value>(?!\[REDACTED)[^\s]{1,500})/g },
+  // Docker's config.json `auths`: base64 of user:password.
+  { kind: "docker_auth", re: /(?<pre>\\?"auth\\?"[ \t]*:[ \t]*\\?")(?<value>[A-Za-z0-9+/]{8,}={0,2})(?=\\?")/g, accept: looksBase64 },
+  // mysql/mariadb take the password glued to -p (`mysql -uroot -ps3cret`).
+  { kind: "password", re: /(?<pre>\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b[^\n|;&]{0,300}?[ \t]-p)(?<value>(?!\[REDACTED)[^\s'"`;|&]{3,200})/g },
   { kind: "bearer", re: /(?<pre>\bBearer\s+)(?<value>[A-Za-z0-9\-._~+/]{12,}=*)/g, accept: (s) => /[0-9]/.test(s) || s.length >= 32 },
   { kind: "bearer", re: /(?<pre>\b(?:Token|Bot)\s+)(?<value>[A-Za-z0-9\-._~+/]{20,}=*)/g, accept: looksLikeKey },
   { kind: "basic_auth", re: /(?<pre>\bBasic\s+)(?<value>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/g, accept: looksBase64 },

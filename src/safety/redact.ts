@@ -56,7 +56,7 @@ function redactPem(text: string): string {
 
 /** Last words that make a secret-sounding key describe something else (`token_type`, `password_file`). */
 const NOT_SECRET_LAST = new Set(
-  "id ids name names type types path file dir url uri endpoint env var length len count limit limits max min ttl expiry expires expiration header field kind prefix suffix format hint label policy mode required enabled disabled source provider usage size budget".split(" "),
+  "id ids name names type types path file dir url uri endpoint env var length len count limit limits max min ttl expiry expires expiration header field kind prefix suffix format hint label policy mode required enabled disabled source provider usage size budget version algorithm method".split(" "),
 );
 
 function keyWords(key: string): string[] {
@@ -75,9 +75,13 @@ export function secretKeyKind(key: string): string | undefined {
   const has = (w: string) => words.includes(w);
   const pair = (a: string, b: string) => words.some((w, i) => w === a && words[i + 1] === b);
   if (has("aws") && has("secret")) return "aws_secret";
-  if (has("password") || has("passwd") || has("passphrase")) return "password";
+  // PGPASSWORD, MYSQL_PWD, REDISCLI_AUTH-style names: the word is glued to a prefix, or abbreviated.
+  if (words.some((w) => /(?:password|passwd|passphrase)$/.test(w)) || (words.length > 1 && has("pwd"))) return "password";
+  if (pair("account", "key")) return "account_key";
+  if (has("signature") || key === "sig") return "signature";
+  if (has("cookie") || has("cookies")) return "cookie";
   if (has("secret") || has("secrets")) return "secret";
-  if (has("token")) return "token";
+  if (words.some((w) => w.endsWith("token"))) return "token";
   if (has("apikey") || pair("api", "key") || pair("access", "key")) return "api_key";
   if (pair("private", "key")) return "private_key";
   if (has("credential") || has("credentials")) return "credential";
@@ -86,9 +90,16 @@ export function secretKeyKind(key: string): string | undefined {
 
 const TYPE_WORDS = /^(?:true|false|null|none|nil|undefined|string|number|boolean|bool|str|int|integer|bytes|any|unknown|object|optional|required|await|new|this|self|typeof|function|async|yield|void|lambda)$/i;
 
+/**
+ * orchestrate's own one-time tokens (src/services/shared/tokens.ts newToken: review, workflow step,
+ * replan, delete-all; the dashboard's URL token): the caller must be able to read them back to
+ * spend them, and each is single-use and bound to what it approves.
+ */
+export const OWN_TOKEN = /^(?:rvw|wfs|wfr|del|dsh)_[A-Za-z0-9_-]{32}$/;
+
 /** Values that are code, references or placeholders rather than a secret. */
 function isNotASecret(inner: string, quoted: boolean, key: string): boolean {
-  if (inner.length < 3 || inner.startsWith(MARK)) return true;
+  if (inner.length < 3 || inner.startsWith(MARK) || OWN_TOKEN.test(inner)) return true;
   if (TYPE_WORDS.test(inner) || inner.toLowerCase() === key.toLowerCase()) return true;
   if (/^\$\{?[A-Za-z_]|^\{\{.*\}\}$|^<[^>]*>$|^%[A-Za-z_]+%$/.test(inner)) return true;
   if (!quoted && inner.startsWith("<")) return true;
@@ -119,27 +130,122 @@ function unquote(value: string): { inner: string; open: string; close: string } 
   return { inner: m[2] ?? "", open: m[1] ?? "", close: m[3] ?? "" };
 }
 
-function replaceAssignments(text: string, re: RegExp): string {
-  re.lastIndex = 0;
-  return text.replace(re, (...args: unknown[]) => {
-    const match = args[0] as string;
-    const groups = args.at(-1) as Record<string, string | undefined>;
-    const { key = "", value = "", pre = "" } = groups;
+/** One `key = value` whose key names a secret: where its value starts and ends in the text, and the kind. */
+interface SecretAssignment {
+  start: number;
+  end: number;
+  kind: string;
+  open: string;
+  close: string;
+}
+
+/**
+ * The secret assignments, in order. A match whose key names no secret gives back everything after
+ * its operator, so a value that is itself a text is scanned too: in `url=https://h/?api_key=…` the
+ * outer value is a URL, and the key inside it names a secret (replace() would have consumed both).
+ */
+function* secretAssignments(text: string, re: RegExp): Generator<SecretAssignment> {
+  const scan = new RegExp(re.source, re.flags);
+  for (let m = scan.exec(text); m; m = scan.exec(text)) {
+    const { key = "", value = "", pre = "" } = m.groups ?? {};
     const kind = secretKeyKind(key);
-    if (!kind) return match;
     const { inner, open, close } = unquote(value);
-    if (isNotASecret(inner, open !== "", key)) return match;
-    return `${pre}${open}${mark(kind)}${close}${match.slice(pre.length + value.length)}`;
-  });
+    if (!kind || isNotASecret(inner, open !== "", key)) {
+      scan.lastIndex = m.index + pre.length;
+      continue;
+    }
+    const start = m.index + pre.length;
+    yield { start, end: start + value.length, kind, open, close };
+  }
+}
+
+function replaceAssignments(text: string, re: RegExp): string {
+  let out = "";
+  let copied = 0;
+  for (const a of secretAssignments(text, re)) {
+    out += `${text.slice(copied, a.start)}${a.open}${mark(a.kind)}${a.close}`;
+    copied = a.end;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+/**
+ * No rule matches fewer characters (`token=abc`, `a://b:pwd@`): the many short strings of a JSON
+ * message (types, ids, enum values) skip the rule passes — the egress point scrubs every one.
+ */
+const SHORTEST_SECRET = 8;
+
+/**
+ * Terminal escapes (colour, cursor, titles) removed before the rules run: a CLI that colours part of
+ * a token splits it in two for every rule. What leaves is text for a model or a page anyway.
+ */
+const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]{0,4000}(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+
+/** A YAML key naming a secret whose value is a block scalar (`password: |`, `key: >-`) on the lines below. */
+const YAML_BLOCK_HEAD = /^([ \t]*)(?:- )?(["']?)([A-Za-z_][\w.-]{0,80})\2[ \t]*:[ \t]*[|>][-+1-9]{0,2}[ \t]*(?:#[^\n]*)?$/gm;
+
+/** Each block scalar under a secret-named key: from its first line's text to its last line's end. */
+function* yamlBlocks(text: string): Generator<SecretSpan> {
+  const head = new RegExp(YAML_BLOCK_HEAD.source, YAML_BLOCK_HEAD.flags);
+  for (let m = head.exec(text); m; m = head.exec(text)) {
+    const kind = secretKeyKind(m[3] ?? "");
+    if (!kind) continue;
+    const indent = (m[1] ?? "").length;
+    let at = m.index + m[0].length + 1;
+    let start = -1;
+    let end = -1;
+    // The block is every following line indented deeper than the key (blank lines included).
+    while (at < text.length) {
+      const nl = text.indexOf("\n", at);
+      const lineEnd = nl === -1 ? text.length : nl;
+      const line = text.slice(at, lineEnd);
+      const lead = /^[ \t]*/.exec(line)?.[0].length ?? 0;
+      if (line.trim() !== "") {
+        if (lead <= indent) break;
+        if (start === -1) start = at + lead;
+        end = lineEnd;
+      }
+      at = lineEnd + 1;
+    }
+    if (start === -1 || text.startsWith(MARK, start)) continue;
+    yield { start, end, kind };
+    head.lastIndex = Math.max(head.lastIndex, end);
+  }
+}
+
+function redactYamlBlocks(text: string): string {
+  let out = "";
+  let copied = 0;
+  for (const b of yamlBlocks(text)) {
+    out += `${text.slice(copied, b.start)}${mark(b.kind)}`;
+    copied = b.end;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 /** Scrubs credentials out of free text. Idempotent: scrubbing twice changes nothing more. */
 export function redact(text: string): string {
-  if (!text) return text;
-  let out = redactPem(text);
+  if (text.length < SHORTEST_SECRET) return text;
+  let out = redactYamlBlocks(redactPem(text.includes("\x1b") ? text.replace(ANSI, "") : text));
   for (const rule of [...BLOCK_RULES, ...TOKEN_RULES, ...CONTEXT_RULES]) out = applyRule(out, rule);
   out = replaceAssignments(out, ASSIGNMENT);
   return replaceAssignments(out, FLAG);
+}
+
+/**
+ * For a terminal: the escapes stay where they are — they draw the wizard's prompts and colour the
+ * log — and the text between them is scrubbed. (redact() drops them, which a terminal would not
+ * survive; a token a CLI coloured half of is only caught there.)
+ */
+export function redactBetweenEscapes(text: string): string {
+  if (!text.includes("\x1b")) return redact(text);
+  let out = "";
+  let at = 0;
+  for (const m of text.matchAll(new RegExp(ANSI.source, "g"))) {
+    out += `${redact(text.slice(at, m.index))}${m[0]}`;
+    at = m.index + m[0].length;
+  }
+  return out + redact(text.slice(at));
 }
 
 /** Scrubs every string inside a JSON-like value; a string under a secret-named key goes whole. */
@@ -184,12 +290,56 @@ export interface SecretSpan {
  */
 export function findSecrets(text: string): SecretSpan[] {
   if (!text) return [];
-  const found = [...pemSpans(text)];
-  for (const rule of [...BLOCK_RULES, ...TOKEN_RULES, ...CONTEXT_RULES]) found.push(...ruleSpans(text, rule));
-  found.push(...assignmentSpans(text, ASSIGNMENT), ...assignmentSpans(text, FLAG));
-  const kept: SecretSpan[] = [];
-  for (const span of found) if (!kept.some((k) => span.start < k.end && k.start < span.end)) kept.push(span);
-  return kept.sort((a, b) => a.start - b.start);
+  if (text.includes("\x1b")) return withoutAnsi(text, findSecrets);
+  let kept = keepFirst(pemSpans(text), [...yamlBlocks(text)]);
+  for (const rule of [...BLOCK_RULES, ...TOKEN_RULES, ...CONTEXT_RULES]) kept = keepFirst(kept, ruleSpans(text, rule));
+  kept = keepFirst(kept, assignmentSpans(text, ASSIGNMENT));
+  return keepFirst(kept, assignmentSpans(text, FLAG));
+}
+
+/**
+ * `kept` (disjoint, in order) plus each span of `next` (one rule's, in order) that overlaps none of
+ * them: one merge walk, so a text full of matches costs the number of spans, not its square (a
+ * search of `kept` per span made a 2M-character review plan take minutes).
+ */
+function keepFirst(kept: readonly SecretSpan[], next: readonly SecretSpan[]): SecretSpan[] {
+  if (next.length === 0) return [...kept];
+  const out: SecretSpan[] = [];
+  let i = 0;
+  let lastEnd = -1;
+  for (const span of next) {
+    while (i < kept.length && (kept[i] as SecretSpan).end <= span.start) {
+      const k = kept[i++] as SecretSpan;
+      out.push(k);
+      lastEnd = Math.max(lastEnd, k.end);
+    }
+    const overlapsNext = i < kept.length && (kept[i] as SecretSpan).start < span.end;
+    // lastEnd: a span of this same rule may not overlap one already taken either (a rule's own matches never do).
+    if (!overlapsNext && span.start >= lastEnd) {
+      out.push(span);
+      lastEnd = span.end;
+    }
+  }
+  while (i < kept.length) out.push(kept[i++] as SecretSpan);
+  return out;
+}
+
+/** The spans found in the text without its terminal escapes, mapped back to the text as given. */
+function withoutAnsi(text: string, find: (clean: string) => SecretSpan[]): SecretSpan[] {
+  const origin: number[] = [];
+  let clean = "";
+  let at = 0;
+  const keep = (until: number) => {
+    for (let i = at; i < until; i++) origin.push(i);
+    clean += text.slice(at, until);
+  };
+  for (const m of text.matchAll(new RegExp(ANSI.source, "g"))) {
+    keep(m.index);
+    at = m.index + m[0].length;
+  }
+  keep(text.length);
+  origin.push(text.length);
+  return find(clean).map((s) => ({ start: origin[s.start] ?? s.start, end: (origin[s.end - 1] ?? s.end - 1) + 1, kind: s.kind }));
 }
 
 /** `d` adds match indices: the spans of the named groups. */
@@ -209,17 +359,7 @@ function ruleSpans(text: string, rule: Rule): SecretSpan[] {
 }
 
 function assignmentSpans(text: string, re: RegExp): SecretSpan[] {
-  const out: SecretSpan[] = [];
-  for (const m of text.matchAll(withIndices(re))) {
-    const { key = "", value = "" } = m.groups ?? {};
-    const at = m.indices?.groups?.value;
-    const kind = secretKeyKind(key);
-    if (!kind || !at) continue;
-    const { inner, open, close } = unquote(value);
-    if (isNotASecret(inner, open !== "", key)) continue;
-    out.push({ start: at[0] + open.length, end: at[1] - close.length, kind });
-  }
-  return out;
+  return [...secretAssignments(text, re)].map((a) => ({ start: a.start + a.open.length, end: a.end - a.close.length, kind: a.kind }));
 }
 
 /** The BEGIN…END span of each private key; a BEGIN without its END runs over the base64 after it (as redactPem). */

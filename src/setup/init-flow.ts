@@ -21,6 +21,7 @@ import { applyRegistration, planRegistrations } from "./registration.ts";
 import { formatRisks } from "./risks.ts";
 import { offerSelfInstall } from "./self-install.ts";
 import { askForConfig } from "./wizard.ts";
+import { stderr } from "../safety/egress.ts";
 
 export interface InitOptions {
   path: string;
@@ -32,7 +33,7 @@ export interface InitOptions {
   cwd?: string;
 }
 
-const say = (text: string) => process.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
+const say = (text: string) => stderr.write(text.endsWith("\n") ? text : `${text}\n`);
 
 /** Exit code: 0 written and valid, 1 refused, cancelled or failed. */
 export async function runInit(opts: InitOptions): Promise<number> {
@@ -105,7 +106,7 @@ function liveLines(rows: { backend: Backend; text: string }[]): { update(backend
     update(backend, text) {
       const up = rows.length - rows.findIndex((r) => r.backend === backend);
       if (up > rows.length) return;
-      process.stderr.write(`\x1b[${up}A\r\x1b[2K${line(backend, text)}\x1b[${up}B\r`);
+      stderr.write(`\x1b[${up}A\r\x1b[2K${line(backend, text)}\x1b[${up}B\r`);
     },
   };
 }

@@ -6,6 +6,7 @@
  * Everything is drawn on stderr; stdout stays free.
  */
 import { createConsola, type ConsolaInstance } from "consola";
+import { stderr, stdout } from "../safety/egress.ts";
 import type { Key } from "./keys.ts";
 import { terminalKeys } from "./line-input.ts";
 
@@ -16,11 +17,11 @@ export class Cancelled extends Error {
   }
 }
 
-export const ui: ConsolaInstance = createConsola({ stdout: process.stderr, stderr: process.stderr, formatOptions: { date: false } });
+export const ui: ConsolaInstance = createConsola({ stdout: stderr, stderr, formatOptions: { date: false } });
 
 /** Refuses to run without a terminal on both ends: these steps are a human's attestation. */
 export function terminalProblem(): string | undefined {
-  if (process.stdin.isTTY && process.stdout.isTTY) return undefined;
+  if (process.stdin.isTTY && stdout.isTTY) return undefined;
   return "this command is interactive and needs a terminal (stdin and stdout must be a TTY); run it yourself in a terminal — there is no non-interactive mode";
 }
 
@@ -32,11 +33,11 @@ export function startInput(onCancel: () => never): void {
   terminalKeys(onCancel);
 }
 
-const out = (text: string) => void process.stderr.write(text);
+const out = (text: string) => void stderr.write(text);
 const CLEAR_LINE = "\r\x1b[2K";
 /** Long lines are cut to the terminal's width (a wrapped line would break redrawing in place); a terminal of unknown width is not cut. */
 export function clip(line: string): string {
-  const columns = process.stderr.columns;
+  const columns = stderr.columns;
   if (!columns) return line;
   const width = Math.max(20, columns - 1);
   return line.length > width ? `${line.slice(0, width - 1)}…` : line;

@@ -10,6 +10,7 @@ import { formatOf, parseConfigText } from "../config/parse.ts";
 import type { Env } from "../config/paths.ts";
 import type { Config } from "../config/types.ts";
 import { lineDiff } from "./diff.ts";
+import { maskConfigText } from "./mask.ts";
 import type { BackendProbe } from "../doctor/detect.ts";
 import { computeRisks, type Risk } from "./risks.ts";
 
@@ -18,6 +19,8 @@ export interface Proposal {
   text: string;
   config: Config;
   diff: string;
+  /** The diff with env values and credentials masked on both sides: what an MCP client is shown (setup/mask.ts). */
+  maskedDiff: string;
   risks: Risk[];
 }
 
@@ -54,8 +57,11 @@ export async function validateText(text: string, path: string, env: Env): Promis
 export async function prepareText(text: string, path: string, env: Env, probes?: readonly BackendProbe[]): Promise<Result<Proposal, "config_invalid">> {
   const config = await validateText(text, path, env);
   if (!config.ok) return config;
-  const diff = lineDiff(currentText(path), text, { before: `${path} (current)`, after: `${path} (proposed)` });
-  return ok({ path, text, config: config.value, diff, risks: computeRisks(config.value, { targetPath: path, env, ...(probes ? { probes } : {}) }) });
+  const current = currentText(path);
+  const labels = { before: `${path} (current)`, after: `${path} (proposed)` };
+  const diff = lineDiff(current, text, labels);
+  const maskedDiff = lineDiff(maskConfigText(current), maskConfigText(text), labels);
+  return ok({ path, text, config: config.value, diff, maskedDiff, risks: computeRisks(config.value, { targetPath: path, env, ...(probes ? { probes } : {}) }) });
 }
 
 export function prepareProposal(spec: Record<string, unknown>, path: string, env: Env, probes?: readonly BackendProbe[]): Promise<Result<Proposal, "config_invalid">> {

@@ -143,7 +143,7 @@ describe("a dashboard over a store", () => {
   const get = (path: string) => fetch(`http://127.0.0.1:${dash.port}${path}`, { headers: { cookie: `orchestrate_dashboard_${dash.port}=${dash.token}` } });
 
   test("binds 127.0.0.1; a fresh token per process in the URL", () => {
-    expect(dash.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${dash.port}/\\?token=[\\w-]{32}$`));
+    expect(dash.url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${dash.port}/\\?token=dsh_[\\w-]{32}$`));
   });
 
   test("browsing every page leaves the store's bytes as they were (opened read-only)", async () => {

@@ -3,7 +3,8 @@
  * `<config>.pending` (0600) and never touches the live file, risks are computed by the server.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { j, secretGenerator } from "../helpers/fake-secrets.ts";
 import { connect, textOf, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
 import type { Sandbox } from "../../fakes/lib/sandbox.ts";
 import { usualLocationSandbox } from "./helpers.ts";
@@ -83,5 +84,27 @@ describe("init tools (ORCHESTRATE_ALLOW_INIT=1)", () => {
     session = await connect(box.env);
     const names = (await session.client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(["init_status", "init_preview", "init_apply"]));
+  }, 60_000);
+
+  test("init_preview and init_apply never hand the current or proposed env secrets back; the staged file keeps them", async () => {
+    const rand = secretGenerator(2102);
+    const key = j("sk-proj-", rand(48));
+    const password = `pw-${rand(14)}`;
+    const plain = `v-${rand(12)}`;
+    const live = `agents:\n  a:\n    backend: opencode\n    model: opencode/big-pickle\n    env:\n      OPENAI_API_KEY: ${key}\n      DATABASE_URL: "postgres://app:${password}@db.internal/app"\n      SOME_SETTING: ${plain}\ntiers:\n  light: [a]\n`;
+    const s = await open();
+    const path = (box as Sandbox).configPath;
+    writeFileSync(path, live);
+    const spec = { agents: { a: { backend: "opencode", model: "opencode/big-pickle", env: { OPENAI_API_KEY: key, SOME_SETTING: plain, EXTRA: `x-${password}` } } }, tiers: { light: ["a"] } };
+    for (const name of ["init_preview", "init_apply"]) {
+      const reply = await call(s, name, { spec });
+      expect(reply.isError).toBeFalsy();
+      const shown = JSON.stringify(reply);
+      for (const secret of [key, password, plain]) expect(shown).not.toContain(secret);
+      // Still a diff a person can read: the changed key is there, its value is not.
+      expect(String(reply.structuredContent?.diff)).toContain("+      EXTRA: [REDACTED:env]");
+    }
+    expect(readFileSync(`${path}.pending`, "utf8")).toContain(key);
+    expect(readFileSync(path, "utf8")).toBe(live);
   }, 60_000);
 });

@@ -70,13 +70,20 @@ export interface SecretLocation {
 }
 
 export function locateSecrets(named: readonly { label: string; text: string; firstLine?: number }[]): SecretLocation[] {
-  return named.flatMap((m) =>
-    findSecrets(m.text).map((span) => {
-      const before = m.text.slice(0, span.start);
-      const line = before.split("\n").length;
-      return { where: m.label, line: line - 1 + (m.firstLine ?? 1), column: span.start - before.lastIndexOf("\n"), kind: span.kind };
-    }),
-  );
+  return named.flatMap((m) => {
+    // The spans come in order: one walk forward over the newlines, not a count from the start per span.
+    let line = m.firstLine ?? 1;
+    let lineStart = 0;
+    let nl = m.text.indexOf("\n");
+    return findSecrets(m.text).map((span) => {
+      while (nl !== -1 && nl < span.start) {
+        line += 1;
+        lineStart = nl + 1;
+        nl = m.text.indexOf("\n", lineStart);
+      }
+      return { where: m.label, line, column: span.start - lineStart + 1, kind: span.kind };
+    });
+  });
 }
 
 /** What a masked review sends: every credential-shaped value replaced, as in every stored copy. */

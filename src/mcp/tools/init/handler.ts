@@ -33,7 +33,8 @@ export function initPreview(input: typeof initPreviewInput.infer): Promise<ToolO
   return guarded(async () => {
     const preview = await previewProposal(input.spec, process.env);
     if (!preview.ok) return { ok: false, error: preview.error, data: errorsOf(preview.error) };
-    const { diff, risks } = preview.value;
+    // The masked diff: the current file's env values and credentials are not the model's to read.
+    const { maskedDiff: diff, risks } = preview.value;
     return { ok: true, data: { diff, risks }, text: `Nothing was written.\n${diff}\n${formatRisks(risks)}` };
   });
 }
@@ -44,6 +45,6 @@ export function initApply(input: typeof initApplyInput.infer): Promise<ToolOutco
     if (!applied.ok) return { ok: false, error: applied.error, data: errorsOf(applied.error) };
     const { proposal, staged } = applied.value;
     const next = "Ask the person to run `orchestrate accept-pending` in a terminal: it shows this diff and these risks and promotes the file only if they confirm.";
-    return { ok: true, data: { staged, diff: proposal.diff, risks: proposal.risks, next }, text: `Staged ${staged} (the live config is unchanged).\n${proposal.diff}\n${formatRisks(proposal.risks)}${next}` };
+    return { ok: true, data: { staged, diff: proposal.maskedDiff, risks: proposal.risks, next }, text: `Staged ${staged} (the live config is unchanged).\n${proposal.maskedDiff}\n${formatRisks(proposal.risks)}${next}` };
   });
 }
