@@ -12,6 +12,7 @@
  *   FAKE_MODEL           the model the fake claims to have used (default: the requested one)
  *   FAKE_DELAY_MS        delay before answering (scenario "slow" too)
  *   FAKE_EVENTS          with scenario "long": number of progress events, FAKE_EVENT_GAP_MS apart
+ *   FAKE_LONG_COMMAND    with scenario "long" (claude): the command its Bash tool events run
  *   FAKE_MUTATION        what editTree() does: new-untracked (default), edit-file, delete, rename,
  *                        mode, stage, commit, ignored — on FAKE_MUTATION_FILE (default README.md);
  *                        plant-git: a hostile agent's core.fsmonitor and filter driver in .git,

@@ -30,7 +30,8 @@ export function looksBase64(secret: string): boolean {
   return /[A-Z]/.test(secret) && /[a-z]/.test(secret) || /[0-9+/=]/.test(secret);
 }
 
-const B = String.raw`(?<![A-Za-z0-9_-])`;
+// A token glued to a name by `_` or `-` (`no_such_tool_ghp_…`, `heavy-sk-proj-…`, an echoed argument) is still one.
+const B = String.raw`(?<![A-Za-z0-9])`;
 const E = String.raw`(?![A-Za-z0-9_-])`;
 
 function prefixed(kind: string, prefix: string, body: string, accept?: (secret: string) => boolean): Rule {
