@@ -5,12 +5,13 @@
 import { liveConflict } from "./target.ts";
 import { select } from "./prompts.ts";
 import type { Env } from "../config/paths.ts";
+import { stderr } from "../safety/egress.ts";
 
 /** The path to write: the target, or the live config when the person picks it. Cancel throws Cancelled. */
 export async function chooseTarget(env: Env, target: string): Promise<string> {
   const conflict = liveConflict(env, target);
   if (!conflict) return target;
-  process.stderr.write(`\n! ${conflict.message}\n`);
+  stderr.write(`\n! ${conflict.message}\n`);
   const live = conflict.live.path;
   const picked = await select<"live" | "target">(
     "Where should the config go?",
