@@ -8,8 +8,8 @@ import { describe, expect, test } from "bun:test";
 import { findSecrets } from "../../src/safety/redact.ts";
 import { locateSecrets } from "../../src/services/review/material.ts";
 
-/** A span every 14 characters, and no newline: the worst case for both old scans. */
-const dense = (n: number) => "https://u:p@h ".repeat(Math.ceil(n / 14)).slice(0, n);
+/** A span every 14 characters (on one line, or one per line): the worst cases for the old scans. */
+const dense = (n: number, sep = " ") => `https://u:p@h${sep}`.repeat(Math.ceil(n / 14)).slice(0, n);
 
 /** The fastest of five runs: load from elsewhere only ever adds time, so the minimum is the scan's own cost. */
 function cost(run: () => unknown): number {
@@ -22,6 +22,13 @@ function cost(run: () => unknown): number {
   return best;
 }
 
+/** cost(4n) / cost(n), the best of three tries: a busy machine can only make one try look worse. */
+function growth(small: () => unknown, large: () => unknown): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 3 && best >= 8; i++) best = Math.min(best, cost(large) / cost(small));
+  return best;
+}
+
 describe("credential spans are found in linear time", () => {
   const n = 14 * 4000;
   const small = dense(n);
@@ -30,12 +37,15 @@ describe("credential spans are found in linear time", () => {
   test("findSecrets: 4× the text costs well under 16×", () => {
     findSecrets(small);
     expect(findSecrets(large).length).toBe(4 * findSecrets(small).length);
-    expect(cost(() => findSecrets(large)) / cost(() => findSecrets(small))).toBeLessThan(8);
+    expect(growth(() => findSecrets(small), () => findSecrets(large))).toBeLessThan(8);
   });
 
   test("locateSecrets: the same, with line and column still right", () => {
-    const located = locateSecrets([{ label: "m", text: `a\n${small}`, firstLine: 10 }]);
-    expect(located[1]).toEqual({ where: "m", line: 11, column: 25, kind: "url_password" });
-    expect(cost(() => locateSecrets([{ label: "m", text: large }])) / cost(() => locateSecrets([{ label: "m", text: small }]))).toBeLessThan(8);
+    const lines = dense(n, "\n");
+    const located = locateSecrets([{ label: "m", text: `a\n${lines}`, firstLine: 10 }]);
+    expect(located[1]).toEqual({ where: "m", line: 12, column: 11, kind: "url_password" });
+    const many = dense(4 * n, "\n");
+    expect(growth(() => locateSecrets([{ label: "m", text: lines }]), () => locateSecrets([{ label: "m", text: many }]))).toBeLessThan(8);
+    expect(growth(() => locateSecrets([{ label: "m", text: small }]), () => locateSecrets([{ label: "m", text: large }]))).toBeLessThan(8);
   });
 });
