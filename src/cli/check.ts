@@ -30,7 +30,7 @@ export const checkCommand = defineCommand({
     const { readRawConfig } = await import("../config/presence.ts");
     const mismatch = args.path ? undefined : hostMismatch(readRawConfig(env), env);
     if (mismatch) {
-      process.stdout.write(`✗ ${location.path}: the server refuses to start: ${mismatch}\n`);
+      stdout.write(`✗ ${location.path}: the server refuses to start: ${mismatch}\n`);
       process.exit(CHECK_EXIT.invalid);
     }
     const config = await loadConfig({ env, ...(args.path ? { path: args.path } : {}) });
