@@ -53,6 +53,11 @@ export interface RunRequest {
    */
   outputSchemaPath?: string;
   outputSchema?: string;
+  /**
+   * Answer mode: offer the CLI's own web tools (Adapter.web), and nothing else that acts. Absent or
+   * false: the web tools are switched off where the CLI can do that.
+   */
+  web?: boolean;
   /** Answer mode: a throw-away directory the CLI may use as its isolated config home. */
   isolatedHome?: string;
   /**
@@ -385,6 +390,11 @@ export interface Adapter {
   writes: WriteContainment;
   /** Where this backend's agents get their provider. */
   provider: ProviderRule;
+  /**
+   * Present when an answer-only run can be given the CLI's own web tools (RunRequest.web) and the
+   * parser marks their use (`web` on tool events): `tools` names them, for plans and refusals.
+   */
+  web?: { tools: string };
   /** Config keys only this backend (and perhaps a few others) accepts. */
   options?: AgentOptions;
   /**

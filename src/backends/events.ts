@@ -64,8 +64,12 @@ export type AgentEvent =
   | { kind: "step" }
   /** `delta` marks a streamed chunk (gemini, Grok Build): consecutive chunks form one message. */
   | { kind: "text"; text: string; delta?: boolean }
-  /** A tool the delegate ran. `acts` is true for anything that can change state (shell, edit, MCP). */
-  | { kind: "tool"; name: string; detail?: string; phase: "start" | "end"; acts: boolean; exitCode?: number }
+  /**
+   * A tool the delegate ran. `acts` is true for anything that can change state (shell, edit, MCP).
+   * `web` marks the CLI's own web tools (a search, a page fetched): answer-only runs allow only
+   * these, and only when web access was granted; `detail` is then the query or the URL.
+   */
+  | { kind: "tool"; name: string; detail?: string; phase: "start" | "end"; acts: boolean; exitCode?: number; web?: "search" | "fetch" }
   | { kind: "file_change"; path: string; change: "add" | "update" | "delete" | "unknown" }
   /**
    * Cumulative figures (later wins); with `delta` one step's own figures (they add up); with

@@ -30,7 +30,7 @@ export function detectLegacy(raw: Record<string, unknown>, format: "yaml" | "jso
 }
 
 /** Keys of an Orchestrator file that orchestrate reads but does not act on (yet). */
-const IGNORED_CONSULT_KEYS = ["managed_agents_path", "web_turn_limit", "protocol_version", "dashboard"] as const;
+const IGNORED_CONSULT_KEYS = ["managed_agents_path", "protocol_version", "dashboard"] as const;
 const IGNORED_AGENT_KEYS = ["reasoning_effort"] as const;
 
 export interface Converted {
@@ -87,8 +87,8 @@ export function convertOrchestrator(file: OrchestratorFile, env: Env): Converted
     agents,
     ...(host ? { host } : {}),
     // consult.review and consult.workflow are the same blocks in both formats: carried over as written.
-    ...(c.timeout_s !== undefined || c.review !== undefined || c.workflow !== undefined
-      ? { consult: { ...(c.timeout_s !== undefined ? { timeoutSec: c.timeout_s } : {}), ...(c.review !== undefined ? { review: c.review } : {}), ...(c.workflow !== undefined ? { workflow: c.workflow } : {}) } }
+    ...(c.timeout_s !== undefined || c.web_turn_limit !== undefined || c.review !== undefined || c.workflow !== undefined
+      ? { consult: { ...(c.timeout_s !== undefined ? { timeoutSec: c.timeout_s } : {}), ...(c.web_turn_limit !== undefined ? { webTurnLimit: c.web_turn_limit } : {}), ...(c.review !== undefined ? { review: c.review } : {}), ...(c.workflow !== undefined ? { workflow: c.workflow } : {}) } }
       : {}),
     ...(c.database_path !== undefined || c.store_full_content !== undefined
       ? { store: { ...(c.database_path !== undefined ? { path: c.database_path } : {}), ...(c.store_full_content !== undefined ? { fullContent: c.store_full_content } : {}) } }
@@ -105,6 +105,7 @@ export function orchestratorPath(parts: readonly PropertyKey[]): string {
   if (head === "store" && id === "path") return "consult.database_path";
   if (head === "store" && id === "fullContent") return "consult.store_full_content";
   if (head === "consult" && id === "timeoutSec") return "consult.timeout_s";
+  if (head === "consult" && id === "webTurnLimit") return "consult.web_turn_limit";
   if (head === "consult" && (id === "review" || id === "workflow")) return joinPath(parts);
   if (head === "agents" && key === "executionModes") return joinPath(["consult", "agents", String(id), "execution_modes", ...parts.slice(3)]);
   return joinPath(["consult", ...parts]);

@@ -259,7 +259,7 @@ export function resolveUnified(file: UnifiedFile, opts: ResolveOptions): Checked
       roots,
       maxDepth: file.maxDepth ?? DEFAULTS.maxDepth,
       host,
-      consult: { timeoutSec: file.consult?.timeoutSec ?? DEFAULTS.consultTimeoutSec, ...(review ? { review } : {}), ...(workflow ? { workflow } : {}) },
+      consult: { timeoutSec: file.consult?.timeoutSec ?? DEFAULTS.consultTimeoutSec, ...(file.consult?.webTurnLimit !== undefined ? { webTurnLimit: file.consult.webTurnLimit } : {}), ...(review ? { review } : {}), ...(workflow ? { workflow } : {}) },
       store,
       cooldowns: { ...DEFAULT_COOLDOWNS, ...(file.cooldowns ?? {}) },
       ...(file.syncBudgetSec !== undefined ? { syncBudgetSec: file.syncBudgetSec } : {}),

@@ -67,7 +67,7 @@ const WorkflowDef = {
   "review_policy?": "ReviewPolicy",
   "bindings?": "Record<string, Record<string, unknown>>",
 } as const;
-const ConsultDef = { "+": "reject", "timeoutSec?": "10 <= number.integer <= 3600", "review?": "Review", "workflow?": "Workflow" } as const;
+const ConsultDef = { "+": "reject", "timeoutSec?": "10 <= number.integer <= 3600", "webTurnLimit?": "number.integer > 0", "review?": "Review", "workflow?": "Workflow" } as const;
 const StoreDef = { "+": "reject", "path?": "string > 0", "fullContent?": "boolean" } as const;
 const CooldownsDef = {
   "+": "reject",

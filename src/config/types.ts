@@ -104,7 +104,8 @@ export interface Config {
   /** How deep nested orchestrate calls may go (ORCHESTRATE_DEPTH). */
   maxDepth: number;
   host: { runtime?: Backend; model?: string };
-  consult: { timeoutSec: number; review?: ReviewConfig; workflow?: WorkflowConfig };
+  /** webTurnLimit: web calls one consult or review turn may make in web mode (seed 001's web_turn_limit). */
+  consult: { timeoutSec: number; webTurnLimit?: number; review?: ReviewConfig; workflow?: WorkflowConfig };
   store: { path?: string; fullContent: boolean };
   cooldowns: CooldownTtls;
   /** Seconds a synchronous call may run before it turns itself into a job; undefined = by client. */

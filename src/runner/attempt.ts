@@ -36,6 +36,8 @@ export interface AttemptSpec {
   transport?: Transport;
   onActivity?: (text: string) => void;
   onEvent?: (event: AgentEvent) => void;
+  /** Web mode: how many web tool calls the run may start (guards.ts webTurnGuard). */
+  webTurnLimit?: number;
 }
 
 export interface AttemptResult {
@@ -89,7 +91,7 @@ async function runOnce(spec: AttemptSpec): Promise<AttemptResult> {
     channel,
     parse: (line) => reader.parse(line),
     ...(parseStderr ? { parseStderr: (line: string) => parseStderr(line) } : {}),
-    guards: attemptGuards(spec.agent.limits),
+    guards: attemptGuards(spec.agent.limits, undefined, spec.webTurnLimit),
     timeoutMs: spec.timeoutMs,
     ...(spec.stallMs ? { stallMs: spec.stallMs } : {}),
     ...(spec.signal ? { signal: spec.signal } : {}),

@@ -116,9 +116,27 @@ export function capacityRetryGuard(quietMs = CAPACITY_QUIET_MS): Guard {
   };
 }
 
+/**
+ * Web mode's turn bound (seed 001's web_turn_limit), counted from the stream because claude has no
+ * --max-turns: each web tool call the delegate starts spends one turn. The call that spends the
+ * last of the budget runs and the model may answer from it; the next one ends the run, which then
+ * fails (a budget trip), rather than answering from a search cut short.
+ */
+export function webTurnGuard(limit: number): Guard {
+  let used = 0;
+  return {
+    see(event) {
+      if (event.kind !== "tool" || !event.web || event.phase !== "start") return undefined;
+      used += 1;
+      return used > limit ? BUDGET_TRIP : undefined;
+    },
+  };
+}
+
 /** The guards every attempt runs, in verdict order: a budget overrun outranks either retry guard. */
-export function attemptGuards(limits: AgentLimits, capacityQuietMs = CAPACITY_QUIET_MS): Guard[] {
-  return [budgetGuard(limits), hopelessRetryGuard, capacityRetryGuard(capacityQuietMs)];
+export function attemptGuards(limits: AgentLimits, capacityQuietMs = CAPACITY_QUIET_MS, webTurnLimit?: number): Guard[] {
+  const web = webTurnLimit !== undefined ? [webTurnGuard(webTurnLimit)] : [];
+  return [budgetGuard(limits), ...web, hopelessRetryGuard, capacityRetryGuard(capacityQuietMs)];
 }
 
 export function overBudget(limits: AgentLimits, usage: Usage): boolean {

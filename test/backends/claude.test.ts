@@ -72,6 +72,17 @@ describe("claude invocation", () => {
     expect(args).not.toContain("--tools");
   });
 
+  test("answer with web: only WebSearch and WebFetch are sent, pre-approved; their use is marked web", () => {
+    const args = claudeAdapter.invocation({ ...base, mode: "answer", web: true, allowedTools: ["Bash"] }).args;
+    expect(containsSeq(args, ["--safe-mode", "--tools", "WebSearch,WebFetch", "--permission-mode", "dontAsk"])).toBe(true);
+    expect(containsSeq(args, ["--allowedTools", "WebSearch", "WebFetch"])).toBe(true);
+    expect(args).not.toContain("Bash");
+    const use = (name: string, input: Record<string, string>) => claudeAdapter.parse(JSON.stringify({ type: "assistant", message: { id: "m", model: "claude-opus-5-5", content: [{ type: "tool_use", id: "t", name, input }] } })).filter((e) => e.kind === "tool");
+    expect(use("WebSearch", { query: "pong" })).toEqual([{ kind: "tool", name: "WebSearch", phase: "start", acts: false, detail: "pong", web: "search" }]);
+    expect(use("WebFetch", { url: "https://example.org", prompt: "p" })).toEqual([{ kind: "tool", name: "WebFetch", phase: "start", acts: false, detail: "https://example.org", web: "fetch" }]);
+    expect(use("Read", { file_path: "/x" })[0]).not.toHaveProperty("web");
+  });
+
   test("answer: no tools, dontAsk, safe mode, native schema; never allowedTools", () => {
     const args = claudeAdapter.invocation({ ...base, mode: "answer", outputSchema: '{"type":"object"}', allowedTools: ["Bash"], permissionMode: "bypassPermissions" }).args;
     expect(containsSeq(args, ["--safe-mode", "--tools", "", "--permission-mode", "dontAsk"])).toBe(true);

@@ -68,7 +68,15 @@ describe("codex invocation", () => {
   });
 
   /** Approvals never asked, shell/unified exec and subagents off: the model is offered no command tool. */
-  const ANSWER_KEYS = ["-c", 'approval_policy="never"', "-c", "features.shell_tool=false", "-c", "features.unified_exec=false", "-c", "features.multi_agent=false", "-c", "features.multi_agent_v2=false"];
+  const ANSWER_KEYS = ["-c", 'approval_policy="never"', "-c", "features.shell_tool=false", "-c", "features.unified_exec=false", "-c", "features.multi_agent=false", "-c", "features.multi_agent_v2=false", "-c", 'web_search="disabled"'];
+
+  test("answer mode with web: the hosted web_search tool is offered (live), nothing else changes", () => {
+    const inv = codexAdapter.invocation({ ...base, mode: "answer", web: true });
+    expect(inv.args).toContain('web_search="live"');
+    expect(inv.args).not.toContain('web_search="disabled"');
+    expect(inv.args).toContain("features.shell_tool=false");
+    expect(codexAdapter.invocation({ ...base, mode: "route", web: true }).args.join(" ")).not.toContain("web_search");
+  });
 
   test("answer mode: read-only, user config and rules ignored, no command tools, native schema, never ephemeral", () => {
     const inv = codexAdapter.invocation({ ...base, mode: "answer", sandbox: "danger-full-access", outputSchemaPath: "/tmp/s.json" });
@@ -128,7 +136,9 @@ describe("codex parse over real 0.171.0 captures", () => {
     expect(foldEvents(patch.events).acted).toBe(true);
     expect(capture("codex-fake-reasoning").events).toContainEqual({ kind: "thinking", text: "**Thinking about PONG**\n\nThe user wants a pong." });
     const search = capture("codex-fake-web-search").events.filter((e) => e.kind === "tool");
-    expect(search.every((e) => e.kind === "tool" && !e.acts && e.detail === "pong protocol")).toBe(true);
+    expect(search.every((e) => e.kind === "tool" && !e.acts && e.detail === "pong protocol" && e.web === "search")).toBe(true);
+    const opened = codexAdapter.parse(JSON.stringify({ type: "item.started", item: { id: "item_0", type: "web_search", query: "", action: { type: "open_page", url: "https://example.org/a" } } }));
+    expect(opened).toEqual([{ kind: "tool", name: "web_search", phase: "start", acts: false, detail: "https://example.org/a", web: "fetch" }]);
     expect(capture("codex-fake-mcp-call-bypass").events).toContainEqual({ kind: "tool", name: "mcp:echo/echo", phase: "end", acts: true });
   });
 

@@ -65,6 +65,7 @@ describe("Orchestrator config.yaml (seed 001)", () => {
     expect(config.agents.codex).toMatchObject({ backend: "codex", command: "codex", model: "gpt-5.6-sol", provider: "openai", priority: 10, capabilities: ["web_search"], scores: { coding: 95, research: 90, reasoning: 95, review: 90 } });
     expect(config.agents.claude).toMatchObject({ backend: "claude", model: "claude-opus-4-6", provider: "anthropic" });
     expect(config.consult.timeoutSec).toBe(180);
+    expect(config.consult.webTurnLimit).toBeUndefined();
     expect(config.store).toEqual({ path: `${home}/.orchestrator-mcp/consultations.sqlite3`, fullContent: true });
     expect(config.tiers).toEqual({ light: null, standard: null, heavy: null });
   });
@@ -85,6 +86,16 @@ describe("Orchestrator config.yaml (seed 001)", () => {
     expect(result.value.config.host).toEqual({ runtime: "claude", model: "claude-opus-5" });
     expect(result.value.config.store.fullContent).toBe(false);
     expect(result.value.config.agents["deepseek-flash"]).toMatchObject({ provider: "opencode", priority: 100 });
+  });
+
+  test("web_turn_limit bounds web mode (consult.webTurnLimit); web_search: true is the agent's web trust", () => {
+    const raw = { consult: { web_turn_limit: 3, agents: { cx: { runtime: "codex", model: "gpt-5.5", web_search: true, scores: { research: 90 } } } } };
+    const result = validateConfigObject(raw, { format: "yaml" }, {});
+    if (!result.ok) throw new Error(result.errors.join("\n"));
+    expect(result.value.config.consult.webTurnLimit).toBe(3);
+    expect(result.value.config.agents.cx?.capabilities).toEqual(["web_search"]);
+    const bad = validateConfigObject({ consult: { web_turn_limit: 0 } }, { format: "yaml" }, {});
+    expect(bad.ok ? [] : bad.errors.join("\n")).toContain("consult.web_turn_limit");
   });
 
   test("host.model without a runtime takes ORCHESTRATOR_HOST_RUNTIME, else is an error", () => {

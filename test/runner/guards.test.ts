@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { AgentEvent, Usage } from "../../src/backends/contract.ts";
 import { foldEvents, type FoldedRun } from "../../src/backends/fold.ts";
 import type { AgentLimits } from "../../src/config/types.ts";
-import { attemptGuards, budgetGuard, CAPACITY_QUIET_MS, capacityRetryGuard, GuardSet, hopelessRetryGuard, type Guard } from "../../src/runner/guards.ts";
+import { attemptGuards, budgetGuard, CAPACITY_QUIET_MS, capacityRetryGuard, GuardSet, hopelessRetryGuard, webTurnGuard, type Guard } from "../../src/runner/guards.ts";
 
 const usage = (u: Usage): AgentEvent => ({ kind: "usage", usage: u });
 const foldedWith = (u: Usage) => (): FoldedRun => ({ ...foldEvents([]), usage: u });
@@ -27,6 +27,15 @@ describe("one guard: event (+ folded usage) → trip", () => {
       expect(guard.see(event, foldedWith(folded), 0)?.guard).toBe(expected as "budget" | "hopeless_retry" | undefined);
     });
   }
+
+  test("web turns: the call that spends the limit runs, the next one trips; ends and other tools do not count", () => {
+    const guard = webTurnGuard(2);
+    const search = (phase: "start" | "end"): AgentEvent => ({ kind: "tool", name: "web_search", phase, acts: false, web: "search" });
+    const seen = [search("start"), search("end"), { kind: "tool", name: "Read", phase: "start", acts: false } as const, search("start"), search("end")].map((e) => guard.see(e, foldedWith({}), 0));
+    expect(seen.every((t) => t === undefined)).toBe(true);
+    expect(guard.see(search("start"), foldedWith({}), 0)).toEqual({ guard: "budget", stop: "budget_exceeded", failure: "budget", beatsCancel: true });
+    expect(attemptGuards({}).length + 1).toBe(attemptGuards({}, CAPACITY_QUIET_MS, 2).length);
+  });
 
   test("what each trip asks for and stands for", () => {
     expect(budgetGuard({ maxTokens: 0 }).see(usage({}), foldedWith({ inputTokens: 1 }), 0)).toEqual({ guard: "budget", stop: "budget_exceeded", failure: "budget", beatsCancel: true });

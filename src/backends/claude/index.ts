@@ -20,11 +20,18 @@ export const CLAUDE_ISOLATION_ARGS = ["--strict-mcp-config", "--mcp-config", '{"
  */
 export const CLAUDE_MAX_RETRIES = "1";
 
+/** Claude Code's own web tools: WebSearch (a server-side search) and WebFetch (one URL). */
+export const CLAUDE_WEB_TOOLS = ["WebSearch", "WebFetch"] as const;
+const WEB_KIND: Record<string, "search" | "fetch"> = { WebSearch: "search", WebFetch: "fetch" };
+
 export function claudeInvocation(req: RunRequest): Invocation {
   const args = ["-p", "--output-format", "stream-json", "--verbose", ...CLAUDE_ISOLATION_ARGS];
   if (req.mode === "answer") {
     // --safe-mode also drops CLAUDE.md, skills, plugins and hooks; --tools "" sends no tools at all.
-    args.push("--safe-mode", "--tools", "", "--permission-mode", "dontAsk");
+    // With web granted the only tools sent are the two web ones, pre-approved (dontAsk denies the rest).
+    const web = req.web ? CLAUDE_WEB_TOOLS.join(",") : "";
+    args.push("--safe-mode", "--tools", web, "--permission-mode", "dontAsk");
+    if (req.web) args.push("--allowedTools", ...CLAUDE_WEB_TOOLS);
     if (req.outputSchema) args.push("--json-schema", req.outputSchema);
   } else {
     // bypassPermissions is refused as root unless IS_SANDBOX=1 — deliberately not set here.
@@ -164,7 +171,8 @@ function blockEvents(block: Json | undefined): AgentEvent[] {
   if (block.type === "thinking") return [{ kind: "thinking", ...(typeof block.thinking === "string" ? { text: block.thinking } : {}) }];
   if (block.type !== "tool_use" || typeof block.name !== "string") return [];
   const detail = toolDetail(asObject(block.input));
-  return [{ kind: "tool", name: block.name, phase: "start", acts: claudeToolActs(block.name), ...(detail ? { detail } : {}) }];
+  const web = WEB_KIND[block.name];
+  return [{ kind: "tool", name: block.name, phase: "start", acts: claudeToolActs(block.name), ...(detail ? { detail } : {}), ...(web ? { web } : {}) }];
 }
 
 /** Tools that only read or answer; anything else (Bash, Edit, Write, Task, Skill, mcp__*) can act. */
@@ -350,6 +358,7 @@ export const claudeAdapter: Adapter & { explain(outcome: ExitOutcome): string | 
   backend: "claude",
   acp: claudeAcp,
   provider: { kind: "fixed", provider: "anthropic" },
+  web: { tools: CLAUDE_WEB_TOOLS.join(", ") },
   ...claudeMachine,
   // `claude auth status` prints JSON with loggedIn and exits 1 when signed out (research §3.3).
   readiness: (out) => (out.exitCode === 0 && !/"loggedIn"\s*:\s*false/.test(out.stdout) ? "ready" : "not_ready"),

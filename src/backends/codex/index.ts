@@ -28,7 +28,7 @@ export function codexInvocation(req: RunRequest): Invocation {
     args.push("-C", req.cwd, "-s", sandbox);
   }
   if (req.model) args.push("-m", req.model);
-  if (answer) args.push(...ANSWER_ONLY_KEYS);
+  if (answer) args.push(...ANSWER_ONLY_KEYS, "-c", `web_search="${req.web ? "live" : "disabled"}"`);
   // Route mode keeps the person's config (providers, auth); their MCP servers are switched off one
   // by one — `-c mcp_servers={}` does not (it merges); `.enabled=false` does (checked on 0.171.0).
   if (!answer) for (const name of req.disableMcpServers ?? []) args.push("-c", `mcp_servers.${name}.enabled=false`);
@@ -142,12 +142,23 @@ function itemEvents(item: Json | undefined, phase: string): AgentEvent[] {
     case "mcp_tool_call":
       return [toolEvent(`mcp:${str(item.server) ?? "?"}/${str(item.tool) ?? "?"}`, undefined, completed, true)];
     case "web_search":
-      return [toolEvent("web_search", str(item.query), completed, false)];
+      return [webSearchEvent(item, completed)];
     case "error":
       return completed ? itemNotice(str(item.message) ?? "") : [];
     default:
       return [];
   }
+}
+
+/**
+ * A hosted web search (research/cli-codex-claude.md §2.2): `action` says whether the model searched
+ * (`query`) or opened a page (`url`); the item's duplicate `id` key makes ids useless here.
+ */
+function webSearchEvent(item: Json, completed: boolean): AgentEvent {
+  const action = asObject(item.action);
+  const url = str(action?.url);
+  const detail = url ?? str(action?.query) ?? str(item.query);
+  return toolEvent("web_search", detail, completed, false, url ? "fetch" : "search");
 }
 
 function commandEvent(item: Json, completed: boolean): AgentEvent {
@@ -156,8 +167,8 @@ function commandEvent(item: Json, completed: boolean): AgentEvent {
   return completed && exitCode !== undefined && base.kind === "tool" ? { ...base, exitCode } : base;
 }
 
-function toolEvent(name: string, detail: string | undefined, completed: boolean, acts: boolean): AgentEvent {
-  return { kind: "tool", name, phase: completed ? "end" : "start", acts, ...(detail ? { detail } : {}) };
+function toolEvent(name: string, detail: string | undefined, completed: boolean, acts: boolean, web?: "search" | "fetch"): AgentEvent {
+  return { kind: "tool", name, phase: completed ? "end" : "start", acts, ...(detail ? { detail } : {}), ...(web ? { web } : {}) };
 }
 
 function fileChangeEvents(item: Json, completed: boolean): AgentEvent[] {
@@ -262,6 +273,8 @@ export const codexAdapter: Adapter = {
   backend: "codex",
   acp: codexAcp,
   provider: { kind: "fixed", provider: "openai" },
+  // `-c web_search="live"` offers the hosted web_search tool, "disabled" withholds it (peers' argv).
+  web: { tools: "web_search" },
   ...codexMachine,
   invocation: codexInvocation,
   parse: parseCodexLine,

@@ -139,11 +139,15 @@ function parse(line: string): AgentEvent[] {
   }
 }
 
+/** gemini's own web tools; headless answer mode already offers google_web_search (research §B). */
+const WEB_TOOLS: Record<string, "search" | "fetch" | undefined> = { google_web_search: "search", web_fetch: "fetch" };
+
 function toolUse(obj: Record<string, unknown>): AgentEvent[] {
   const name = typeof obj.tool_name === "string" ? obj.tool_name : "unknown";
   const params = asRecord(obj.parameters);
-  const detail = firstString(params?.command, params?.file_path, params?.dir_path, params?.pattern);
-  const tool: AgentEvent = { kind: "tool", name, phase: "start", acts: !READ_ONLY_TOOLS.has(name), ...(detail ? { detail } : {}) };
+  const web = WEB_TOOLS[name];
+  const detail = firstString(params?.command, params?.file_path, params?.dir_path, params?.pattern, params?.query, params?.prompt);
+  const tool: AgentEvent = { kind: "tool", name, phase: "start", acts: !READ_ONLY_TOOLS.has(name), ...(detail ? { detail } : {}), ...(web ? { web } : {}) };
   const change = EDIT_TOOLS[name];
   const path = firstString(params?.file_path);
   return change && path ? [tool, { kind: "file_change", path, change }] : [tool];
@@ -286,6 +290,8 @@ export const geminiAdapter: Adapter = {
   backend: "gemini",
   acp: geminiAcp,
   provider: { kind: "fixed", provider: "google" },
+  // Its answer mode offers google_web_search either way: ungranted, a search fails the turn closed.
+  web: { tools: "google_web_search" },
   ...geminiMachine,
   invocation,
   homeOverlay,

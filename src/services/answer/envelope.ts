@@ -15,7 +15,8 @@ export interface EnvelopeContent {
   sources: string[];
 }
 
-export type SourceMode = "context_only" | "model_knowledge";
+/** web: the CLI's own web tools are offered as well (answer/web.ts decides whether they may be). */
+export type SourceMode = "context_only" | "model_knowledge" | "web";
 
 /**
  * What an answer-only run must reply with, as a consult turn enforces it: the JSON Schema handed to
@@ -49,11 +50,18 @@ export const ENVELOPE_SCHEMA_TEXT = JSON.stringify(ENVELOPE_JSON_SCHEMA);
 const SOURCE_RULES: Record<SourceMode, string> = {
   context_only: "Use only the question and the context below as evidence. If they are not enough, say so in uncertainties instead of guessing.",
   model_knowledge: "You may use your own knowledge as well as the context below. Name what you relied on in sources; never invent a citation.",
+  web: "You may search the web and read pages with your web tools, as well as use the context below. List the URL of every page you relied on in sources; never invent a citation.",
+};
+
+const ANSWER_ONLY: Record<SourceMode, string> = {
+  context_only: "do not run tools, edit files or execute commands.",
+  model_knowledge: "do not run tools, edit files or execute commands.",
+  web: "use no tool but web search and web fetch; do not edit files or execute commands.",
 };
 
 export function buildConsultPrompt(prompt: string, context: string | undefined, sourceMode: SourceMode): string {
   const parts = [
-    `[${ENVELOPE_MARKER}] You are consulted for an answer only: do not run tools, edit files or execute commands.`,
+    `[${ENVELOPE_MARKER}] You are consulted for an answer only: ${ANSWER_ONLY[sourceMode]}`,
     SOURCE_RULES[sourceMode],
     "Reply with exactly one JSON object and nothing else, of the form",
     '{"answer": string, "assumptions": [string], "uncertainties": [string], "follow_up_questions": [string], "sources": [string]}',

@@ -33,6 +33,11 @@ export interface TurnSpec<C> {
   deadline: number;
   signal?: AbortSignal;
   onActivity?: (text: string) => void;
+  /**
+   * Web access granted (web.ts): the CLI is offered its own web tools, and nothing else that acts,
+   * for at most `turnLimit` web calls. Absent: a web call fails the turn closed like any action.
+   */
+  web?: { turnLimit: number };
 }
 
 export interface TurnOutcome<C> {
@@ -47,6 +52,8 @@ export interface TurnOutcome<C> {
   repaired: boolean;
   /** Why the runner ran the same agent once more (its backend's capacity re-run), one entry per re-run. */
   reruns: string[];
+  /** The web calls the CLI reported (queries searched, URLs fetched), in order: the answer's evidence. */
+  webCalls: WebCall[];
 }
 
 interface RunView {
@@ -87,6 +94,7 @@ async function runAnswer<C>(rt: Runtime, spec: TurnSpec<C>, prompt: string, resu
       outputSchemaPath: schemaPath,
       outputSchema: spec.contract.schemaText,
       isolatedHome: home,
+      ...(spec.web ? { web: true } : {}),
     };
     freshDir(spec.cwd);
     const attempt = await runAttempt({
@@ -100,6 +108,7 @@ async function runAnswer<C>(rt: Runtime, spec: TurnSpec<C>, prompt: string, resu
       ...(spec.signal ? { signal: spec.signal } : {}),
       fingerprint: false,
       ...(spec.onActivity ? { onActivity: spec.onActivity } : {}),
+      ...(spec.web ? { webTurnLimit: spec.web.turnLimit } : {}),
     });
     const side = await sideChannelReport({ adapter, command: spec.agent.command ?? spec.agent.backend, env, request: attempt.request, sessionId: attempt.run.sessionId ?? resumeSessionId });
     return { attempt, models: reportedModels(servedModels(spec.agent, attempt.events), side), usage: { ...attempt.run.usage, ...side.usage } };
@@ -124,6 +133,9 @@ function judge<C>(spec: TurnSpec<C>, rt: Runtime, view: RunView): Judgement<C> {
   const { attempt } = view;
   const { agent } = spec;
   if (attempt.run.acted) return { error: actionAttempted(agent) };
+  const web = webCallsOf(attempt.events);
+  if (web.length > 0 && !spec.web) return { error: webNotGranted(agent, web) };
+  if (spec.web && web.length > spec.web.turnLimit) return { error: webTurnsSpent(agent, spec.web.turnLimit) };
   if (attempt.failure === "empty_answer") return { repair: true };
   if (attempt.failure) return { error: failureError(agent, rt, attempt) };
   if (compareModel(agent.model, view.models, rt.adapters[agent.backend].helperModel) === "mismatch") return { error: modelMismatch(agent, view.models) };
@@ -142,6 +154,7 @@ function outcome<C>(rt: Runtime, agent: AgentConfig, views: RunView[], judged: E
     usage: combineUsage(rt.adapters[agent.backend].traits.resumedUsage, views.map((v) => v.usage)),
     repaired,
     reruns: views.flatMap((v) => (v.attempt.reran ?? []).map((r) => r.reason)),
+    webCalls: views.flatMap((v) => webCallsOf(v.attempt.events)),
   };
 }
 
@@ -152,6 +165,17 @@ function outcome<C>(rt: Runtime, agent: AgentConfig, views: RunView[], judged: E
  */
 function verdictOf(verdict: IdentityVerdict, failed: boolean): IdentityVerdict {
   return failed && verdict === "verified" ? "unverified" : verdict;
+}
+
+export interface WebCall {
+  kind: "search" | "fetch";
+  /** The query searched or the URL fetched, as the CLI reported it (absent when it named neither). */
+  what?: string;
+}
+
+/** One entry per web call the CLI started (codex restates a search at its end: starts only). */
+export function webCallsOf(events: readonly AgentEvent[]): WebCall[] {
+  return events.flatMap((e) => (e.kind === "tool" && e.web && e.phase === "start" ? [{ kind: e.web, ...(e.detail ? { what: e.detail } : {}) }] : []));
 }
 
 /** A CLI reporting cumulative totals on a resumed thread (codex) already holds both turns in its later report. */
@@ -174,6 +198,14 @@ function unique(items: string[]): string[] {
 
 function actionAttempted(agent: AgentConfig): Failure {
   return { code: "action_attempted", message: `${agent.id} (${agent.backend}) tried to run a tool that can change state during an answer-only consultation; the turn was failed closed and its answer discarded.`, hint: "Nothing it produced is returned. Ask again, or consult a different agent with agent:." };
+}
+
+function webNotGranted(agent: AgentConfig, calls: WebCall[]): Failure {
+  return { code: "action_attempted", message: `${agent.id} (${agent.backend}) used a web tool (${calls[0]?.kind ?? "search"}) in a consultation without web access; the turn was failed closed and its answer discarded.`, hint: "Ask with source_mode web, for an agent the config trusts with the web (capabilities: [web_search])." };
+}
+
+function webTurnsSpent(agent: AgentConfig, limit: number): Failure {
+  return { code: "budget_exceeded", message: `${agent.id} (${agent.backend}) went past the web turn limit (${limit} web calls); the run was ended and no partial answer is returned.`, hint: "Ask a narrower question, or raise consult.webTurnLimit (web_turn_limit in an Orchestrator MCP config)." };
 }
 
 function modelMismatch(agent: AgentConfig, reported: string[]): Failure {

@@ -18,6 +18,7 @@ import { resolveHost, resolveTarget, resumeUnsupported, type ConsultTarget } fro
 import { answerTraits, type AnswerTraits } from "../answer/cli-variant.ts";
 import { buildConsultPrompt, CONSULT_CONTRACT, type EnvelopeContent, type SourceMode } from "../answer/envelope.ts";
 import type { Runtime } from "../shared/runtime.ts";
+import { webGrant, webTurnLimit, withWebSources } from "../answer/web.ts";
 import { seedRoute, seedSourceMode, sourceModeOf, withSeedUsage, type AnySourceMode, type SeedRoute, type SeedUsage } from "./seed-fields.ts";
 
 export interface ConsultRequest {
@@ -61,16 +62,19 @@ export interface ConsultHooks {
 
 export async function consult(rt: Runtime, req: ConsultRequest, hooks: ConsultHooks = {}): Promise<ConsultEnvelope> {
   const started = rt.now();
-  const requested = { capability_requested: req.capability, source_mode_used: req.source_mode === "web" ? ("web" as const) : seedSourceMode(sourceModeOf(req.source_mode, req.context)) };
-  const refusal = (error: Failure): ConsultEnvelope => ({ ok: false, content: null, usage: {}, latency_ms: rt.now() - started, ...requested, route: null, error });
-  if (req.source_mode === "web") return refusal(webUnavailable());
   const mode = sourceModeOf(req.source_mode, req.context);
+  const requested = { capability_requested: req.capability, source_mode_used: seedSourceMode(mode) };
+  const refusal = (error: Failure): ConsultEnvelope => ({ ok: false, content: null, usage: {}, latency_ms: rt.now() - started, ...requested, route: null, error });
   const host = resolveHost(rt, hooks.clientName);
   if (!host.ok) return refusal(host.error);
   const depth = checkDepth(rt.env, rt.config.maxDepth);
   if (!depth.ok) return refusal(depth.error);
-  const target = resolveTarget(rt, host.value, { capability: req.capability, ...(req.agent ? { agent: req.agent } : {}), ...(req.consultation_id ? { consultationId: req.consultation_id } : {}) });
-  if (!target.ok) return refusal(target.error);
+  // Web mode routes among the agents that may browse; a named or pinned agent is checked instead.
+  const routing = mode === "web" && !req.agent && !req.consultation_id ? webAgentsOnly(rt) : rt;
+  const target = resolveTarget(routing, host.value, { capability: req.capability, ...(req.agent ? { agent: req.agent } : {}), ...(req.consultation_id ? { consultationId: req.consultation_id } : {}) });
+  if (!target.ok) return refusal(mode === "web" && !req.agent && !req.consultation_id ? noWebAgent(rt, target.error) : target.error);
+  const grant = mode === "web" ? webGrant(rt, target.value.agent) : undefined;
+  if (grant && !grant.granted) return refusal(webRefused(target.value.agent, grant.why));
   const traits = await answerTraits(rt, target.value.agent);
   if (target.value.consultation && !traits.supportsResume) return refusal(resumeUnsupported(target.value.agent, target.value.consultation.id));
   const id = target.value.consultation?.id ?? openConsultation(rt, target.value.agent, host.value.runtime);
@@ -81,9 +85,20 @@ export async function consult(rt: Runtime, req: ConsultRequest, hooks: ConsultHo
   return { ...envelopeOf(id, target.value.agent, turn, latency), ...requested, route };
 }
 
-/** The seed's web mode needs the backends' web tools under a turn limit; until then a typed refusal, before anything runs. */
-function webUnavailable(): Failure {
-  return { code: "invalid_arguments", message: "source_mode web is not available in orchestrate yet: consulted agents run answer-only, without web tools.", hint: "Ask with source_mode model (the agent's own knowledge) or document (answer from the context you pass)." };
+/** The runtime as routing sees it in web mode: only agents web.ts grants the web. */
+function webAgentsOnly(rt: Runtime): Runtime {
+  const agents = Object.fromEntries(Object.entries(rt.config.agents).filter(([, a]) => webGrant(rt, a).granted));
+  return { ...rt, config: { ...rt.config, agents } };
+}
+
+function noWebAgent(rt: Runtime, error: Failure): Failure {
+  const able = Object.values(rt.adapters).flatMap((a) => (a.web ? [a.backend] : [])).join(", ");
+  return { ...error, message: `${error.message} (web mode considers only agents trusted with the web whose CLI can browse)`, hint: `Add capabilities: [web_search] to an agent on ${able} (web_search: true in an Orchestrator MCP config), or ask without source_mode web.` };
+}
+
+/** Refused before anything runs: a web question answered without the web would read as researched. */
+function webRefused(agent: AgentConfig, why: string): Failure {
+  return { code: "agent_not_eligible", message: `Agent ${agent.id} cannot answer in web mode: ${why}.`, hint: "Ask another agent with agent:, or ask without source_mode web." };
 }
 
 function openConsultation(rt: Runtime, agent: AgentConfig, hostRuntime: string): string {
@@ -110,6 +125,7 @@ async function runInScratch(rt: Runtime, id: string, req: ConsultRequest, mode: 
       contract: CONSULT_CONTRACT,
       traits,
       prompt: buildConsultPrompt(req.prompt, req.context, mode),
+      ...(mode === "web" ? { web: { turnLimit: webTurnLimit(rt) } } : {}),
       ...(target.consultation?.nativeSessionId ? { resumeSessionId: target.consultation.nativeSessionId } : {}),
       cwd,
       deadline: started + timeoutSec * 1000,
@@ -158,5 +174,6 @@ function envelopeOf(id: string, agent: AgentConfig, turn: TurnOutcome<EnvelopeCo
     const error = turn.error ?? { code: "bad_output", message: "No answer was produced." };
     return { ok: false, ...base, content: null, error: { ...error, message: redact(error.message) } };
   }
-  return { ok: true, ...base, content: redactDeep(turn.content) };
+  const sources = withWebSources(turn.content.sources, turn.webCalls);
+  return { ok: true, ...base, content: redactDeep({ ...turn.content, sources }) };
 }

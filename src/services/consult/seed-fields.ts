@@ -30,11 +30,12 @@ export interface SeedUsage {
 
 /**
  * The mode a consultation runs in. The seed's `auto` is document with context and model without;
- * no mode at all keeps orchestrate's default, model_knowledge. `web` is not here: the caller
- * refuses it until web mode exists.
+ * no mode at all keeps orchestrate's default, model_knowledge. `web` is web mode (answer/web.ts).
  */
-export function sourceModeOf(mode: Exclude<AnySourceMode, "web"> | undefined, context: string | undefined): SourceMode {
+export function sourceModeOf(mode: AnySourceMode | undefined, context: string | undefined): SourceMode {
   switch (mode) {
+    case "web":
+      return "web";
     case "document":
     case "context":
     case "context_only":
@@ -46,8 +47,8 @@ export function sourceModeOf(mode: Exclude<AnySourceMode, "web"> | undefined, co
   }
 }
 
-export function seedSourceMode(mode: SourceMode): "document" | "model" {
-  return mode === "context_only" ? "document" : "model";
+export function seedSourceMode(mode: SourceMode): "document" | "model" | "web" {
+  return mode === "context_only" ? "document" : mode === "web" ? "web" : "model";
 }
 
 export function seedRoute(agent: AgentConfig, capability: string, explicitly: boolean): SeedRoute {

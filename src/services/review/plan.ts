@@ -13,6 +13,7 @@ import { lineCount, locateSecrets, readMaterial, sizeOf, type MaterialInput, typ
 import { hold, snapshotOf, type ReviewScope } from "./scope.ts";
 import { bindToken, digest, newToken } from "../shared/tokens.ts";
 import type { Runtime } from "../shared/runtime.ts";
+import { webGrant } from "../answer/web.ts";
 
 /** Long enough to read a plan and ask the person; short enough that a token in a transcript dies. */
 export const REVIEW_TOKEN_TTL_MS = 30 * 60_000;
@@ -34,7 +35,8 @@ export interface ReviewPlan {
   excluded: { id: string; why: string }[];
   merged: { id: string; same_as: string }[];
   material: { items: { label: string; chars: number; lines: number }[]; total: MaterialSize };
-  web: { requested: boolean; granted: boolean; note?: string };
+  /** granted: any reviewer may browse; per reviewer, whether it may and why not (answer/web.ts). */
+  web: { requested: boolean; granted: boolean; reviewers?: { id: string; granted: boolean; why?: string }[]; note?: string };
   requests: { reviewers: number; at_most: number };
   secrets: SecretLocation[];
   expires_at: string;
@@ -44,19 +46,22 @@ export interface IssuedPlan extends ReviewPlan {
   token: string;
 }
 
-/** Reviewers answer in the consult sandbox: no tool, so no web search, whatever the agent is trusted with. */
-const NO_WEB = "Reviewers run answer-only (no tools), so they cannot search the web; they judge the material and what they already know.";
+/** Said when web was requested and no reviewer may browse. */
+const NO_WEB = "No reviewer may search the web (see each one's reason); they judge the material and what they already know.";
 
 export function planReview(rt: Runtime, req: ReviewPlanRequest, host: Host | undefined): Result<IssuedPlan> {
   const pick = pickReviewers(rt.config, host, req.mode, req.reviewers);
   if (!pick.ok) return fail(pick.error.code, pick.error.message);
   const items = readMaterial(req.material, rt.roots);
   if (!items.ok) return items;
+  const grants = req.web ? pick.pick.reviewers.map((a) => ({ id: a.id, grant: webGrant(rt, a) })) : [];
+  const webReviewers = grants.flatMap((g) => (g.grant.granted ? [g.id] : []));
   const scope: ReviewScope = {
     goal: req.goal,
     mode: req.mode,
     ...(req.context !== undefined ? { context: req.context } : {}),
-    web: false,
+    web: req.web === true,
+    ...(webReviewers.length > 0 ? { webReviewers } : {}),
     reviewers: pick.pick.reviewers.map((a) => ({ id: a.id, backend: a.backend, model: a.model ?? null })),
     material: req.material,
   };
@@ -64,7 +69,7 @@ export function planReview(rt: Runtime, req: ReviewPlanRequest, host: Host | und
   const token = newToken("rvw");
   const expiresAt = rt.now() + REVIEW_TOKEN_TTL_MS;
   const id = newId(rt.now());
-  const plan = describe(id, req, scope, pick.pick, items.value, expiresAt);
+  const plan = describe(id, req, scope, pick.pick, items.value, expiresAt, grants.map((g) => ({ id: g.id, granted: g.grant.granted, ...(g.grant.granted ? {} : { why: g.grant.why }) })));
   rt.store.reviews.create({
     id,
     mode: req.mode,
@@ -81,7 +86,10 @@ export function planReview(rt: Runtime, req: ReviewPlanRequest, host: Host | und
   return ok({ ...plan, token });
 }
 
-function describe(id: string, req: ReviewPlanRequest, scope: ReviewScope, pick: ReviewerPick, items: readonly MaterialItem[], expiresAt: number): ReviewPlan {
+type WebLine = { id: string; granted: boolean; why?: string };
+
+function describe(id: string, req: ReviewPlanRequest, scope: ReviewScope, pick: ReviewerPick, items: readonly MaterialItem[], expiresAt: number, web: WebLine[]): ReviewPlan {
+  const granted = web.some((w) => w.granted);
   const named = [{ label: "goal", text: req.goal }, ...(req.context ? [{ label: "context", text: req.context }] : []), ...items];
   return {
     review_id: id,
@@ -90,7 +98,7 @@ function describe(id: string, req: ReviewPlanRequest, scope: ReviewScope, pick: 
     excluded: pick.excluded,
     merged: pick.merged,
     material: { items: items.map((m) => ({ label: m.label, chars: m.text.length, lines: lineCount(m.text) })), total: sizeOf(items, `${req.goal}${req.context ?? ""}`) },
-    web: { requested: req.web === true, granted: false, ...(req.web ? { note: NO_WEB } : {}) },
+    web: { requested: req.web === true, granted, ...(req.web ? { reviewers: web } : {}), ...(req.web && !granted ? { note: NO_WEB } : {}) },
     // A reply that is not the required JSON gets one repair turn on the same session.
     requests: { reviewers: scope.reviewers.length, at_most: scope.reviewers.length * 2 },
     secrets: locateSecrets(named),

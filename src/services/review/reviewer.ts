@@ -12,11 +12,14 @@ import { answerTraits } from "../answer/cli-variant.ts";
 import { consultTurn, type TurnOutcome } from "../answer/turn.ts";
 import { REVIEW_CONTRACT, type ReviewContent } from "./envelope.ts";
 import type { Runtime } from "../shared/runtime.ts";
+import { webTurnLimit } from "../answer/web.ts";
 
 export interface ReviewerSpec {
   reviewId: string;
   agent: AgentConfig;
   prompt: string;
+  /** Granted the web at plan time (plan.ts): its web tools are offered, under the web turn limit. */
+  web?: boolean;
   signal: AbortSignal;
   onActivity: (text: string) => void;
 }
@@ -39,6 +42,7 @@ export async function runReviewer(rt: Runtime, spec: ReviewerSpec): Promise<Revi
       deadline: started + reviewerTimeoutSec(rt, spec.agent) * 1000,
       signal: spec.signal,
       onActivity: spec.onActivity,
+      ...(spec.web ? { web: { turnLimit: webTurnLimit(rt) } } : {}),
     });
     return endOf(turn, rt.now() - started);
   } finally {

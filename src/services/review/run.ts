@@ -134,15 +134,21 @@ export async function runReviewers(rt: Runtime, req: ReviewJobRequest, hooks: Re
   const board = progressBoard(rt, req.review_id, agents, hooks.onProgress);
   rt.store.reviews.startReviewers(req.review_id, agents.map((a) => a.id), rt.now());
   try {
-    await Promise.all(agents.map((agent) => oneReviewer(rt, req.review_id, agent, prompt, hooks.signal, board)));
+    const web = new Set(scope.value.scope.webReviewers ?? []);
+    await Promise.all(agents.map((agent) => oneReviewer(rt, req.review_id, agent, web.has(agent.id) ? withWeb(prompt) : prompt, web.has(agent.id), hooks.signal, board)));
   } finally {
     board.stop();
   }
   return settle(rt, req.review_id, hooks.signal.aborted);
 }
 
-async function oneReviewer(rt: Runtime, reviewId: string, agent: AgentConfig, prompt: string, signal: AbortSignal, board: Board): Promise<void> {
-  const end = await runReviewer(rt, { reviewId, agent, prompt, signal, onActivity: (text) => board.set(agent.id, `running (${text})`) }).catch(
+/** A reviewer granted the web at plan time may use its web tools, and only those. */
+function withWeb(prompt: string): string {
+  return `${prompt}\n\nYou may use your web search and web fetch tools to check claims against current sources (no other tool); cite the URLs you relied on in your findings.`;
+}
+
+async function oneReviewer(rt: Runtime, reviewId: string, agent: AgentConfig, prompt: string, web: boolean, signal: AbortSignal, board: Board): Promise<void> {
+  const end = await runReviewer(rt, { reviewId, agent, prompt, web, signal, onActivity: (text) => board.set(agent.id, `running (${text})`) }).catch(
     (error: unknown): ReviewerEnd => ({ status: "failed", errorCode: "internal_error", errorMessage: String(error), modelVerified: "unverified", latencyMs: 0 }),
   );
   // Recorded as each ends: a reviewer still running cannot hold back another's findings.

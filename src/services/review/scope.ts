@@ -16,6 +16,8 @@ export interface ReviewScope {
   mode: ReviewMode;
   context?: string;
   web: boolean;
+  /** The reviewers granted the web (answer/web.ts), decided at plan time and bound into the token. */
+  webReviewers?: string[];
   reviewers: { id: string; backend: string; model: string | null }[];
   material: MaterialInput[];
 }
@@ -33,9 +35,9 @@ const MAX_HELD_CHARS = 32 * 1024 * 1024;
 const held = new Map<string, { scope: ReviewScope; sha256: string; chars: number }>();
 
 export function snapshotOf(scope: ReviewScope, items: readonly MaterialItem[]): string {
-  const { goal, mode, context, web, reviewers } = scope;
+  const { goal, mode, context, web, webReviewers, reviewers } = scope;
   const material = items.map((m) => ({ label: m.label, path: m.path ?? null, first: m.firstLine ?? null, last: m.lastLine ?? null, text: m.text }));
-  return JSON.stringify({ goal, mode, context: context ?? null, web, reviewers, material });
+  return JSON.stringify({ goal, mode, context: context ?? null, web, ...(webReviewers?.length ? { webReviewers } : {}), reviewers, material });
 }
 
 export function hold(id: string, resolved: ResolvedScope): void {

@@ -16,7 +16,8 @@ export function describePlan(p: PlanOutput): string[] {
   const total = p.material?.total;
   if (total) lines.push(`Material: ${total.items} item(s), ${total.chars} characters, ${total.lines} lines (~${total.approx_tokens} tokens per reviewer)`);
   for (const item of p.material?.items ?? []) lines.push(`  - ${item.label}: ${item.chars} chars, ${item.lines} lines`);
-  if (p.web) lines.push(`Web access: ${p.web.granted ? "yes" : "no"}${p.web.note ? ` (${p.web.note})` : ""}`);
+  if (p.web) lines.push(`Web access: ${p.web.requested ? "requested" : "not requested"}, ${p.web.granted ? "granted" : "not granted"}${p.web.note ? ` (${p.web.note})` : ""}`);
+  for (const w of p.web?.reviewers ?? []) lines.push(`  web ${w.granted ? "granted" : "not granted"}: ${w.id}${w.why ? ` — ${w.why}` : ""}`);
   if (p.requests) lines.push(`Requests: ${p.requests.reviewers} (at most ${p.requests.at_most} with repair turns)`);
   const secrets = p.secrets ?? [];
   lines.push(secrets.length === 0 ? "Credential-shaped text: none found." : `Credential-shaped text: ${secrets.length} found — masked unless review_run says secrets: "send_as_is":`);

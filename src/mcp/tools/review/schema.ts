@@ -81,7 +81,7 @@ export const reviewPlanOutput = type({
     items: type({ label: "string", chars: "number", lines: "number" }).array(),
     total: type({ items: "number", chars: "number", lines: "number", approx_tokens: "number" }),
   }),
-  "web?": type({ requested: "boolean", granted: "boolean", "note?": "string" }),
+  "web?": type({ requested: "boolean", granted: "boolean", "reviewers?": type({ id: "string", granted: "boolean", "why?": "string" }).array(), "note?": "string" }),
   "requests?": type({ reviewers: "number", at_most: "number" }),
   "secrets?": type({ where: "string", line: "number", column: "number", kind: "string" }).array(),
   "token?": "string",

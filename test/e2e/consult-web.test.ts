@@ -1,0 +1,93 @@
+/**
+ * Web mode (issue 23 §4), end to end over stdio with the fake codex and claude: source_mode web
+ * offers an agent the config trusts with the web its CLI's own web tools (codex -c
+ * web_search="live", claude --tools WebSearch,WebFetch), the searches come back among the sources,
+ * web_turn_limit ends the run the call after the one that spent it, and without web mode the same
+ * model is offered no web tool at all.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { openWorld, type World } from "../helpers/world.ts";
+
+const agent = (id: string, backend: string, model: string, searches: number, web = true) =>
+  `  ${id}: { backend: ${backend}, model: ${model}, scores: { research: ${web ? 90 : 99} }, ${web ? "capabilities: [web_search], " : ""}env: { FAKE_WEB_SEARCHES: "${searches}" } }`;
+
+const CONFIG = [
+  "agents:",
+  agent("cx", "codex", "gpt-5.5", 2),
+  agent("cl", "claude", "claude-opus-5-5", 1),
+  agent("over", "codex", "gpt-5.5", 3),
+  agent("plain", "codex", "gpt-5.5", 1, false),
+  "consult: { webTurnLimit: 2 }",
+  "",
+].join("\n");
+
+let world: World;
+beforeAll(async () => {
+  world = await openWorld(CONFIG, { ORCHESTRATE_HOST_RUNTIME: "gemini", FAKE_SCENARIO: "web-search" });
+});
+afterAll(async () => {
+  await world.close();
+});
+
+const consult = async (args: Record<string, unknown>) => (await world.session.client.callTool({ name: "consult", arguments: { capability: "research", prompt: "What is pong?", ...args } })) as ToolReply;
+const searched = (): string[] => {
+  const file = join(world.box.records, "web-searched");
+  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l !== "") : [];
+};
+const lastArgv = (cli: string): string[] => world.box.recordings(cli).at(-1)?.argv ?? [];
+
+describe("consult in web mode", () => {
+  test("codex: web_search live, both searches run, and they are the answer's sources", async () => {
+    const before = searched().length;
+    const e = (await consult({ source_mode: "web", agent: "cx" })).structuredContent ?? {};
+    expect(e).toMatchObject({ ok: true, source_mode_used: "web", agent: "cx" });
+    expect(lastArgv("codex")).toContain('web_search="live"');
+    expect(searched().length - before).toBe(2);
+    expect((e.content as { sources: string[] }).sources).toEqual(["web search: pong protocol 1", "web search: pong protocol 2"]);
+  }, 60_000);
+
+  test("claude: only WebSearch and WebFetch are sent, pre-approved; the search ran", async () => {
+    const before = searched().length;
+    const e = (await consult({ source_mode: "web", agent: "cl" })).structuredContent ?? {};
+    expect(e).toMatchObject({ ok: true, source_mode_used: "web", agent: "cl" });
+    const argv = lastArgv("claude");
+    expect(argv[argv.indexOf("--tools") + 1]).toBe("WebSearch,WebFetch");
+    expect(argv.slice(argv.indexOf("--allowedTools") + 1, argv.indexOf("--allowedTools") + 3)).toEqual(["WebSearch", "WebFetch"]);
+    expect(searched().length - before).toBe(1);
+    expect((e.content as { sources: string[] }).sources).toContain("web search: pong protocol 1");
+  }, 60_000);
+
+  test("the call after the one that spends web_turn_limit ends the run: budget_exceeded, no answer", async () => {
+    const reply = await consult({ source_mode: "web", agent: "over" });
+    expect(reply.structuredContent).toMatchObject({ ok: false, content: null, source_mode_used: "web", error: { code: "budget_exceeded" } });
+    expect(String((reply.structuredContent?.error as { message: string }).message)).toContain("web turn limit (2 web calls)");
+  }, 60_000);
+
+  test("routing in web mode considers only agents trusted with the web; a named untrusted one is refused before it runs", async () => {
+    const routed = (await consult({ source_mode: "web" })).structuredContent ?? {};
+    // plain scores highest but is not trusted with the web.
+    expect(routed).toMatchObject({ ok: true });
+    expect(routed.agent).not.toBe("plain");
+    const runs = world.box.recordings().length;
+    const named = (await consult({ source_mode: "web", agent: "plain" })).structuredContent ?? {};
+    expect(named).toMatchObject({ ok: false, route: null, error: { code: "agent_not_eligible" } });
+    expect(String((named.error as { message: string }).message)).toContain("capabilities: [web_search]");
+    expect(world.box.recordings().length).toBe(runs);
+  }, 60_000);
+
+  test("without web mode the web tools are withheld: codex web_search disabled, claude no tools, nothing searched", async () => {
+    const before = searched().length;
+    const cx = (await consult({ agent: "cx" })).structuredContent ?? {};
+    expect(cx).toMatchObject({ ok: true, source_mode_used: "model" });
+    expect(lastArgv("codex")).toContain('web_search="disabled"');
+    const cl = (await consult({ agent: "cl" })).structuredContent ?? {};
+    expect(cl).toMatchObject({ ok: true, source_mode_used: "model" });
+    const argv = lastArgv("claude");
+    expect(argv[argv.indexOf("--tools") + 1]).toBe("");
+    expect(argv).not.toContain("--allowedTools");
+    expect(searched().length).toBe(before);
+  }, 60_000);
+});
