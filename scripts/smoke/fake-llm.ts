@@ -67,7 +67,8 @@ const server = Bun.serve({
     // Which tools a CLI offered, and whether anything the smoke planted in the CLIs' own config
     // (extensions, APPEND_SYSTEM.md, … all carry BOOM_MARKER) reached the request.
     // gemini lists its tools as functionDeclarations inside one entry.
-    const tools = ((body as { tools?: { function?: { name?: string }; name?: string; functionDeclarations?: { name?: string }[] }[] }).tools ?? []).flatMap((t) => (t.functionDeclarations ? t.functionDeclarations.map((f) => f.name ?? "?") : [t.function?.name ?? t.name ?? "?"]));
+    // A hosted tool (codex's web_search) has a type and no name.
+    const tools = ((body as { tools?: { function?: { name?: string }; name?: string; type?: string; functionDeclarations?: { name?: string }[] }[] }).tools ?? []).flatMap((t) => (t.functionDeclarations ? t.functionDeclarations.map((f) => f.name ?? "?") : [t.function?.name ?? t.name ?? t.type ?? "?"]));
     const api = apiOf(url.pathname);
     const requested = api === "gemini" ? (url.pathname.split("/").pop()?.split(":")[0] ?? "") : ((body as { model?: string }).model ?? "");
     const failed = api ? failureFor(requested) : undefined;
@@ -90,12 +91,23 @@ const server = Bun.serve({
       const format = (body as { text?: { format?: { type?: string; schema?: unknown } } }).text?.format;
       const text = format?.type === "json_schema" ? JSON.stringify({ ...(shaped(format.schema) as object), answer: REPLY }) : REPLY;
       const item = { type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] };
-      const resp = { id: "resp_1", object: "response", status: "completed", model: (body as { model?: string }).model, output: [item], usage: { input_tokens: 42, input_tokens_details: { cached_tokens: 0 }, output_tokens: 7, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 49 } };
+      // A prompt saying USE_WEB_SEARCH, with the hosted web_search tool offered, gets one search
+      // before the answer in the same response, as the Responses API runs a hosted tool itself
+      // (FAKE_LLM_WEB_SEARCHES of them, default 1).
+      const searches = tools.includes("web_search") && JSON.stringify(body).includes("USE_WEB_SEARCH") ? Number(process.env.FAKE_LLM_WEB_SEARCHES ?? 1) : 0;
+      const calls = Array.from({ length: searches }, (_, i) => ({ type: "web_search_call", id: `ws_${i + 1}`, status: "completed", action: { type: "search", query: `pong protocol ${i + 1}` } }));
+      const output = [...calls, item];
+      const resp = { id: "resp_1", object: "response", status: "completed", model: (body as { model?: string }).model, output, usage: { input_tokens: 42, input_tokens_details: { cached_tokens: 0 }, output_tokens: 7, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 49 } };
+      const at = calls.length;
       return sse([
         ["response.created", { type: "response.created", response: { ...resp, status: "in_progress", output: [] } }],
-        ["response.output_item.added", { type: "response.output_item.added", output_index: 0, item: { ...item, status: "in_progress", content: [] } }],
-        ["response.output_text.delta", { type: "response.output_text.delta", item_id: "msg_1", output_index: 0, content_index: 0, delta: text }],
-        ["response.output_item.done", { type: "response.output_item.done", output_index: 0, item }],
+        ...calls.flatMap((call, i): [string, unknown][] => [
+          ["response.output_item.added", { type: "response.output_item.added", output_index: i, item: { ...call, status: "in_progress" } }],
+          ["response.output_item.done", { type: "response.output_item.done", output_index: i, item: call }],
+        ]),
+        ["response.output_item.added", { type: "response.output_item.added", output_index: at, item: { ...item, status: "in_progress", content: [] } }],
+        ["response.output_text.delta", { type: "response.output_text.delta", item_id: "msg_1", output_index: at, content_index: 0, delta: text }],
+        ["response.output_item.done", { type: "response.output_item.done", output_index: at, item }],
         ["response.completed", { type: "response.completed", response: resp }],
       ]);
     }

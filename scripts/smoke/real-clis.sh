@@ -92,6 +92,19 @@ if command -v codex >/dev/null && case " ${ONLY:-codex} " in *" codex "*) true ;
   elif printf '%s' "$out" | grep -q '"ok":true' && ! printf ' %s ' "$offered" | grep -Eq ' (shell|exec_command|write_stdin|local_shell|spawn_agent|unified_exec)[ _]|NO-REQUEST'; then
     passed=$((passed + 1)); echo "PASS codex consult: answer-only keys in argv, answered, no command tool offered (offered: ${offered:-none})"
   else failed=$((failed + 1)); echo "FAIL codex consult: offered [${offered}]; ${out:0:200}"; tail -5 "$root/codex-consult.err"; fi
+  # ---- web mode (issue 23 §4): an agent trusted with the web, consulted with source_mode web, is
+  # offered the hosted web_search tool (and still no command tool); the loopback server runs one
+  # search, which codex reports and orchestrate returns among the sources. Without web mode the
+  # same agent is offered no web_search (the consult row above).
+  printf 'agents:
+  c: { backend: codex, model: "gpt-5.5", command: "%s", capabilities: [web_search], scores: { research: 90 } }
+' "$wrap" > "$ORCHESTRATE_CONFIG"
+  since=$(date +%s%3N)
+  out=$(cd "$home/Projects/repo" && CODEX_API_KEY=dummy ORCHESTRATE_HOST_RUNTIME=claude timeout 120 "$bun" "$repo/src/main.ts" consult --capability research --web --json "USE_WEB_SEARCH what is pong" 2> "$root/codex-web.err")
+  offered=$(python3 -c 'import json,sys; r=[x for x in json.load(open(sys.argv[1])) if x["path"].endswith("/responses") and x["at"] >= int(sys.argv[2])]; print(" ".join(sorted(set(t for x in r for t in x["tools"]))) if r else "NO-REQUEST")' "$root/requests.json" "$since" 2>/dev/null)
+  if printf '%s' "$out" | grep -q '"ok":true' && printf '%s' "$out" | grep -q 'web search: pong protocol 1' && printf ' %s ' "$offered" | grep -q ' web_search ' && ! printf ' %s ' "$offered" | grep -Eq ' (shell|exec_command|write_stdin|local_shell|spawn_agent|unified_exec)[ _]'; then
+    passed=$((passed + 1)); echo "PASS codex web consult: web_search offered, the search is among the sources (offered: ${offered})"
+  else failed=$((failed + 1)); echo "FAIL codex web consult: offered [${offered}]; ${out:0:300}"; tail -5 "$root/codex-web.err"; fi
 fi
 # ---- capacity (issue 11 §1): a persistent 429 / 503 is served by the next agent within 30 s of
 # the call; a one-shot (transient) 429 / 503 still by the first. The loopback server steers by model

@@ -17,6 +17,7 @@ export const consultCommand = defineCommand({
     "consultation-id": { type: "string", description: "Continue this consultation (same agent and native session)" },
     context: { type: "string", description: "A file whose text goes along as context (- reads stdin)" },
     "context-only": { type: "boolean", description: "Answer from the context alone (source_mode context_only)" },
+    web: { type: "boolean", description: "Web mode: an agent trusted with the web may search it (source_mode web)" },
     host: { type: "string", description: `The runtime you are calling from (${BACKENDS.join(" | ")}); default ORCHESTRATE_HOST_RUNTIME, else the config's host` },
     json: { type: "boolean", description: "Print the whole envelope as JSON on stdout" },
     config: { type: "string", description: "Config file (default: the server's lookup)" },
@@ -38,7 +39,7 @@ export const consultCommand = defineCommand({
     installShutdownHandlers({ onShutdown: () => abort.abort("shutdown") });
     const envelope = await consult(
       rt.value,
-      { prompt, capability: args.capability, ...(context !== undefined ? { context } : {}), ...(args.agent ? { agent: args.agent } : {}), ...(args["consultation-id"] ? { consultation_id: args["consultation-id"] } : {}), ...(args["context-only"] ? { source_mode: "context_only" } : {}) },
+      { prompt, capability: args.capability, ...(context !== undefined ? { context } : {}), ...(args.agent ? { agent: args.agent } : {}), ...(args["consultation-id"] ? { consultation_id: args["consultation-id"] } : {}), ...(args.web ? { source_mode: "web" } : args["context-only"] ? { source_mode: "context_only" } : {}) },
       { signal: abort.signal, onProgress: (m) => stderr.write(`… ${m}\n`) },
     );
     await killAllLive("shutdown");

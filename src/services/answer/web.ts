@@ -11,8 +11,8 @@ import type { WebCall } from "./turn.ts";
 /** The capability an agent entry carries when the operator trusts it with the web. */
 export const WEB_CAPABILITY = "web_search";
 
-/** Seed 001's default bound on web calls per consultation turn when the config names none. */
-export const DEFAULT_WEB_TURN_LIMIT = 5;
+/** Orchestrator MCP's own default web_turn_limit (its config reference), when the config names none. */
+export const DEFAULT_WEB_TURN_LIMIT = 8;
 
 export type WebGrant = { granted: true; tools: string } | { granted: false; why: string };
 
