@@ -77,6 +77,8 @@ const server = Bun.serve({
     if (api && failed) return failure(api, failed);
     if (url.pathname.endsWith("/messages")) {
       const model = (body as { model?: string }).model ?? "claude-x";
+      const web = anthropicWeb(body, tools, model);
+      if (web) return web;
       return sse([
         ["message_start", { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 42, output_tokens: 1 } } }],
         ["content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }],
@@ -131,6 +133,42 @@ const server = Bun.serve({
     return new Response("ok");
   },
 });
+/**
+ * Claude Code's WebSearch, scripted for a prompt saying USE_WEB_SEARCH: the main loop (WebSearch
+ * offered, no tool result yet) gets a WebSearch tool_use; the tool's own nested request (a server
+ * tool `web_search_*`) gets a server_tool_use and its web_search_tool_result, as the Messages API
+ * runs a hosted search; the loop's next request (with the tool result) gets the plain answer.
+ */
+function anthropicWeb(body: unknown, tools: string[], model: string): Response | undefined {
+  const text = JSON.stringify(body);
+  if (!text.includes("USE_WEB_SEARCH")) return undefined;
+  const hosted = tools.includes("web_search") || ((body as { tools?: { type?: string }[] }).tools ?? []).some((t) => String(t.type ?? "").startsWith("web_search_"));
+  const start = (content: unknown[]) => ["message_start", { type: "message_start", message: { id: "msg_w", type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 42, output_tokens: 1 } } }] as [string, unknown];
+  const blocks = (content: Record<string, unknown>[]): [string, unknown][] => content.flatMap((block, index): [string, unknown][] => [
+    ["content_block_start", { type: "content_block_start", index, content_block: block.type === "tool_use" ? { ...block, input: {} } : block }],
+    ...(block.type === "tool_use" ? [["content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } }] as [string, unknown]] : []),
+    ["content_block_stop", { type: "content_block_stop", index }],
+  ]);
+  const end = (reason: string): [string, unknown][] => [["message_delta", { type: "message_delta", delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: 7 } }], ["message_stop", { type: "message_stop" }]];
+  if (hosted) {
+    const content = [
+      { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "pong protocol 1" } },
+      { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: [{ type: "web_search_result", url: "https://example.org/pong", title: "Pong", encrypted_content: "x", page_age: null }] },
+      { type: "text", text: "Pong is a table-tennis game." },
+    ];
+    return sse([start(content), ...blocks(content), ...end("end_turn")]);
+  }
+  if (tools.includes("WebSearch") && !text.includes("tool_result")) {
+    const content = [{ type: "tool_use", id: "toolu_w1", name: "WebSearch", input: { query: "pong protocol 1" } }];
+    return sse([start(content), ...blocks(content), ...end("tool_use")]);
+  }
+  // --json-schema offers StructuredOutput: the answer is its input, once; after its result, done.
+  const schema = ((body as { tools?: { name?: string; input_schema?: unknown }[] }).tools ?? []).find((t) => t.name === "StructuredOutput")?.input_schema;
+  if (schema === undefined || text.includes("toolu_so1")) return undefined;
+  const content = [{ type: "tool_use", id: "toolu_so1", name: "StructuredOutput", input: { ...(shaped(schema) as object), answer: REPLY } }];
+  return sse([start(content), ...blocks(content), ...end("tool_use")]);
+}
+
 /** A value matching a JSON Schema well enough for the CLIs' own side calls (enums prefer "user"). */
 function shaped(schema: unknown): unknown {
   const s = (schema ?? {}) as { type?: string; enum?: unknown[]; properties?: Record<string, unknown>; items?: unknown; minimum?: number };

@@ -106,6 +106,19 @@ if command -v codex >/dev/null && case " ${ONLY:-codex} " in *" codex "*) true ;
     passed=$((passed + 1)); echo "PASS codex web consult: web_search offered, the search is among the sources (offered: ${offered})"
   else failed=$((failed + 1)); echo "FAIL codex web consult: offered [${offered}]; ${out:0:300}"; tail -5 "$root/codex-web.err"; fi
 fi
+# ---- web mode on claude (issue 23 §4): consulted with source_mode web, claude is sent only its two
+# web tools (and the StructuredOutput tool its --json-schema adds); the loopback server scripts one
+# WebSearch, answers the tool's own nested web_search request, and the search is among the sources.
+if command -v claude >/dev/null && case " ${ONLY:-claude} " in *" claude "*) true ;; *) false ;; esac; then
+  printf 'agents:\n  cl: { backend: claude, model: "sonnet", capabilities: [web_search], scores: { research: 90 } }\n' > "$ORCHESTRATE_CONFIG"
+  chmod 600 "$ORCHESTRATE_CONFIG"
+  since=$(date +%s%3N)
+  out=$(cd "$home/Projects/repo" && ORCHESTRATE_HOST_RUNTIME=codex timeout 120 "$bun" "$repo/src/main.ts" consult --capability research --web --json "USE_WEB_SEARCH what is pong" 2> "$root/claude-web.err")
+  seen=$(python3 -c 'import json,sys; r=[x for x in json.load(open(sys.argv[1])) if x["path"].endswith("/messages") and x["at"] >= int(sys.argv[2])]; print(";".join(",".join(sorted(x["tools"])) for x in r) if r else "NO-REQUEST")' "$root/requests.json" "$since" 2>/dev/null)
+  if printf '%s' "$out" | grep -q '"ok":true' && printf '%s' "$out" | grep -q 'web search: pong protocol 1' && printf '%s' "$seen" | grep -q 'StructuredOutput,WebFetch,WebSearch' && printf ';%s;' "$seen" | grep -q ';web_search;' && ! printf '%s' "$seen" | grep -Eq 'Bash|Edit|Write|Read'; then
+    passed=$((passed + 1)); echo "PASS claude web consult: only WebSearch/WebFetch offered, the search ran and is among the sources (requests: $seen)"
+  else failed=$((failed + 1)); echo "FAIL claude web consult: requests [$seen]; ${out:0:300}"; tail -5 "$root/claude-web.err"; fi
+fi
 # ---- capacity (issue 11 §1): a persistent 429 / 503 is served by the next agent within 30 s of
 # the call; a one-shot (transient) 429 / 503 still by the first. The loopback server steers by model
 # name (fake-llm.ts). CAPACITY=0 skips these rows. Per CLI: its agent line for a model.
