@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { BACKENDS } from "../backends/index.ts";
 import { EXIT, EXIT_HELP, exitCodeFor } from "./exit-codes.ts";
 import { printJson, stdout, stderr } from "../safety/egress.ts";
+import { didYouMean, shellHint, shellWords } from "./shell-hints.ts";
 
 /**
  * `orchestrate consult --capability C "question"`: the consult tool from a shell, for agent skills
@@ -32,7 +33,8 @@ export const consultCommand = defineCommand({
     const context = args.context === undefined ? undefined : args.context === "-" ? await Bun.stdin.text() : readContext(args.context);
     const { createRuntime } = await import("../services/shared/runtime.ts");
     const rt = await createRuntime(env, args.config);
-    if (!rt.ok) return exitWith(`${rt.error.message}${rt.error.hint ? `\n${rt.error.hint}` : ""}`, exitCodeFor(rt.error.code));
+    if (!rt.ok) return exitWith(`${rt.error.message}${rt.error.hint ? `\n${shellWords(rt.error.hint)}` : ""}`, exitCodeFor(rt.error.code));
+    const capabilities = [...new Set(Object.values(rt.value.config.agents).flatMap((a) => Object.keys(a.scores)))].sort();
     const { consult } = await import("../services/consult/index.ts");
     const { installShutdownHandlers, killAllLive } = await import("../process/live.ts");
     const abort = new AbortController();
@@ -45,11 +47,13 @@ export const consultCommand = defineCommand({
     await killAllLive("shutdown");
     rt.value.store.close();
     const { formatConsult } = await import("../mcp/tools/consult/format.ts");
-    stderr.write(`${formatConsult({ ...envelope, content: null })}\n`);
+    stderr.write(`${shellWords(formatConsult({ ...envelope, content: null }))}\n`);
     if (args.json) printJson(envelope);
     if (!envelope.ok || !envelope.content) {
       const e = envelope.error;
-      return exitWith(`Error [${e?.code ?? "bad_output"}]: ${e?.message ?? "no answer"}${e?.hint ? `\nNext: ${e.hint}` : ""}`, exitCodeFor(e?.code));
+      const typo = e?.code === "no_eligible_agent" && !capabilities.includes(args.capability) ? `${didYouMean(args.capability, capabilities)} Capabilities with scores: ${capabilities.join(", ") || "none"}.` : "";
+      const hint = shellHint(e?.code, e?.hint);
+      return exitWith(`Error [${e?.code ?? "bad_output"}]: ${shellWords(e?.message ?? "no answer")}${typo}${hint ? `\nNext: ${hint}` : ""}`, exitCodeFor(e?.code));
     }
     if (!args.json) stdout.write(`${formatConsult({ content: envelope.content, ok: true, usage: {}, latency_ms: 0 }).trimStart()}\n`);
     process.exit(EXIT.ok);

@@ -5,13 +5,14 @@
  */
 import { resolveHost } from "../services/consult/target.ts";
 import { planReview, type ReviewPlanRequest } from "../services/review/plan.ts";
-import { approveRun, type Approver } from "../services/review/run.ts";
+import { approveRun, prepareRetry, type Approver } from "../services/review/run.ts";
 import { startKindJob } from "../services/jobs/kinds.ts";
 import { followJob } from "../services/shared/jobs.ts";
 import type { Runtime } from "../services/shared/runtime.ts";
 import type { FindingInput, SecretsMode } from "../store/reviews.ts";
 import { describePlan, formatReview } from "../mcp/tools/review/format.ts";
 import { EXIT, exitCodeFor } from "./exit-codes.ts";
+import { shellWords } from "./shell-hints.ts";
 import { SEVERITIES } from "../services/review/envelope.ts";
 import { stdout, stderr } from "../safety/egress.ts";
 
@@ -49,6 +50,21 @@ export async function runCliReview(rt: Runtime, req: CliReview): Promise<number>
   }
 }
 
+/**
+ * `orchestrate review --retry REVIEW_ID`: review_retry from a shell — the failed or unparseable
+ * reviewers asked again under the scope the person already approved, as a job; the review on stdout.
+ */
+export async function retryCliReview(rt: Runtime, reviewId: string, reviewers: string[] | undefined): Promise<number> {
+  const prepared = prepareRetry(rt, reviewId, reviewers);
+  if (!prepared.ok) return fail(prepared.error);
+  const job = startKindJob(rt, "review", prepared.value);
+  followJob(job.id, (m) => say(`… ${m}`));
+  const end = await job.done;
+  if (!end.ok) return fail(end.error);
+  stdout.write(`${formatReview(end.value)}\n`);
+  return end.value.ok ? EXIT.ok : exitCodeFor(end.value.error?.code);
+}
+
 /** Deep mode: the person's own findings, before any reviewer answers; one per prompt, empty to finish. */
 async function askFindings(text: (message: string) => Promise<string>): Promise<FindingInput[]> {
   say("Deep review: record your own findings first (critical|important|minor: claim), an empty line to finish.");
@@ -67,7 +83,7 @@ function say(line: string): void {
 }
 
 function fail(error: { code: Parameters<typeof exitCodeFor>[0] & string; message: string; hint?: string }): number {
-  say(`Error [${error.code}]: ${error.message}${error.hint ? `\nNext: ${error.hint}` : ""}`);
+  say(`Error [${error.code}]: ${shellWords(error.message)}${error.hint ? `\nNext: ${shellWords(error.hint)}` : ""}`);
   return exitCodeFor(error.code);
 }
 

@@ -14,7 +14,8 @@ import { stderr } from "../safety/egress.ts";
 export const reviewCommand = defineCommand({
   meta: { name: "review", description: "Plan a review of files by the configured reviewers, confirm it at the terminal, print the findings." },
   args: {
-    goal: { type: "string", required: true, description: "What the review should judge" },
+    goal: { type: "string", description: "What the review should judge (required, except with --retry)" },
+    retry: { type: "string", description: "Ask the failed or unparseable reviewers of this review id again (--reviewers narrows it)" },
     deep: { type: "boolean", description: "Deep mode: several reviewers, and your own findings first" },
     reviewers: { type: "string", description: "Comma-separated agent ids instead of the configured reviewers" },
     context: { type: "string", description: "A file whose text goes along as context" },
@@ -23,6 +24,8 @@ export const reviewCommand = defineCommand({
     config: { type: "string", description: "Config file (default: the server's lookup)" },
   },
   async run({ args }) {
+    if (args.retry !== undefined) return retry(args.retry, args.reviewers, args.config);
+    if (args.goal === undefined) return exitWith("Missing required argument: --goal\nSee: orchestrate review --help", EXIT.usage);
     const material = (args._ ?? []).map(excerpt);
     if (material.length === 0) return exitWith("Name the files to review: orchestrate review --goal '…' FILE[:START-END]…", EXIT.usage);
     const { createRuntime } = await import("../services/shared/runtime.ts");
@@ -41,6 +44,14 @@ export const reviewCommand = defineCommand({
     process.exit(code);
   },
 });
+
+async function retry(reviewId: string, reviewers: string | undefined, configPath: string | undefined): Promise<never> {
+  const { createRuntime } = await import("../services/shared/runtime.ts");
+  const rt = await createRuntime(process.env, configPath);
+  if (!rt.ok) return exitWith(`${rt.error.message}${rt.error.hint ? `\n${rt.error.hint}` : ""}`, exitCodeFor(rt.error.code));
+  const { retryCliReview } = await import("./review-flow.ts");
+  process.exit(await retryCliReview(rt.value, reviewId, reviewers ? reviewers.split(",").map((r) => r.trim()).filter(Boolean) : undefined));
+}
 
 /** `path` or `path:start-end`, resolved against the current directory. */
 function excerpt(arg: string): MaterialInput {

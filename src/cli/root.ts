@@ -22,5 +22,6 @@ export const rootCommand = defineCommand({
     dashboard: () => import("./dashboard.ts").then((m) => m.dashboardCommand),
     smoke: () => import("./smoke.ts").then((m) => m.smokeCommand),
     cooldowns: () => import("./cooldowns.ts").then((m) => m.cooldownsCommand),
+    agents: () => import("./agents.ts").then((m) => m.agentsCommand),
   },
 });

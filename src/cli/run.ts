@@ -3,7 +3,11 @@ import { resolve } from "node:path";
 import { TIERS } from "../config/types.ts";
 import { createRuntime } from "../services/shared/runtime.ts";
 import { routeTask } from "../services/route/index.ts";
-import { formatRoute } from "../mcp/tools/core/format.ts";
+import { formatDryRun, formatRoute } from "../mcp/tools/core/format.ts";
+import { dryRun, type DryRunRequest } from "../services/route/tiers.ts";
+import type { Runtime } from "../services/shared/runtime.ts";
+import type { Config } from "../config/types.ts";
+import { didYouMean, shellHint, shellWords } from "./shell-hints.ts";
 import { installShutdownHandlers, killAllLive } from "../process/live.ts";
 import { EXIT, EXIT_HELP, exitCodeFor } from "./exit-codes.ts";
 import { wholeNumber } from "./numbers.ts";
@@ -20,22 +24,29 @@ export const runCommand = defineCommand({
     timeout: { type: "string", description: "Time budget in seconds (30–3600)" },
     config: { type: "string", description: "Config file (default: the server's lookup)" },
     json: { type: "boolean", description: "Print the whole result (trace, usage, answer) as JSON on stdout" },
-    prompt: { type: "positional", required: true, description: "The task (- reads it from stdin)" },
+    "dry-run": { type: "boolean", description: "Print the ordered recipients, every decision and the budget split; send nothing" },
+    prompt: { type: "positional", required: false, description: "The task (- reads it from stdin); not with --dry-run" },
   },
   async run({ args }) {
     const tier = TIERS.find((t) => t === args.tier);
-    if (!tier) return exitWith(`--tier must be one of ${TIERS.join(", ")}`, EXIT.usage);
+    if (!tier) return exitWith(`--tier must be one of ${TIERS.join(", ")}.${didYouMean(args.tier, TIERS)}`, EXIT.usage);
+    if (args.prompt === undefined && !args["dry-run"]) return exitWith("Missing required argument: PROMPT (the task, or - to read it from stdin)\nSee: orchestrate run --help", EXIT.usage);
     // Digits only; the range (30–3600) is the route's own check, which answers invalid_timeout.
     const timeoutSec = args.timeout === undefined ? undefined : wholeNumber(args.timeout, 0, 1_000_000);
     if (args.timeout !== undefined && timeoutSec === undefined) return exitWith("--timeout takes whole seconds (30–3600)", EXIT.usage);
-    const prompt = args.prompt === "-" ? await Bun.stdin.text() : args.prompt;
     const rt = await createRuntime(process.env, args.config);
-    if (!rt.ok) return exitWith(`${rt.error.message}${rt.error.hint ? `\n${rt.error.hint}` : ""}`, exitCodeFor(rt.error.code));
+    if (!rt.ok) return exitWith(`${rt.error.message}${rt.error.hint ? `\n${shellWords(rt.error.hint)}` : ""}`, exitCodeFor(rt.error.code));
+    const caps = args.caps ? args.caps.split(",").map((c) => c.trim()).filter(Boolean) : undefined;
+    const unknownCap = caps && unknownCapability(rt.value.config, caps);
+    if (unknownCap) return exitWith(unknownCap, EXIT.usage);
+    const request = { cwd: resolve(args.cwd ?? process.cwd()), tier, ...(caps ? { caps } : {}), ...(timeoutSec !== undefined ? { timeoutSec } : {}) };
+    if (args["dry-run"]) return dryRunExit(rt.value, request, args.json === true);
+    const prompt = args.prompt === "-" ? await Bun.stdin.text() : (args.prompt ?? "");
     const abort = new AbortController();
     installShutdownHandlers({ onShutdown: () => abort.abort("shutdown") });
     const outcome = await routeTask(
       rt.value,
-      { prompt, cwd: resolve(args.cwd ?? process.cwd()), tier, ...(args.caps ? { caps: args.caps.split(",").map((c) => c.trim()).filter(Boolean) } : {}), ...(timeoutSec !== undefined ? { timeoutSec } : {}) },
+      { prompt, ...request },
       { signal: abort.signal, onProgress: (m) => stderr.write(`… ${m}\n`) },
     );
     await killAllLive("shutdown");
@@ -44,11 +55,28 @@ export const runCommand = defineCommand({
     stderr.write(`${formatRoute({ ...rest, attempts: outcome.attempts }, record ? personTrace(outcome, record) : undefined)}\n`);
     if (args.json) printJson(outcome);
     const error = personError(outcome, record);
-    if (!outcome.ok) return exitWith(`Error [${outcome.error?.code}]: ${error?.message}${error?.hint ? `\nNext: ${error.hint}` : ""}${text ? `\nPartial output:\n${text}` : ""}`, exitCodeFor(outcome.error?.code));
+    if (!outcome.ok) return exitWith(`Error [${outcome.error?.code}]: ${shellWords(error?.message ?? "")}${error?.hint ? `\nNext: ${shellHint(outcome.error?.code, error.hint)?.replace("--tier T`", `--tier ${tier}\``)}` : ""}${text ? `\nPartial output:\n${text}` : ""}`, exitCodeFor(outcome.error?.code));
     if (!args.json) stdout.write(`${text ?? ""}\n`);
     process.exit(EXIT.ok);
   },
 });
+
+/** A capability no agent has and no slot serves is a typo more often than not: the nearest one is named. */
+function unknownCapability(config: Config, caps: string[]): string | undefined {
+  const known = [...new Set([...Object.values(config.agents).flatMap((a) => a.capabilities), ...Object.keys(config.capabilitySlots)])].sort();
+  const unknown = caps.find((c) => !known.includes(c));
+  if (unknown === undefined) return undefined;
+  return `--caps ${unknown}: no agent has it and no capability slot serves it.${didYouMean(unknown, known)} Known: ${known.join(", ") || "none configured"}.`;
+}
+
+/** `run --dry-run`: router_dry_run from a shell — the plan on stdout, nothing sent. */
+function dryRunExit(rt: Runtime, request: DryRunRequest, json: boolean): never {
+  const out = dryRun(rt, request);
+  if (!out.ok) return exitWith(`Error [${out.error.code}]: ${shellWords(out.error.message)}${out.error.hint ? `\nNext: ${shellWords(out.error.hint)}` : ""}`, exitCodeFor(out.error.code));
+  if (json) printJson(out.value);
+  else stdout.write(`${formatDryRun(out.value)}\n`);
+  process.exit(EXIT.ok);
+}
 
 function exitWith(message: string, code: number): never {
   stderr.write(`${message}\n`);

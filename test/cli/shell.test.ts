@@ -78,6 +78,8 @@ describe("orchestrate run (the route skill)", () => {
     expect(cooling.code).toBe(3);
     expect(cooling.stderr).toContain("no_candidates");
     expect(cooling.stderr).toMatch(/cheap: cooling down \(unavailable\) until \d\d:\d\d:\d\d UTC/);
+    expect(cooling.stderr).toContain("Next: Run `orchestrate run --dry-run --tier light` to see");
+    expect(cooling.stderr).not.toContain("router_dry_run");
   });
 
   const SIGNED_OUT_CONFIG = `agents:
@@ -131,6 +133,24 @@ fallbacks: { standard: heavy }
     expect(out.stderr).not.toMatch(/login|signed in/);
   });
 
+  test("the commands the hints name exist: run --dry-run, agents; a typo'd tier gets the nearest one", async () => {
+    const b = world();
+    const plan = await orchestrate(["run", "--dry-run", "--tier", "heavy", "--cwd", b.repo], b.env);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain("1. heavy:claude-opus → claude/opus");
+    expect(plan.stdout).toContain("Nothing was sent.");
+    expect(b.recordings()).toEqual([]);
+    const agents = await orchestrate(["agents"], b.env);
+    expect(agents.code).toBe(0);
+    expect(agents.stdout).toContain("- codex-main: codex · gpt-5.5 · review 90, coding 85");
+    const retry = await orchestrate(["review", "--retry", "NOPE"], b.env);
+    expect(retry.stderr).toContain('Error [unknown_review]: No review "NOPE" is stored here.');
+    expect(retry.stderr).not.toContain("review_list");
+    const typo = await orchestrate(["run", "--tier", "heavey", "x"], b.env);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("Did you mean heavy?");
+  });
+
   test("a missing required flag exits 2 and names the flag", async () => {
     const b = world();
     const out = await orchestrate(["run", "x"], b.env);
@@ -146,7 +166,7 @@ describe("orchestrate consult (the consult skill)", () => {
     expect(out.code).toBe(0);
     expect(out.stdout.trim()).toBe("PONG-FROM-FAKE");
     expect(out.stderr).toContain("Consulted codex-main (codex · gpt-5.5) · model verified");
-    expect(out.stderr).toMatch(/Consultation: \w+ \(pass as consultation_id/);
+    expect(out.stderr).toMatch(/Consultation: \w+ \(pass as --consultation-id/);
   });
 
   test("--host names the caller's runtime; without any host it refuses (exit 2) and says how to fix it", async () => {
@@ -155,6 +175,7 @@ describe("orchestrate consult (the consult skill)", () => {
     const none = await orchestrate(["consult", "--capability", "review", "q"], env);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("host_unknown");
+    expect(none.stderr).toContain("Next: Pass --host RUNTIME");
     const codexHost = await orchestrate(["consult", "--host", "codex", "--capability", "review", "q"], env);
     expect(codexHost.code).toBe(3);
     expect(codexHost.stderr).toContain("no_eligible_agent");
