@@ -215,7 +215,7 @@ limits:
     expect(JSON.parse(textOf(reply))).toEqual(reply.structuredContent);
     const env = (box as Sandbox).env;
     const check = await orchestrate(["check", (box as Sandbox).configPath], env);
-    expect(check.stdout).toContain("is a valid config");
+    expect(check.stdout).toContain("valid, no problems");
     expect(check.code).toBe(0);
     const file = join((box as Sandbox).root, "seed002.yaml");
     writeFileSync(file, text, { mode: 0o600 });
