@@ -11,10 +11,13 @@ import { stdout, stderr } from "../safety/egress.ts";
 export const importCommand = defineCommand({
   meta: { name: "import", description: "Convert an mcp-router config.json or Orchestrator config.yaml into orchestrate's format; writes only after you confirm." },
   args: {
-    file: { type: "positional", required: true, description: "The old config file" },
+    file: { type: "positional", required: false, description: "The old config file" },
     out: { type: "string", description: "Where to write (default: the server's config path)" },
+    history: { type: "string", description: "Import Orchestrator MCP's consultations database (read only) into orchestrate's store instead" },
   },
   async run({ args }) {
+    if (args.history !== undefined) return importHistory(args.history);
+    if (!args.file) return exit("Name the old config file, or --history <consultations.sqlite3>.");
     const { targetConfigPath, liveConflict } = await import("../setup/target.ts");
     const { terminalProblem, confirm, Cancelled } = await import("../setup/prompts.ts");
     const atTerminal = terminalProblem() === undefined;
@@ -28,7 +31,8 @@ export const importCommand = defineCommand({
     }
     const { convertFile } = await import("../setup/import-convert.ts");
     const { formatRisks } = await import("../setup/risks.ts");
-    const converted = await convertFile(args.file, target, process.env);
+    const file = args.file;
+    const converted = await convertFile(file, target, process.env);
     if (!converted.ok) return exit(`✗ ${converted.error.message}${converted.error.hint ? `\n${converted.error.hint}` : ""}`);
     const { proposal, ignored, from } = converted.value;
     stderr.write(`Converted ${args.file} (${from} format):\n\n`);
@@ -48,6 +52,23 @@ export const importCommand = defineCommand({
     process.exit(0);
   },
 });
+
+/**
+ * Orchestrator MCP's consultations into the store the server uses (its config decides where). The
+ * database is opened read-only; a re-run skips what is already here.
+ */
+async function importHistory(path: string): Promise<never> {
+  const { createRuntime } = await import("../services/shared/runtime.ts");
+  const rt = await createRuntime(process.env);
+  if (!rt.ok) return exit(`✗ ${rt.error.message}${rt.error.hint ? `\n${rt.error.hint}` : ""}`);
+  const { importSeedHistory } = await import("../services/history/import-seed.ts");
+  const done = importSeedHistory(rt.value.store, path);
+  rt.value.store.close();
+  if (!done.ok) return exit(`✗ ${done.error.message}${done.error.hint ? `\n${done.error.hint}` : ""}`);
+  const { imported, skipped, turns, resumable } = done.value;
+  stderr.write(`✓ imported ${imported} consultation(s), ${turns} turn(s) from ${path} (left unchanged); ${skipped} already here were skipped. ${resumable} can be continued with their consultation_id.\n`);
+  process.exit(0);
+}
 
 function exit(message: string): never {
   stderr.write(`${message}\n`);
