@@ -30,7 +30,7 @@ export function detectLegacy(raw: Record<string, unknown>, format: "yaml" | "jso
 }
 
 /** Keys of an Orchestrator file that orchestrate reads but does not act on (yet). */
-const IGNORED_CONSULT_KEYS = ["managed_agents_path", "protocol_version", "dashboard"] as const;
+const IGNORED_CONSULT_KEYS = ["protocol_version", "dashboard"] as const;
 const IGNORED_AGENT_KEYS = ["reasoning_effort"] as const;
 
 export interface Converted {

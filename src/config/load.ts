@@ -12,7 +12,7 @@ import { expandHome, resolveConfigPath, type ConfigLocation, type Env } from "./
 import { readSecureFile } from "./secure-read.ts";
 import type { Config } from "./types.ts";
 import type { Validated } from "./validate.ts";
-import { managedPathFor, mergeManaged, readManaged } from "./managed.ts";
+import { managedSourceFor, mergeManaged, mergeSeedManaged, readManaged } from "./managed.ts";
 
 export type ConfigErrorCode = "config_absent" | "config_insecure" | "config_invalid";
 
@@ -42,10 +42,10 @@ export async function loadConfigFile(path: string, env: Env, opts: { withManaged
   if (!parsed.ok) return invalid(parsed.errors);
   let raw = parsed.value;
   if (opts.withManaged) {
-    const managedPath = managedPathFor(path);
+    const { path: managedPath, seed } = managedSourceFor(path, raw, env);
     const managed = readManaged(managedPath);
     if (!managed.ok) return "refusal" in managed ? managed.refusal : invalid(managed.errors);
-    const merged = mergeManaged(raw, managed.value, managedPath);
+    const merged = (seed ? mergeSeedManaged : mergeManaged)(raw, managed.value, managedPath);
     if (!merged.ok) return invalid(merged.errors);
     raw = merged.value;
   }

@@ -6,7 +6,9 @@
  * rewritten. The loader merges it into the config before validation, so one set of rules judges both.
  */
 import { lstatSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { expandHome } from "./paths.ts";
+import { seedShapeOf } from "./seed-shape.ts";
 import { errorLine } from "./format-errors.ts";
 import { parseConfigText, type FileFormat } from "./parse.ts";
 import type { Checked } from "./schema.ts";
@@ -27,6 +29,30 @@ const isObject = (v: unknown): v is Raw => typeof v === "object" && v !== null &
 
 export function managedPathFor(configPath: string): string {
   return join(dirname(configPath), MANAGED_FILE);
+}
+
+/** Where Orchestrator MCP's dashboard writes its agents (its consult/managed.py DEFAULT_MANAGED_PATH). */
+export const SEED_MANAGED_PATH = "~/.orchestrator-mcp/agents.yaml";
+
+/**
+ * The managed file the loader merges, and where its agents go. An Orchestrator MCP config keeps
+ * its browser-managed agents in `consult.managed_agents_path` (default SEED_MANAGED_PATH), in its
+ * own agent shape, merged into `consult.agents` — an id in both is refused, as the seed does.
+ * Any other config: `managed.yaml` beside it, merged at the top level.
+ */
+export function managedSourceFor(configPath: string, raw: unknown, env: Record<string, string | undefined>): { path: string; seed: boolean } {
+  if (seedShapeOf(raw) !== "orchestrator" || !isObject(raw) || !isObject(raw.consult)) return { path: managedPathFor(configPath), seed: false };
+  const named = raw.consult.managed_agents_path;
+  return { path: resolve(dirname(configPath), expandHome(typeof named === "string" && named !== "" ? named : SEED_MANAGED_PATH, env)), seed: true };
+}
+
+/** A seed managed file's agents merged into the seed config's consult.agents (no review key there). */
+export function mergeSeedManaged(main: unknown, managed: ManagedFile, path: string): Checked<unknown> {
+  if (!isObject(main) || !isObject(main.consult) || !managed.agents || Object.keys(managed.agents).length === 0) return { ok: true, value: main };
+  const agents = isObject(main.consult.agents) ? main.consult.agents : {};
+  const clashes = Object.keys(managed.agents).filter((id) => id in agents);
+  if (clashes.length) return { ok: false, errors: clashes.map((id) => errorLine(`${path}: agents.${id}`, "is also defined in consult.agents of the main config", "rename it or remove it from one of the two"))};
+  return { ok: true, value: { ...main, consult: { ...main.consult, agents: { ...agents, ...managed.agents } } } };
 }
 
 export function managedExists(path: string): boolean {
