@@ -20,13 +20,16 @@ const CONFIG = [
   agent("cl", "claude", "claude-opus-5-5", 1),
   agent("over", "codex", "gpt-5.5", 3),
   agent("plain", "codex", "gpt-5.5", 1, false),
+  // gemini's answer mode offers google_web_search either way: only the grant decides.
+  agent("gm", "gemini", "gemini-2.5-flash", 1, false),
+  agent("gmweb", "gemini", "gemini-2.5-flash", 1),
   "consult: { webTurnLimit: 2 }",
   "",
 ].join("\n");
 
 let world: World;
 beforeAll(async () => {
-  world = await openWorld(CONFIG, { ORCHESTRATE_HOST_RUNTIME: "gemini", FAKE_SCENARIO: "web-search" });
+  world = await openWorld(CONFIG, { ORCHESTRATE_HOST_RUNTIME: "copilot", FAKE_SCENARIO: "web-search" });
 });
 afterAll(async () => {
   await world.close();
@@ -40,6 +43,15 @@ const searched = (): string[] => {
 const lastArgv = (cli: string): string[] => world.box.recordings(cli).at(-1)?.argv ?? [];
 
 describe("consult in web mode", () => {
+  test("a web search without the grant fails the turn closed; with it, it is the answer's evidence", async () => {
+    const ungranted = (await consult({ agent: "gm" })).structuredContent ?? {};
+    expect(ungranted).toMatchObject({ ok: false, content: null, error: { code: "action_attempted" } });
+    expect(String((ungranted.error as { message: string }).message)).toContain("without web access");
+    const granted = (await consult({ agent: "gmweb", source_mode: "web" })).structuredContent ?? {};
+    expect(granted).toMatchObject({ ok: true, source_mode_used: "web" });
+    expect((granted.content as { sources: string[] }).sources).toContain("web search: pong protocol 1");
+  }, 60_000);
+
   test("codex: web_search live, both searches run, and they are the answer's sources", async () => {
     const before = searched().length;
     const e = (await consult({ source_mode: "web", agent: "cx" })).structuredContent ?? {};
