@@ -10,7 +10,7 @@
  * is another egress, and what a tool returns is usually scrubbed once already; redact() is
  * idempotent, so the second pass changes nothing it has already masked.
  */
-import { redact, redactBetweenEscapes } from "./redact.ts";
+import { mapStrings, redact, redactBetweenEscapes } from "./redact.ts";
 
 /**
  * Text compiled into the binary (tool descriptions, the generated JSON Schemas): written by us, not
@@ -28,24 +28,7 @@ export function compiledIn(value: unknown): void {
 
 /** Every string inside a JSON-like value, scrubbed; keys, numbers and the shape stay as they are. */
 export function scrub<T>(value: T): T {
-  return walk(value, new WeakMap()) as T;
-}
-
-function walk(value: unknown, seen: WeakMap<object, unknown>): unknown {
-  if (typeof value === "string") return compiled.has(value) ? value : redact(value);
-  if (typeof value !== "object" || value === null) return value;
-  const done = seen.get(value);
-  if (done !== undefined) return done;
-  if (Array.isArray(value)) {
-    const out: unknown[] = [];
-    seen.set(value, out);
-    for (const item of value) out.push(walk(item, seen));
-    return out;
-  }
-  const out: Record<string, unknown> = {};
-  seen.set(value, out);
-  for (const [key, item] of Object.entries(value)) out[key] = walk(item, seen);
-  return out;
+  return mapStrings(value, (text) => (compiled.has(text) ? text : redact(text))) as T;
 }
 
 /**

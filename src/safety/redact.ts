@@ -250,27 +250,34 @@ export function redactBetweenEscapes(text: string): string {
 
 /** Scrubs every string inside a JSON-like value; a string under a secret-named key goes whole. */
 export function redactDeep<T>(value: T): T {
-  return walk(value, new WeakMap()) as T;
+  return mapStrings(value, (text, key) => {
+    const kind = key === undefined ? undefined : secretKeyKind(key);
+    return kind !== undefined && key !== undefined && !isNotASecret(text, true, key) ? mark(kind) : redact(text);
+  }) as T;
 }
 
-function walk(value: unknown, seen: WeakMap<object, unknown>): unknown {
-  if (typeof value === "string") return redact(value);
+/**
+ * Maps every string inside a JSON-like value, keeping shared and circular references as they were;
+ * `at` sees each string with the object key it sits under (undefined in an array or at the top).
+ */
+export function mapStrings(value: unknown, at: (text: string, key: string | undefined) => string): unknown {
+  return mapWalk(value, undefined, at, new WeakMap());
+}
+
+function mapWalk(value: unknown, key: string | undefined, at: (text: string, key: string | undefined) => string, seen: WeakMap<object, unknown>): unknown {
+  if (typeof value === "string") return at(value, key);
   if (typeof value !== "object" || value === null) return value;
   const done = seen.get(value);
   if (done !== undefined) return done;
   if (Array.isArray(value)) {
     const out: unknown[] = [];
     seen.set(value, out);
-    for (const item of value) out.push(walk(item, seen));
+    for (const item of value) out.push(mapWalk(item, undefined, at, seen));
     return out;
   }
   const out: Record<string, unknown> = {};
   seen.set(value, out);
-  for (const [key, item] of Object.entries(value)) {
-    const kind = secretKeyKind(key);
-    const whole = kind !== undefined && typeof item === "string" && !isNotASecret(item, true, key);
-    out[key] = whole ? mark(kind) : walk(item, seen);
-  }
+  for (const [k, item] of Object.entries(value)) out[k] = mapWalk(item, k, at, seen);
   return out;
 }
 
