@@ -1,8 +1,8 @@
 /**
- * How an agy run ended (research/cli-agy.md §4.2). Exit codes moved between releases — failures
+ * How an agy run ended (docs/backends/agy.md, "Ending"). Exit codes moved between releases — failures
  * exit 1 with an ERROR result on 1.1.x, 3 with an `AGY_ERROR:` stderr line from 1.2.6 — and exit 0
  * with `SUCCESS` is not enough: soft-denied tools, a print timeout (≥ 1.2.11, partial text) and a
- * missing conversation all end that way (§4.2 "judged on content"). So the stream and stderr
+ * missing conversation all end that way (content decides, not the exit code). So the stream and stderr
  * decide, and the exit code only separates what they leave open.
  */
 import type { AgentEvent, ExitOutcome, FailureClass } from "../contract.ts";

@@ -1,15 +1,15 @@
 /**
- * agy's failure wordings, verbatim where research/cli-agy.md §4.3–§4.5 has them, and the
+ * agy's failure wordings (docs/backends/agy.md, "Failure wordings"), verbatim as documented, and the
  * structured `AGY_ERROR: {...}` line agy ≥ 1.2.6 writes on stderr before exiting 3.
  */
 import type { FailureClass } from "../contract.ts";
 import { asObject, failureFromText, str, type Json } from "../events.ts";
 
-/** §4.5: the documented headless texts, the observed OAuth wait, `agy models`, the keyring error. */
+/** the documented headless texts, the observed OAuth wait, `agy models`, the keyring error. */
 const AUTH = /authentication required|authentication failed or timed out|authentication timed out|Please sign in|not logged into Antigravity|secret keyring is locked|failed to retrieve token|UNAUTHENTICATED/i;
-/** §4.3/§4.4: the individual quota (5-hour or weekly), RESOURCE_EXHAUSTED, 429 and overload. */
+/** the individual quota (5-hour or weekly), RESOURCE_EXHAUSTED, 429 and overload. */
 const CAPACITY = /Individual quota reached|RESOURCE_EXHAUSTED|quota exceeded|rate limit|\b429\b|overloaded|\b503\b|UNAVAILABLE/i;
-/** Go's net/http wordings for an unreachable endpoint [INF: agy is a Go binary, §1.1]. */
+/** Go's net/http wordings for an unreachable endpoint (agy is a Go binary). */
 const TRANSPORT = /dial tcp|no such host|connection refused|connection reset|network is unreachable|i\/o timeout|TLS handshake timeout|context deadline exceeded/i;
 
 export function agyTextFailure(text: string): FailureClass | undefined {
@@ -20,17 +20,17 @@ export function agyTextFailure(text: string): FailureClass | undefined {
 
 /** `[agy] print timeout after 5m0s with turn in progress; returning partial output` (≥ 1.2.11). */
 export const PRINT_TIMEOUT = /\[agy\] print timeout after (\S+)/;
-/** The headless soft-deny notice (§4.3): a tool needed a permission headless mode cannot ask for. */
+/** The headless soft-deny notice: a tool needed a permission headless mode cannot ask for. */
 export const SOFT_DENY = /jetski: no output produced — a tool required the "([^"]+)" permission/;
-/** `--conversation <id>` that is not in this machine's history starts a new conversation (§2.4). */
+/** `--conversation <id>` that is not in this machine's history starts a new conversation. */
 export const CONVERSATION_MISSING = /warning: conversation "([^"]*)" not found/;
-/** Go's flag package on a usage error, exit 2 (§2.1). */
+/** Go's flag package on a usage error, exit 2. */
 export const FLAG_ERROR = /flag provided but not defined: (-\S+)|flag needs an argument: (-\S+)|invalid (?:boolean )?value "[^"]*" for (?:flag )?\s*(-\S+?):/;
-/** The documented unknown-model envelope text (§4.4). */
+/** The documented unknown-model envelope text. */
 export const UNKNOWN_MODEL = /invalid model selection \(--model "([^"]*)"[^)]*\): (?:model \S+ is not recognized|[^\n]*)/;
 
 /**
- * `Individual quota reached. … Resets in 1h28m45s.` (§4.3, §4.4): the quota is the provider's own
+ * `Individual quota reached. … Resets in 1h28m45s.`: the quota is the provider's own
  * retry-after, hours away — the agent cools down that long instead of being retried in minutes.
  */
 const QUOTA_RESET = /quota reached[^\n]*?Resets in ((?:\d+(?:\.\d+)?(?:h|m|s|ms))+)/i;
