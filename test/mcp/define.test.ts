@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { type } from "arktype";
 import { defineTool, type ToolContext, type ToolHandler } from "../../src/mcp/define.ts";
 import { capText, TEXT_MAX_CHARS, type ToolOutcome } from "../../src/mcp/outcome.ts";
+import { mustOpen, tmpStorePath } from "../store/tmp.ts";
 
 const input = type({ "+": "reject", name: "0 < string <= 8", "count?": "number.integer" });
 const output = type({ ok: "boolean", "greeting?": "string" });
@@ -54,6 +55,21 @@ describe("defineTool", () => {
       throw new Error("boom");
     }).call({ name: "x" }, ctx);
     expect((thrown.structuredContent.error as { code: string }).code).toBe("internal_error");
+  });
+
+  test("a SQLite error escaping a handler (a full store) is store_unavailable, not internal_error", async () => {
+    const store = mustOpen(tmpStorePath());
+    const pages = store.db.query<{ page_count: number }, []>("PRAGMA page_count").get()?.page_count ?? 0;
+    store.db.run(`PRAGMA max_page_count = ${pages}`);
+    const reply = await tool(async () => {
+      store.db.run("CREATE TABLE filler (x TEXT)");
+      store.db.run("INSERT INTO filler VALUES (?)", ["x".repeat(200_000)]);
+      return greet({ name: "x" });
+    }).call({ name: "x" }, ctx);
+    store.close();
+    const error = reply.structuredContent.error as { code: string; message: string };
+    expect(error.code).toBe("store_unavailable");
+    expect(error.message).toContain("SQLITE_FULL");
   });
 
   test("an oversized text block is capped, head and tail kept; structuredContent stays whole", async () => {

@@ -9,6 +9,7 @@ import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { createRuntime } from "../../src/services/shared/runtime.ts";
 import { routeTask } from "../../src/services/route/index.ts";
 import { startJob } from "../../src/services/shared/jobs.ts";
+import { consult } from "../../src/services/consult/index.ts";
 import { mustOpen, tmpStorePath } from "../store/tmp.ts";
 
 let box: Sandbox | undefined;
@@ -69,6 +70,24 @@ describe("a full store after the work ran", () => {
     expect(rt.store.runs.getRun(runId)?.status).toBe("running");
     rt.store.db.run("PRAGMA max_page_count = 1073741823");
     await until(() => rt.store.runs.getRun(runId)?.status === "ok", 10_000);
+    rt.store.close();
+  });
+
+  test("a consult returns the agent's answer with a store_unavailable notice, and its turn is stored once the store takes writes", async () => {
+    box = makeSandbox({ ORCHESTRATE_HOST_RUNTIME: "gemini" });
+    box.writeConfig("agents:\n  c: { backend: claude, model: claude-opus-4-6, scores: { coding: 80 } }\ntiers: { light: null, standard: null, heavy: null }\n");
+    const opened = await createRuntime(box.env);
+    if (!opened.ok) throw new Error(opened.error.message);
+    const rt = opened.value;
+    // Full from the first progress on: the consultation's row is in, its turn (with its context) has no room.
+    const envelope = await consult(rt, { prompt: "Is this loop correct?", context: BIG.slice(0, 60_000), capability: "coding" }, { onProgress: () => fill(rt.store.db) });
+    expect(envelope.ok).toBe(true);
+    expect(envelope.content?.answer.length).toBeGreaterThan(0);
+    expect(envelope.store_notice).toContain("store_unavailable");
+    const id = envelope.consultation_id ?? "";
+    expect(rt.store.consultations.get(id)?.turns.length ?? 0).toBe(0);
+    rt.store.db.run("PRAGMA max_page_count = 1073741823");
+    await until(() => (rt.store.consultations.get(id)?.turns.length ?? 0) === 1, 10_000);
     rt.store.close();
   });
 });

@@ -18,6 +18,7 @@ import { resolveHost, resolveTarget, resumeUnsupported, type ConsultTarget } fro
 import { answerTraits, type AnswerTraits } from "../answer/cli-variant.ts";
 import { buildConsultPrompt, CONSULT_CONTRACT, type EnvelopeContent, type SourceMode } from "../answer/envelope.ts";
 import type { Runtime } from "../shared/runtime.ts";
+import { storeLedger, type StoreLedger } from "../shared/store-writes.ts";
 import { webGrant, webTurnLimit, withWebSources } from "../answer/web.ts";
 import { seedRoute, seedSourceMode, sourceModeOf, withSeedUsage, type AnySourceMode, type SeedRoute, type SeedUsage } from "./seed-fields.ts";
 
@@ -51,6 +52,8 @@ export interface ConsultEnvelope {
   repaired?: boolean;
   /** Why the same agent was run once more after a capacity failure (the latency spans both runs). */
   rerun?: string;
+  /** `store_unavailable: …` when the history store refused this turn after the agent answered (services/shared/store-writes.ts). */
+  store_notice?: string;
   error?: Failure;
 }
 
@@ -80,9 +83,12 @@ export async function consult(rt: Runtime, req: ConsultRequest, hooks: ConsultHo
   const id = target.value.consultation?.id ?? openConsultation(rt, target.value.agent, host.value.runtime);
   const turn = await runInScratch(rt, id, req, mode, target.value, traits, hooks);
   const latency = rt.now() - started;
-  record(rt, id, req, target.value, turn, latency);
+  // The answer is in hand: a store that refuses its turn gets it later, and the caller is told.
+  const ledger = storeLedger(`consult ${id}`);
+  record(rt, ledger, id, req, target.value, turn, latency);
   const route = seedRoute(target.value.agent, req.capability, req.agent !== undefined);
-  return { ...envelopeOf(id, target.value.agent, turn, latency), ...requested, route };
+  const notice = ledger.notice();
+  return { ...envelopeOf(id, target.value.agent, turn, latency), ...requested, route, ...(notice ? { store_notice: notice } : {}) };
 }
 
 /** The runtime as routing sees it in web mode: only agents web.ts grants the web. */
@@ -140,10 +146,11 @@ async function runInScratch(rt: Runtime, id: string, req: ConsultRequest, mode: 
   }
 }
 
-function record(rt: Runtime, id: string, req: ConsultRequest, target: ConsultTarget, turn: TurnOutcome<EnvelopeContent>, latencyMs: number): void {
+function record(rt: Runtime, ledger: StoreLedger, id: string, req: ConsultRequest, target: ConsultTarget, turn: TurnOutcome<EnvelopeContent>, latencyMs: number): void {
   const store = rt.store.consultations;
-  if (turn.sessionId && turn.sessionId !== target.consultation?.nativeSessionId) store.setNativeSession(id, turn.sessionId);
-  store.addTurn(id, {
+  const session = turn.sessionId;
+  if (session && session !== target.consultation?.nativeSessionId) ledger.write(() => store.setNativeSession(id, session));
+  const entry = {
     prompt: req.prompt,
     ...(req.context !== undefined ? { context: req.context } : {}),
     ...(turn.content ? { answer: turn.content } : {}),
@@ -152,10 +159,11 @@ function record(rt: Runtime, id: string, req: ConsultRequest, target: ConsultTar
     modelVerified: turn.verification,
     usage: turn.usage,
     latencyMs,
-  });
+  };
+  ledger.write(() => store.addTurn(id, entry));
   // A consultation whose first turn failed before any session existed has nothing to continue.
   const hasSession = Boolean(turn.sessionId ?? target.consultation?.nativeSessionId);
-  store.setStatus(id, turn.error && !hasSession ? "failed" : "open");
+  ledger.write(() => store.setStatus(id, turn.error && !hasSession ? "failed" : "open"));
 }
 
 function envelopeOf(id: string, agent: AgentConfig, turn: TurnOutcome<EnvelopeContent>, latencyMs: number): Omit<ConsultEnvelope, "capability_requested" | "source_mode_used" | "route"> {

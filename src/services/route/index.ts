@@ -19,7 +19,7 @@ import { armCooldown, coolingByAgent, healAuthCooldowns, probeSaysSignedOut } fr
 import { reportedModels, sideChannelReport } from "../../runner/side-channel.ts";
 import { compareModel, served } from "../../config/model-id.ts";
 import type { Runtime } from "../shared/runtime.ts";
-import { log } from "../../log.ts";
+import { storeLedger, storeReason, type StoreLedger } from "../shared/store-writes.ts";
 
 export interface RouteRequest {
   prompt: string;
@@ -56,49 +56,13 @@ export async function routeTask(rt: Runtime, req: RouteRequest, hooks: RouteHook
     // Nothing was sent yet: refuse rather than run work the history could not hold.
     return { ok: false, attempts: [], error: { code: "store_unavailable", message: `The history store cannot be written (${storeReason(error)}); nothing was sent.` } };
   }
-  const outcome = await runPlan(rt, { ...req, cwd: gate.cwd }, planned.plan, runId, hooks);
-  if (!outcome.ok) tolerant(runId, () => recordSkips(rt, runId, planned.plan, outcome.attempts.length));
+  const ledger = storeLedger(`route ${runId}`);
+  const outcome = await runPlan(rt, { ...req, cwd: gate.cwd }, planned.plan, runId, ledger, hooks);
+  if (!outcome.ok) ledger.write(() => recordSkips(rt, runId, planned.plan, outcome.attempts.length));
   // The run's end is written when the store takes writes again: its row is never left running.
-  if (!tolerant(runId, () => finishRecord(rt, runId, outcome))) retryWrite(() => finishRecord(rt, runId, outcome));
-  const lost = storeFailures.get(runId);
-  storeFailures.delete(runId);
-  const storeNotice = lost ? `store_unavailable: the history store could not be written (${lost}); this answer is here but not in the history, and its run may show as running until the store recovers.` : undefined;
+  ledger.write(() => finishRecord(rt, runId, outcome));
+  const storeNotice = ledger.notice();
   return { ...outcome, runId, ...(storeNotice ? { storeNotice } : {}) };
-}
-
-/** A store write failure after the work started, per run: the answer in hand is still returned. */
-const storeFailures = new Map<string, string>();
-
-/** Runs a history write; a failure (disk full, read-only store) is logged and remembered, never thrown. */
-function tolerant(runId: string, write: () => void): boolean {
-  try {
-    write();
-    return true;
-  } catch (error) {
-    const reason = storeReason(error);
-    log.error(`route ${runId}: the history store could not be written: ${reason}`);
-    if (!storeFailures.has(runId)) storeFailures.set(runId, reason);
-    return false;
-  }
-}
-
-const RETRY_MS = 2000;
-
-function retryWrite(write: () => void): void {
-  const timer = setInterval(() => {
-    try {
-      write();
-      clearInterval(timer);
-    } catch {
-      // Still refused; tried again later (a dead server's row is reconciled by the next one).
-    }
-  }, RETRY_MS);
-  timer.unref();
-}
-
-function storeReason(error: unknown): string {
-  const code = typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? `${error.code}: ` : "";
-  return `${code}${error instanceof Error ? error.message : String(error)}`;
 }
 
 /**
@@ -124,7 +88,7 @@ function admit(rt: Runtime, req: RouteRequest): { ok: true; cwd: string } | { ok
   return { ok: true, cwd: cwd.value };
 }
 
-async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string, hooks: RouteHooks): Promise<RouteOutcome> {
+async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string, ledger: StoreLedger, hooks: RouteHooks): Promise<RouteOutcome> {
   const attempts: AttemptTrace[] = [];
   const deadline = rt.now() + plan.budget.totalSec * 1000;
   const total = plan.candidates.length;
@@ -132,7 +96,7 @@ async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string
   for (const [index, candidate] of plan.candidates.entries()) {
     const n = index + 1;
     if (candidate.crossesProvider) crossing = crossingNotice(plan, candidate, n);
-    if (candidate.agent.advisory) return advisoryOutcome(rt, runId, candidate, n, attempts);
+    if (candidate.agent.advisory) return advisoryOutcome(rt, runId, ledger, candidate, n, attempts);
     const remainingSec = Math.floor((deadline - rt.now()) / 1000);
     if (remainingSec <= 0) return terminal(attempts, { code: "budget_exceeded", message: "The route's time budget ran out before another attempt could start." }, crossing);
     const capSec = attemptCapSec(remainingSec, plan.budget.reserveSec, total - n, candidate.agent.limits.maxWallSec);
@@ -141,16 +105,16 @@ async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string
     for (const earlier of result.reran ?? []) {
       const trace = traceOf(attempts.length + 1, candidate, earlier);
       attempts.push(trace);
-      tolerant(runId, () => recordAttempt(rt, runId, trace, earlier));
+      ledger.write(() => recordAttempt(rt, runId, trace, earlier));
     }
     const trace = traceOf(attempts.length + 1, candidate, result);
     if (!result.failure) Object.assign(trace, await servedIdentity(rt, candidate.agent, result));
     attempts.push(trace);
     const signedOut = result.failure === "auth" && (await probeSaysSignedOut(rt, candidate.agent, result.spawned));
-    tolerant(runId, () => armCooldown(rt, candidate.agent, result.failure, result.retryAfterSec, signedOut));
+    ledger.write(() => armCooldown(rt, candidate.agent, result.failure, result.retryAfterSec, signedOut));
     const verdict = result.failure ? fallbackVerdict({ failure: result.failure, durationMs: result.durationMs, treeBefore: result.treeBefore, treeAfter: result.treeAfter, acted: result.run.acted, spawned: result.spawned }) : undefined;
     trace.fellBack = verdict?.fallback === true && n < total;
-    tolerant(runId, () => recordAttempt(rt, runId, trace, result));
+    ledger.write(() => recordAttempt(rt, runId, trace, result));
     if (!result.failure) return success(candidate, result, attempts, crossing);
     if (!trace.fellBack) return failed(result, trace, attempts, crossing, verdict?.fallback ? "no more candidates" : (verdict?.reason ?? "terminal"));
   }
@@ -284,11 +248,11 @@ function recordSkips(rt: Runtime, runId: string, plan: Plan, tried: number): voi
   }
 }
 
-function advisoryOutcome(rt: Runtime, runId: string, candidate: Candidate, n: number, attempts: AttemptTrace[]): RouteOutcome {
+function advisoryOutcome(rt: Runtime, runId: string, ledger: StoreLedger, candidate: Candidate, n: number, attempts: AttemptTrace[]): RouteOutcome {
   const a = candidate.agent;
   const trace: AttemptTrace = { n, agent: a.id, tier: candidate.tier, backend: a.backend, ...(a.model ? { model: a.model } : {}), provider: a.provider, outcome: "advisory", reason: "advisory entry: nothing was sent", durationMs: 0, fellBack: false, treeChanged: null };
   attempts.push(trace);
-  tolerant(runId, () => rt.store.runs.addAttempt({ runId, n, agentId: a.id, backend: a.backend, provider: a.provider, outcome: "ok", reason: trace.reason, exitCode: null, durationMs: 0, fellBack: false }));
+  ledger.write(() => rt.store.runs.addAttempt({ runId, n, agentId: a.id, backend: a.backend, provider: a.provider, outcome: "ok", reason: trace.reason, exitCode: null, durationMs: 0, fellBack: false }));
   const hint = advisoryHint(rt.adapters[a.backend], a);
   return { ok: true, servedBy: { agent: a.id, backend: a.backend, ...(a.model ? { model: a.model } : {}), tier: candidate.tier, provider: a.provider }, text: hint, attempts, advisory: { hint } };
 }

@@ -14,6 +14,7 @@ export function formatConsult(e: ConsultOutput): string {
   if (e.consultation_id) lines.push(`Consultation: ${e.consultation_id} (pass as consultation_id to follow up)`);
   if (e.usage && Object.keys(e.usage).length > 0) lines.push(`Usage: ${usageLine(e.usage)}`);
   if (e.rerun) lines.push(`Run twice: ${e.rerun}`);
+  if (e.store_notice) lines.push(`Notice: ${e.store_notice}`);
   const c = e.content;
   if (!c) return lines.join("\n");
   lines.push("", c.answer);

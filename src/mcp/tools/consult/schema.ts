@@ -39,6 +39,8 @@ export const consultOutput = type({
   "route?": route.or("null"),
   "repaired?": "boolean",
   "rerun?": "string",
+  /** store_unavailable: the history store refused this turn after the agent answered. */
+  "store_notice?": "string",
   "job?": jobRef,
   "error?": errorInfo,
 });
