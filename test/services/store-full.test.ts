@@ -9,7 +9,13 @@ import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { createRuntime } from "../../src/services/shared/runtime.ts";
 import { routeTask } from "../../src/services/route/index.ts";
 import { startJob } from "../../src/services/shared/jobs.ts";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { consult } from "../../src/services/consult/index.ts";
+import { resolveHost } from "../../src/services/consult/target.ts";
+import { planReview } from "../../src/services/review/plan.ts";
+import { approveRun, runReviewers } from "../../src/services/review/run.ts";
 import { mustOpen, tmpStorePath } from "../store/tmp.ts";
 
 let box: Sandbox | undefined;
@@ -89,5 +95,39 @@ describe("a full store after the work ran", () => {
     rt.store.db.run("PRAGMA max_page_count = 1073741823");
     await until(() => (rt.store.consultations.get(id)?.turns.length ?? 0) === 1, 10_000);
     rt.store.close();
+  });
+
+  test("a review returns its reviewer's answer with a store_unavailable notice, and the review ends once the store takes writes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "store-full-review-"));
+    const replyFile = join(dir, "reply.json");
+    const summary = BIG.slice(0, 60_000);
+    writeFileSync(replyFile, JSON.stringify({ summary, findings: [{ severity: "minor", location: "material", claim: "FINDING-FROM-FAKE", evidence: "e" }], checked: ["x"], not_checked: [] }));
+    box = makeSandbox({ ORCHESTRATE_HOST_RUNTIME: "gemini" });
+    box.writeConfig(`agents:\n  r1: { backend: claude, model: claude-opus-4-6, env: { FAKE_REVIEW_REPLY_FILE: "${replyFile}" } }\nconsult:\n  review:\n    reviewers: [r1]\n`);
+    const opened = await createRuntime(box.env);
+    if (!opened.ok) throw new Error(opened.error.message);
+    const rt = opened.value;
+    const host = resolveHost(rt, undefined);
+    const plan = planReview(rt, { goal: "Is it safe?", mode: "standard", material: [{ text: "const x = 1;" }] }, host.ok ? host.value : undefined);
+    if (!plan.ok) throw new Error(plan.error.message);
+    const approved = await approveRun(rt, { review_id: plan.value.review_id, token: plan.value.token }, undefined);
+    if (!approved.ok) throw new Error(approved.error.message);
+    // Full once the reviewers are recorded as started: the reviewer's answer has no room.
+    let first = true;
+    const onProgress = () => {
+      if (first) setTimeout(() => fill(rt.store.db), 0);
+      first = false;
+    };
+    const outcome = await runReviewers(rt, approved.value, { signal: new AbortController().signal, onProgress });
+    expect(outcome.ok).toBe(true);
+    expect(outcome.status).toBe("awaiting_synthesis");
+    expect(outcome.store_notice).toContain("store_unavailable");
+    expect(outcome.reviewers[0]?.summary).toBe(summary);
+    expect(rt.store.reviews.get(plan.value.review_id)?.status).toBe("running");
+    rt.store.db.run("PRAGMA max_page_count = 1073741823");
+    await until(() => rt.store.reviews.get(plan.value.review_id)?.status === "awaiting_synthesis", 10_000);
+    expect(rt.store.reviews.get(plan.value.review_id)?.findings.some((f) => f.claim === "FINDING-FROM-FAKE")).toBe(true);
+    rt.store.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -19,6 +19,7 @@ import { heldHere, release, resolveHeld, type ResolvedScope } from "./scope.ts";
 import { reviewView, type ReviewView } from "./views.ts";
 import { bindToken, digest, sameDigest } from "../shared/tokens.ts";
 import type { Runtime } from "../shared/runtime.ts";
+import { storeLedger, type StoreLedger } from "../shared/store-writes.ts";
 
 export interface ReviewRunRequest {
   review_id: string;
@@ -40,7 +41,8 @@ export interface ReviewJobRequest {
   secrets: SecretsMode;
 }
 
-export type ReviewOutcome = ReviewView & { ok: boolean; error?: Failure };
+/** store_notice: `store_unavailable: …` when the store refused a record after a reviewer answered (services/shared/store-writes.ts). */
+export type ReviewOutcome = ReviewView & { ok: boolean; error?: Failure; store_notice?: string };
 
 export async function approveRun(rt: Runtime, req: ReviewRunRequest, approver: Approver | undefined): Promise<Result<ReviewJobRequest & { approval: Approval }>> {
   const record = rt.store.reviews.get(req.review_id);
@@ -133,13 +135,22 @@ export async function runReviewers(rt: Runtime, req: ReviewJobRequest, hooks: Re
   const agents = req.agents.map((id) => rt.config.agents[id]).filter((a): a is AgentConfig => a !== undefined);
   const board = progressBoard(rt, req.review_id, agents, hooks.onProgress);
   rt.store.reviews.startReviewers(req.review_id, agents.map((a) => a.id), rt.now());
+  // Once a reviewer has answered, a store that refuses its record costs neither its answer nor the review's end.
+  const ledger = storeLedger(`review ${req.review_id}`);
+  const ends = new Map<string, ReviewerEnd>();
   try {
     const web = new Set(scope.value.scope.webReviewers ?? []);
-    await Promise.all(agents.map((agent) => oneReviewer(rt, req.review_id, agent, web.has(agent.id) ? withWeb(prompt) : prompt, web.has(agent.id), hooks.signal, board)));
+    await Promise.all(agents.map((agent) => oneReviewer(rt, { ledger, ends }, req.review_id, agent, web.has(agent.id) ? withWeb(prompt) : prompt, web.has(agent.id), hooks.signal, board)));
   } finally {
     board.stop();
   }
-  return settle(rt, req.review_id, hooks.signal.aborted);
+  return settle(rt, { ledger, ends }, req.review_id, hooks.signal.aborted);
+}
+
+/** The reviewers' ends as they came back, and the ledger their records go through. */
+interface InHand {
+  ledger: StoreLedger;
+  ends: Map<string, ReviewerEnd>;
 }
 
 /** A reviewer granted the web at plan time may use its web tools, and only those. */
@@ -147,25 +158,43 @@ function withWeb(prompt: string): string {
   return `${prompt}\n\nYou may use your web search and web fetch tools to check claims against current sources (no other tool); cite the URLs you relied on in your findings.`;
 }
 
-async function oneReviewer(rt: Runtime, reviewId: string, agent: AgentConfig, prompt: string, web: boolean, signal: AbortSignal, board: Board): Promise<void> {
+async function oneReviewer(rt: Runtime, hand: InHand, reviewId: string, agent: AgentConfig, prompt: string, web: boolean, signal: AbortSignal, board: Board): Promise<void> {
   const end = await runReviewer(rt, { reviewId, agent, prompt, web, signal, onActivity: (text) => board.set(agent.id, `running (${text})`) }).catch(
     (error: unknown): ReviewerEnd => ({ status: "failed", errorCode: "internal_error", errorMessage: String(error), modelVerified: "unverified", latencyMs: 0 }),
   );
   // Recorded as each ends: a reviewer still running cannot hold back another's findings.
-  const ids = rt.store.reviews.finishReviewer(reviewId, agent.id, end, rt.now());
-  board.set(agent.id, end.status === "answered" ? `answered (${ids.length} finding${ids.length === 1 ? "" : "s"})` : `${end.status}${end.errorCode ? ` (${end.errorCode})` : ""}`, true);
+  hand.ends.set(agent.id, end);
+  hand.ledger.write(() => rt.store.reviews.finishReviewer(reviewId, agent.id, end, rt.now()));
+  const count = end.findings?.length ?? 0;
+  board.set(agent.id, end.status === "answered" ? `answered (${count} finding${count === 1 ? "" : "s"})` : `${end.status}${end.errorCode ? ` (${end.errorCode})` : ""}`, true);
 }
 
 /** All answered → awaiting the host's synthesis; any failed or unparseable → incomplete until retried. */
-function settle(rt: Runtime, id: string, aborted: boolean): ReviewOutcome {
+function settle(rt: Runtime, hand: InHand, id: string, aborted: boolean): ReviewOutcome {
   const record = rt.store.reviews.get(id);
   if (!record) return { ...missing(id), ok: false, error: { code: "unknown_review", message: `Review ${id} disappeared while it ran.` } };
-  const next: ReviewStatus = aborted ? "cancelled" : record.reviewers.every((r) => r.status === "answered") ? "awaiting_synthesis" : "incomplete";
-  rt.store.reviews.transition(id, ["running"], next, {}, rt.now());
+  // Judged by the ends in hand: the store's copy lags when it refused a reviewer's record.
+  const answered = (agentId: string, stored: string) => (hand.ends.get(agentId)?.status ?? stored) === "answered";
+  const next: ReviewStatus = aborted ? "cancelled" : record.reviewers.every((r) => answered(r.agentId, r.status)) ? "awaiting_synthesis" : "incomplete";
+  hand.ledger.write(() => rt.store.reviews.transition(id, ["running"], next, {}, rt.now()));
   if (next === "cancelled") release(id);
-  const view = reviewView(rt.store.reviews.get(id) ?? record);
-  if (view.status === "cancelled") return { ...view, ok: false, error: { code: "cancelled", message: `Review ${id} was cancelled; the findings of reviewers that had answered are kept.` } };
-  return { ...view, ok: true };
+  const notice = hand.ledger.notice();
+  const view = notice ? inHandView(reviewView(rt.store.reviews.get(id) ?? record), next, hand.ends) : reviewView(rt.store.reviews.get(id) ?? record);
+  const told = notice ? { store_notice: notice } : {};
+  if (view.status === "cancelled") return { ...view, ...told, ok: false, error: { code: "cancelled", message: `Review ${id} was cancelled; the findings of reviewers that had answered are kept.` } };
+  return { ...view, ...told, ok: true };
+}
+
+/** The view as the reviewers ended, for a store that has not taken their records yet: their status, summary and reply. */
+function inHandView(view: ReviewView, status: ReviewStatus, ends: ReadonlyMap<string, ReviewerEnd>): ReviewView {
+  const hidden = view.mode === "deep" && !view.findings.some((f) => f.source === "host");
+  const reviewers = view.reviewers.map((r) => {
+    const end = ends.get(r.id);
+    if (!end) return r;
+    const said = hidden ? {} : { summary: end.summary ?? null, ...(end.reply !== undefined ? { reply: end.reply } : {}) };
+    return { ...r, status: end.status, ...said, ...(end.errorCode ? { error: { code: end.errorCode, message: end.errorMessage ?? "" } } : {}), model_verification: end.modelVerified, latency_ms: end.latencyMs };
+  });
+  return { ...view, status, reviewers };
 }
 
 function stop(rt: Runtime, id: string, status: ReviewStatus, error: Failure): ReviewOutcome {

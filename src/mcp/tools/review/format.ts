@@ -35,6 +35,7 @@ export function formatPlan(p: PlanOutput): string {
 
 export function formatReview(r: ReviewOutput): string {
   const lines = [`Review ${r.review_id} (${r.mode}) · ${r.status}${r.approval ? ` · approved by ${r.approval === "token" ? "one-time token" : r.approval}` : ""}`];
+  if (r.store_notice) lines.push(`Notice: ${r.store_notice}`);
   for (const v of r.reviewers ?? []) {
     const head = `- ${v.id} (${v.backend}${v.model ? ` · ${v.model}` : ""}): ${v.status}${v.error ? ` — ${v.error.code}: ${v.error.message}` : ""}`;
     lines.push(v.summary ? `${head}\n    ${v.summary}` : head);

@@ -129,6 +129,8 @@ export const reviewOutput = type({
   "synthesis?": "unknown",
   "not_carried?": "string[]",
   "next?": "string",
+  /** store_unavailable: the history store refused a record after a reviewer answered. */
+  "store_notice?": "string",
   "job?": jobRef,
   "error?": errorInfo,
 });
