@@ -16,6 +16,10 @@ import { consult } from "../../src/services/consult/index.ts";
 import { resolveHost } from "../../src/services/consult/target.ts";
 import { planReview } from "../../src/services/review/plan.ts";
 import { approveRun, runReviewers } from "../../src/services/review/run.ts";
+import { startWorkflow } from "../../src/services/workflow/start.ts";
+import { planStep } from "../../src/services/workflow/plan.ts";
+import { executeStep, prepareStep } from "../../src/services/workflow/run.ts";
+import { openWorkflowWorld, seedConfig } from "../workflow/world.ts";
 import { mustOpen, tmpStorePath } from "../store/tmp.ts";
 
 let box: Sandbox | undefined;
@@ -129,5 +133,35 @@ describe("a full store after the work ran", () => {
     expect(rt.store.reviews.get(plan.value.review_id)?.findings.some((f) => f.claim === "FINDING-FROM-FAKE")).toBe(true);
     rt.store.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("a workflow step returns its result with a store_unavailable notice, and the step ends once the store takes writes", async () => {
+    const w = await openWorkflowWorld(seedConfig(), { FAKE_REPLY: BIG.slice(0, 60_000) });
+    await w.session.close();
+    const opened = await createRuntime(w.box.env);
+    if (!opened.ok) throw new Error(opened.error.message);
+    const rt = opened.value;
+    try {
+      const host = resolveHost(rt, undefined);
+      if (!host.ok) throw new Error(host.error.message);
+      const wf = await startWorkflow(rt, { goal: "add a greeting", workdir: w.box.repo }, host.value);
+      if (!wf.ok) throw new Error(wf.error.message);
+      const planned = planStep(rt, { workflow_id: wf.value.workflow_id, step: "research", context: "README.md:\nhello\n" });
+      if (!planned.ok) throw new Error(planned.error.message);
+      const prepared = await prepareStep(rt, { workflow_id: wf.value.workflow_id, step_id: planned.value.step_id, token: planned.value.token }, undefined);
+      if (!prepared.ok) throw new Error(prepared.error.message);
+      // Full while the agent runs: the step's result has no room.
+      setTimeout(() => fill(rt.store.db), 0);
+      const outcome = await executeStep(rt, prepared.value, new AbortController().signal);
+      expect(outcome.ok).toBe(true);
+      expect(JSON.stringify(outcome.result)).toContain("answer answer");
+      expect(outcome.store_notice).toContain("store_unavailable");
+      expect(rt.store.workflows.step(planned.value.step_id)?.status).toBe("running");
+      rt.store.db.run("PRAGMA max_page_count = 1073741823");
+      await until(() => rt.store.workflows.step(planned.value.step_id)?.status === "succeeded", 10_000);
+    } finally {
+      rt.store.close();
+      await w.close();
+    }
   });
 });

@@ -23,6 +23,7 @@ import { consultTurn } from "../answer/turn.ts";
 import { CONSULT_CONTRACT } from "../answer/envelope.ts";
 import { approveRun, runReviewers, type Approver, type ReviewJobRequest } from "../review/index.ts";
 import type { Runtime } from "../shared/runtime.ts";
+import { storeLedger, type StoreLedger } from "../shared/store-writes.ts";
 import { observedReport } from "./observed.ts";
 import { extractPatch, patchSummary } from "./prompt.ts";
 import { spendStep, type StepApprover } from "./spend.ts";
@@ -54,7 +55,7 @@ export interface StepJobRequest {
 }
 
 /** A step job's end: the same view whether it ended inside the call or is read back by job_wait. */
-export type StepJobOutcome = StepOutcome & { ok: boolean; error?: Failure };
+export type StepJobOutcome = StepOutcome & { ok: boolean; error?: Failure; store_notice?: string };
 
 /**
  * The live half of workflow_run_step: the token is spent (and elicitation asked) while the call is
@@ -79,15 +80,25 @@ export async function executeStep(rt: Runtime, req: StepJobRequest, signal: Abor
   const view = { workflow_id: req.workflow_id, step_id: req.step_id, step: step?.step ?? "unknown", approval: req.approval };
   if (!step) return { ...view, ok: false, status: "failed", error: { code: "unknown_workflow", message: `Step ${req.step_id} disappeared before it ran.` } };
   const done = req.review ? await reviewStep(rt, req.review, signal) : await agentStep(rt, step, signal);
+  // The step's work is in hand: a store that refuses its end gets it later, and the caller is told.
+  const ledger = storeLedger(`workflow step ${step.id}`);
   if (!done.ok) {
-    failStep(rt, step, done.error);
-    return { ...view, ok: false, status: "failed", error: done.error };
+    const error = done.error;
+    ledger.write(() => rt.store.workflows.finishStep(step.id, { status: "failed", errorCode: error.code, errorMessage: error.message }, rt.now()));
+    ledger.write(() => advance(rt, step.workflowId));
+    return { ...view, ok: false, status: "failed", error, ...noticeOf(ledger) };
   }
   const status = step.step === "implement" || step.step === "fix" ? "awaiting_host_apply" : "succeeded";
-  rt.store.workflows.finishStep(step.id, { status, result: done.value, approval: req.approval }, rt.now());
-  if (step.step === "fix") rt.store.workflows.update(step.workflowId, { round: step.round }, rt.now());
-  advance(rt, step.workflowId);
-  return { ...view, ok: true, status, result: done.value };
+  const result = done.value;
+  ledger.write(() => rt.store.workflows.finishStep(step.id, { status, result, approval: req.approval }, rt.now()));
+  if (step.step === "fix") ledger.write(() => rt.store.workflows.update(step.workflowId, { round: step.round }, rt.now()));
+  ledger.write(() => advance(rt, step.workflowId));
+  return { ...view, ok: true, status, result, ...noticeOf(ledger) };
+}
+
+function noticeOf(ledger: StoreLedger): { store_notice?: string } {
+  const notice = ledger.notice();
+  return notice ? { store_notice: notice } : {};
 }
 
 /** Both halves in one call, for callers that hold no job (the service's own tests). */

@@ -207,7 +207,7 @@ const stepFields = {
 } as const;
 
 /** A workflow_run_step job's end as stored, read back by job_wait (services/workflow/run.ts StepJobOutcome). */
-export const workflowStepOutput = type({ ok: "boolean", "error?": errorInfo, ...stepFields });
+export const workflowStepOutput = type({ ok: "boolean", "error?": errorInfo, ...stepFields, "store_notice?": "string" });
 
 /** workflow_run_step: the step's end, or (past the client's ceiling, or with background) the job to wait on. */
 export const workflowRunStepOutput = type({
@@ -219,6 +219,8 @@ export const workflowRunStepOutput = type({
   "status?": stepFields.status,
   "approval?": approval,
   "result?": stepResult,
+  /** store_unavailable: the history store refused the step's end after its work ran. */
+  "store_notice?": "string",
   "job?": jobRef,
   "attempts?": "unknown[]",
 });
