@@ -21,6 +21,25 @@ function only(store: Store) {
 }
 
 describe("ask: the history", () => {
+  test("a full store: the answer still comes back, with a store_unavailable notice, and the ask is stored once the store takes writes", async () => {
+    const name = m("full");
+    const answer = "answer ".repeat(10_000);
+    p.script(name, { kind: "ok", text: answer });
+    const w = world(p, { capabilities: { fast: { deployments: [dep(p, name)] } }, cooldownSec: 0 });
+    // No page may be added: the ask's record (its answer) is the first write, after the provider answered.
+    const pages = w.rt.store.db.query<{ page_count: number }, []>("PRAGMA page_count").get()?.page_count ?? 0;
+    w.rt.store.db.run(`PRAGMA max_page_count = ${pages}`);
+    const reply = await ask(w.rt, { capability: "fast", prompt: "Say it at length." });
+    expect(reply.envelope.ok).toBe(true);
+    expect(reply.envelope.content).toBe(answer);
+    expect(reply.store_notice).toContain("store_unavailable");
+    expect(w.rt.store.browse.asks().rows.length).toBe(0);
+    w.rt.store.db.run("PRAGMA max_page_count = 1073741823");
+    const end = Date.now() + 10_000;
+    while (w.rt.store.browse.asks().rows.length === 0 && Date.now() < end) await Bun.sleep(50);
+    expect(only(w.rt.store).answer).toBe(answer);
+  });
+
   test("an answer after a 429: the ask, both legs in order with status and outcome, host only, and its usage row", async () => {
     const first = m("limited");
     const second = m("answers");

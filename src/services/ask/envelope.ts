@@ -37,6 +37,8 @@ export interface AskEnvelope {
 export interface AskReply {
   envelope: AskEnvelope;
   hint?: string;
+  /** `store_unavailable: …` when the history store refused the ask after the provider answered; beside the envelope, not in it. */
+  store_notice?: string;
 }
 
 /** What every leg of a request spent, added up (repairs and failed tries are paid for too). */

@@ -52,8 +52,8 @@ export async function ask(rt: Runtime, req: AskRequest, hooks: AskHooks = {}): P
 
 /** The history keeps every ask that reached the service; the reply goes out whatever the store did. */
 function remembered(rt: Runtime, request: AskRequest, reply: AskReply, legs: AskRun["trail"], servedUrl?: string): AskReply {
-  recordAsk(rt, { request, envelope: reply.envelope, legs, ...(servedUrl !== undefined ? { servedUrl } : {}) });
-  return reply;
+  const { notice } = recordAsk(rt, { request, envelope: reply.envelope, legs, ...(servedUrl !== undefined ? { servedUrl } : {}) });
+  return notice ? { ...reply, store_notice: notice } : reply;
 }
 
 function refusal(envelope: AskEnvelope, error: Failure, started: number, rt: Runtime): AskReply {

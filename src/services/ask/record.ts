@@ -1,9 +1,9 @@
 /**
  * Every ask that reached the service goes into the history when it ends — answered, refused at the
  * boundary, out of budget — in one transaction with its legs and usage row. A store that cannot
- * take it never costs the caller the reply: the failure goes to stderr and the envelope still goes out.
+ * take it never costs the caller the reply: the envelope still goes out, with a store_unavailable notice.
  */
-import { log } from "../../log.ts";
+import { storeLedger } from "../shared/store-writes.ts";
 import type { AskInput } from "../../store/asks.ts";
 import type { Runtime } from "../shared/runtime.ts";
 import type { AskEnvelope } from "./envelope.ts";
@@ -18,14 +18,16 @@ export interface Ended {
   servedUrl?: string;
 }
 
-/** Stores the ask; returns its id, or undefined when the store refused (logged, never thrown). */
-export function recordAsk(rt: Runtime, ended: Ended): string | undefined {
-  try {
-    return rt.store.asks.record(scrubbed(askInput(ended, rt.now()), keysOf(rt)));
-  } catch (error) {
-    log.warn(`orchestrate: could not store the ask in the history (${error instanceof Error ? error.message : String(error)}); the reply was not affected`);
-    return undefined;
-  }
+/**
+ * Stores the ask. A store that refuses it (disk full) is told again until it takes it; the caller
+ * gets the `store_unavailable` notice to put beside the reply (services/shared/store-writes.ts).
+ */
+export function recordAsk(rt: Runtime, ended: Ended): { notice?: string } {
+  const ledger = storeLedger("ask");
+  const input = scrubbed(askInput(ended, rt.now()), keysOf(rt));
+  ledger.write(() => void rt.store.asks.record(input));
+  const notice = ledger.notice();
+  return notice ? { notice } : {};
 }
 
 function askInput({ request, envelope: e, legs, servedUrl }: Ended, now: number): AskInput {

@@ -31,9 +31,11 @@ export function listCapabilities(_input: typeof listCapabilitiesInput.infer, ctx
 /** The envelope as a tool outcome: structuredContent is the envelope itself, error {code, message} exactly. */
 export function outcomeOf(reply: AskReply): ToolOutcome {
   const { ok, error, ...rest } = reply.envelope;
-  if (ok) return { ok: true, data: { ...rest, error: null }, text: formatAsk(reply.envelope) };
+  const notice = reply.store_notice ? { store_notice: reply.store_notice } : {};
+  const text = `${formatAsk(reply.envelope)}${reply.store_notice ? `\nNotice: ${reply.store_notice}` : ""}`;
+  if (ok) return { ok: true, data: { ...rest, error: null, ...notice }, text };
   const failure: Failure = { code: error?.code ?? "internal_error", message: error?.message ?? "ask failed", ...(reply.hint ? { hint: reply.hint } : {}) };
-  return { ok: false, error: failure, data: { ...rest }, text: formatAsk(reply.envelope), bareError: true };
+  return { ok: false, error: failure, data: { ...rest, ...notice }, text, bareError: true };
 }
 
 /** A failure before the service ran (bad arguments, a config that does not load), still in the envelope. */

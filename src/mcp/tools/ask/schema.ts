@@ -38,6 +38,8 @@ export const askOutput = type({
   "usage?": usage.or("null"),
   "latency_ms?": "number",
   "error?": envelopeError.or("null"),
+  /** Beside seed 002's fields: store_unavailable when the history store refused this ask after the provider answered. */
+  "store_notice?": "string",
 });
 
 export const listCapabilitiesInput = type({ "+": "reject" });
