@@ -3,7 +3,7 @@
  * refuses them (disk full, read-only file) must not cost the caller the answer in hand, and must not
  * leave a row `running`. One call's writes go through one ledger: a write the store refuses is kept,
  * with every write after it, in order, and retried until the store takes them; the caller is told
- * `store_unavailable` in a notice beside the answer (docs/design.md, "A full store").
+ * `store_unavailable` in a notice beside the answer (docs/design.md, "Secrets and the store").
  */
 import { log } from "../../log.ts";
 
