@@ -12,6 +12,7 @@ import type { ContentPolicy } from "./content.ts";
 import { createAskStore, type AskStore } from "./asks.ts";
 import { createConsultationStore, type ConsultationStore } from "./consultations.ts";
 import { createCooldownStore, type CooldownStore } from "./cooldowns.ts";
+import { createQuotaStore, type QuotaStore } from "./quota.ts";
 import { createJobStore, type JobStore } from "./jobs.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./migrations/index.ts";
 import { createReviewStore, type ReviewStore } from "./reviews.ts";
@@ -38,6 +39,8 @@ export interface Store {
   policy: ContentPolicy;
   runs: RunStore;
   cooldowns: CooldownStore;
+  /** The last quota each execution identity reported, per window (migration 009). */
+  quota: QuotaStore;
   consultations: ConsultationStore;
   jobs: JobStore;
   reviews: ReviewStore;
@@ -89,6 +92,7 @@ function assemble(db: Database, path: string, policy: ContentPolicy): Store {
     policy,
     runs: createRunStore(db, policy),
     cooldowns: createCooldownStore(db),
+    quota: createQuotaStore(db),
     consultations: createConsultationStore(db, policy),
     jobs,
     reviews: createReviewStore(db, policy),

@@ -4,6 +4,7 @@ export { defaultStorePath } from "./paths.ts";
 export type { ContentPolicy } from "./content.ts";
 export type * from "./runs.ts";
 export type * from "./cooldowns.ts";
+export type * from "./quota.ts";
 export type * from "./consultations.ts";
 export type * from "./jobs.ts";
 export type * from "./reviews.ts";
