@@ -86,6 +86,13 @@ export type AgentEvent =
    */
   | { kind: "retry"; message: string; hopeless?: boolean; failure?: "capacity" | "transport"; retryAfterSec?: number }
   /**
+   * A rate-limit window as the vendor reported it (claude's `rate_limit_event`, agy's "Individual
+   * quota reached … Resets in", codex's rollout `rate_limits`): recorded per execution identity so
+   * the router skips or defers the agent before sending anything (docs/design.md, "Quota").
+   * `resetsAt` is epoch ms; `resetsInSec` a wait relative to when the line was read.
+   */
+  | { kind: "quota"; window: string; state: "ok" | "warning" | "exhausted"; usedPercent?: number; resetsAt?: number; resetsInSec?: number; source: string }
+  /**
    * The CLI refused a tool call the delegate made (claude's permission denials, a patch codex's
    * sandbox rejected): the run goes on, but the work it was asked for may not be done. `id` ties
    * the several reports of one refusal together (claude names it live and again in its result).

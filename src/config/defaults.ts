@@ -22,6 +22,8 @@ export const DEFAULTS = Object.freeze({
   /** route's budget default (SPEC §4: 30–3600, default 900). */
   timeoutSec: 900,
   stallSec: 300,
+  /** A quota window this full is treated as at its warning state, whatever the vendor says (issue 25). */
+  quotaWarnPercent: 90,
   storeFullContent: true,
   /** Lower wins a score tie; an agent without a priority loses ties to one that has any usual value. */
   priority: 100,
@@ -70,7 +72,7 @@ export function zeroConfig(): Config {
     consult: { timeoutSec: DEFAULTS.consultTimeoutSec },
     store: { fullContent: DEFAULTS.storeFullContent },
     cooldowns: { ...DEFAULT_COOLDOWNS },
-    defaults: { timeoutSec: DEFAULTS.timeoutSec, stallSec: DEFAULTS.stallSec },
+    defaults: { timeoutSec: DEFAULTS.timeoutSec, stallSec: DEFAULTS.stallSec, quotaWarnPercent: DEFAULTS.quotaWarnPercent },
     ask: emptyAsk(),
   };
 }

@@ -263,7 +263,7 @@ export function resolveUnified(file: UnifiedFile, opts: ResolveOptions): Checked
       store,
       cooldowns: { ...DEFAULT_COOLDOWNS, ...(file.cooldowns ?? {}) },
       ...(file.syncBudgetSec !== undefined ? { syncBudgetSec: file.syncBudgetSec } : {}),
-      defaults: { timeoutSec: file.defaults?.timeoutSec ?? DEFAULTS.timeoutSec, stallSec: file.defaults?.stallSec ?? DEFAULTS.stallSec },
+      defaults: { timeoutSec: file.defaults?.timeoutSec ?? DEFAULTS.timeoutSec, stallSec: file.defaults?.stallSec ?? DEFAULTS.stallSec, quotaWarnPercent: file.defaults?.quotaWarnPercent ?? DEFAULTS.quotaWarnPercent },
       ask,
     },
   };

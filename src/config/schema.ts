@@ -76,7 +76,7 @@ const CooldownsDef = {
   "transportSec?": "number.integer >= 0",
   "notInstalledSec?": "number.integer >= 0",
 } as const;
-const DefaultsDef = { "+": "reject", "timeoutSec?": "30 <= number.integer <= 3600", "stallSec?": "number.integer >= 1" } as const;
+const DefaultsDef = { "+": "reject", "timeoutSec?": "30 <= number.integer <= 3600", "stallSec?": "number.integer >= 1", "quotaWarnPercent?": "1 <= number <= 100" } as const;
 /** `orchestrate dashboard`: editable lets the browser manage agents and reviewers in managed.yaml (never this file). */
 const DashboardDef = { "+": "reject", "editable?": "boolean" } as const;
 

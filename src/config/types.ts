@@ -110,7 +110,8 @@ export interface Config {
   cooldowns: CooldownTtls;
   /** Seconds a synchronous call may run before it turns itself into a job; undefined = by client. */
   syncBudgetSec?: number;
-  defaults: { timeoutSec: number; stallSec: number };
+  /** quotaWarnPercent: a window used this much counts as at its warning state (docs/design.md, "Quota"). */
+  defaults: { timeoutSec: number; stallSec: number; quotaWarnPercent: number };
   /** Seed 002's direct HTTP ask; no capabilities = the ask tools are not offered. */
   ask: AskConfig;
 }

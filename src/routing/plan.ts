@@ -1,11 +1,12 @@
 /**
- * The route planner: tier entries → caps filter → minus disabled and cooling agents → the tier's
- * fallback chain → cross-provider gate → budget split. Pure: config, cooldowns and the clock come
+ * The route planner: tier entries → caps filter → minus disabled, cooling and quota-exhausted agents,
+ * quota-warned ones moved after the rest of their tier → the tier's fallback chain → cross-provider gate → budget split. Pure: config, cooldowns and the clock come
  * in as arguments, so every decision is table-tested and `router_dry_run` shows exactly what `route`
  * would do.
  */
 import type { AgentConfig, Config, Tier } from "../config/types.ts";
 import { splitBudget, type BudgetSplit } from "./budget.ts";
+import { describeQuota, quotaVerdict, type QuotaVerdict, type QuotaWindow } from "./quota.ts";
 
 export interface Cooling {
   until: number;
@@ -55,7 +56,8 @@ export const TIMEOUT_MIN_SEC = 30;
 export const TIMEOUT_MAX_SEC = 3600;
 
 /** A failed plan keeps its decisions (every entry skipped, and why): the route service re-checks auth cooldowns from them. */
-export function planRoute(req: PlanRequest, config: Config, cooling: ReadonlyMap<string, Cooling>, now: number): { ok: true; plan: Plan } | { ok: false; error: PlanError; decisions?: Decision[] } {
+/** `quota`: each agent's reported windows by agent id (services/shared/quota.ts); none known is none. */
+export function planRoute(req: PlanRequest, config: Config, cooling: ReadonlyMap<string, Cooling>, now: number, quota: ReadonlyMap<string, readonly QuotaWindow[]> = new Map()): { ok: true; plan: Plan } | { ok: false; error: PlanError; decisions?: Decision[] } {
   const timeoutSec = req.timeoutSec ?? config.defaults.timeoutSec;
   if (!Number.isFinite(timeoutSec) || timeoutSec < TIMEOUT_MIN_SEC || timeoutSec > TIMEOUT_MAX_SEC) {
     return { ok: false, error: { code: "invalid_timeout", message: `timeoutSec must be between ${TIMEOUT_MIN_SEC} and ${TIMEOUT_MAX_SEC} (got ${timeoutSec}).` } };
@@ -67,10 +69,11 @@ export function planRoute(req: PlanRequest, config: Config, cooling: ReadonlyMap
   const candidates: Candidate[] = [];
   const homeAgent = tierAgents(req.tier, req.caps, config, "tier")[0]?.agent;
   const home = homeAgent?.provider;
+  const verdicts = quotaVerdicts(config, quota, now);
   for (const [tier, via] of tierChain(req.tier, config)) {
-    for (const agent of tierAgents(tier, req.caps, config, via)) {
+    for (const agent of warnedLast(tierAgents(tier, req.caps, config, via), verdicts)) {
       const isHome = agent.agent.id === homeAgent?.id && agent.via !== "fallback";
-      const decision = decide({ agent: agent.agent, tier, via: agent.via, isHome }, candidates, home, config, cooling, now);
+      const decision = decide({ agent: agent.agent, tier, via: agent.via, isHome, quota: verdicts.get(agent.agent.id) }, candidates, home, config, cooling, now);
       decisions.push(decision);
       if (decision.decision === "include") candidates.push({ ...agent, tier, crossesProvider: crosses(agent.agent, home), consent: decision.consent });
     }
@@ -79,6 +82,25 @@ export function planRoute(req: PlanRequest, config: Config, cooling: ReadonlyMap
     return { ok: false, error: { code: "no_candidates", message: noCandidateMessage(req, decisions) }, decisions };
   }
   return { ok: true, plan: { candidates, decisions, ...(home ? { homeProvider: home } : {}), budget: splitBudget(timeoutSec, candidates.map((c) => c.agent.limits.maxWallSec)) } };
+}
+
+function quotaVerdicts(config: Config, quota: ReadonlyMap<string, readonly QuotaWindow[]>, now: number): Map<string, QuotaVerdict> {
+  const out = new Map<string, QuotaVerdict>();
+  for (const [id, windows] of quota) {
+    const verdict = quotaVerdict(windows, config.defaults.quotaWarnPercent, now);
+    if (verdict) out.set(id, verdict);
+  }
+  return out;
+}
+
+/**
+ * A tier-local reordering: entries whose quota is at its warning state go after the tier's other
+ * entries, in their configured order. Consent is still decided per entry against the tier's own
+ * first entry (decide), so a warned home entry never lets the next one cross a provider unasked.
+ */
+function warnedLast<T extends { agent: AgentConfig }>(entries: T[], verdicts: ReadonlyMap<string, QuotaVerdict>): T[] {
+  const warned = (e: T) => verdicts.get(e.agent.id)?.kind === "warning";
+  return [...entries.filter((e) => !warned(e)), ...entries.filter(warned)];
 }
 
 /** The requested tier, then each fallback hop in order; a cycle stops at the first repeat. */
@@ -128,6 +150,7 @@ interface Entry {
   via: Candidate["via"];
   /** The requested tier's own first entry (by id, whether or not it is cooling). */
   isHome: boolean;
+  quota: QuotaVerdict | undefined;
 }
 
 /**
@@ -139,6 +162,8 @@ function decide(entry: Entry, chosen: Candidate[], home: string | undefined, con
   const skip = (reason: string): Decision => ({ agentId: agent.id, tier, decision: "skip", reason });
   if (chosen.some((c) => c.agent.id === agent.id)) return skip("already planned earlier in the chain");
   if (!agent.enabled) return skip("disabled in config");
+  // Before the cooldown: a quota failure's cooldown ends at the same reset, and this says why.
+  if (entry.quota?.kind === "exhausted") return skip(`quota_exhausted: ${describeQuota(entry.quota, now)}`);
   const cool = cooling.get(agent.id);
   if (cool && cool.until > now) return skip(`cooling down (unavailable) until ${new Date(cool.until).toISOString().slice(11, 19)} UTC (${Math.ceil((cool.until - now) / 1000)} s)`);
   const crossing = crosses(agent, home);
@@ -146,7 +171,8 @@ function decide(entry: Entry, chosen: Candidate[], home: string | undefined, con
     return skip(`would cross from provider ${home} to ${agent.provider}${agent.aggregator ? " (aggregator)" : ""}; set allowCrossProviderFallback: true to allow`);
   }
   const consent: Consent = entry.isHome ? "home-entry" : crossing ? "allowCrossProviderFallback" : "same-provider";
-  return { agentId: agent.id, tier, decision: "include", reason: reasonFor(via, crossing, consent), consent };
+  const warned = entry.quota?.kind === "warning" ? `; quota_warning: ${describeQuota(entry.quota, now)}, so it goes after the tier's other entries` : "";
+  return { agentId: agent.id, tier, decision: "include", reason: reasonFor(via, crossing, consent) + warned, consent };
 }
 
 function reasonFor(via: Candidate["via"], crossing: boolean, consent: Consent): string {

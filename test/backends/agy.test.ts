@@ -215,10 +215,11 @@ describe("agy classify (the signatures of research §4)", () => {
 });
 
 describe("agy stderr: the quota's reset is the provider's retry-after", () => {
-  test("`Resets in 1h28m45s` → a capacity retry of 5325 s; anything else → nothing", () => {
+  test("`Resets in 1h28m45s` → a capacity retry of 5325 s and an exhausted quota; anything else → nothing", () => {
     const parse = (line: string) => agyAdapter.parseStderr?.(line) ?? [];
     expect(parse("error: Individual quota reached. Please upgrade your subscription to increase your limits. Resets in 1h28m45s.")).toEqual([
       { kind: "retry", message: expect.stringContaining("Individual quota reached"), failure: "capacity", retryAfterSec: 5325 },
+      { kind: "quota", window: "individual", state: "exhausted", resetsInSec: 5325, source: "agy failure text" },
     ]);
     expect(parse("error: Individual quota reached. Contact your administrator to enable overages. Resets in 120h9m43s.")[0]).toMatchObject({ retryAfterSec: 432583 });
     expect(parse('AGY_ERROR: {"status":"RESOURCE_EXHAUSTED","error_code":429}')).toEqual([]);

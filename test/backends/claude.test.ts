@@ -257,3 +257,14 @@ describe("claude per-message usage", () => {
     expect(foldEvents(events).usage).toEqual({ inputTokens: 84, outputTokens: 2, turns: 2 });
   });
 });
+
+describe("claude rate_limit_event (issue 25)", () => {
+  test("allowed / allowed_warning / rejected become quota windows; only the rate-limit fields are read", () => {
+    const parseClaudeLine = (l: string) => claudeAdapter.parse(l);
+    const line = (status: string, extra = {}) => JSON.stringify({ type: "rate_limit_event", rate_limit_info: { status, resetsAt: 1_800_000_000, rateLimitType: "seven_day", ...extra }, session_id: "s" });
+    expect(parseClaudeLine(line("allowed"))).toEqual([{ kind: "quota", window: "seven_day", state: "ok", resetsAt: 1_800_000_000_000, source: "claude rate_limit_event" }]);
+    expect(parseClaudeLine(line("allowed_warning", { utilization: 0.9 }))).toEqual([{ kind: "quota", window: "seven_day", state: "warning", usedPercent: 90, resetsAt: 1_800_000_000_000, source: "claude rate_limit_event" }]);
+    expect(parseClaudeLine(line("rejected"))[0]).toMatchObject({ state: "exhausted" });
+    expect(parseClaudeLine(line("something_new"))).toEqual([]);
+  });
+});

@@ -94,7 +94,11 @@ const REQUIRED_FLAGS = [
  */
 function parseAgyStderr(line: string): AgentEvent[] {
   const resetSec = quotaResetSec(line);
-  return resetSec === undefined ? [] : [{ kind: "retry", message: line.trim().slice(0, 200), failure: "capacity", retryAfterSec: resetSec }];
+  if (resetSec === undefined) return [];
+  return [
+    { kind: "retry", message: line.trim().slice(0, 200), failure: "capacity", retryAfterSec: resetSec },
+    { kind: "quota", window: "individual", state: "exhausted", resetsInSec: resetSec, source: "agy failure text" },
+  ];
 }
 
 export const agyAdapter: Adapter = {

@@ -70,9 +70,33 @@ export function parseClaudeLine(line: string): AgentEvent[] {
       return userEvents(obj);
     case "result":
       return resultEvents(obj);
+    case "rate_limit_event":
+      return rateLimitEvents(asObject(obj.rate_limit_info));
     default:
       return [];
   }
+}
+
+const RATE_LIMIT_STATES: Record<string, "ok" | "warning" | "exhausted"> = { allowed: "ok", allowed_warning: "warning", rejected: "exhausted" };
+
+/**
+ * `rate_limit_event` on subscription sessions (research §3): `status` allowed / allowed_warning /
+ * rejected, `resetsAt` in epoch seconds, `rateLimitType` five_hour / seven_day / …. Only these
+ * fields are read; `utilization` (0–1) when present.
+ */
+function rateLimitEvents(info: Json | undefined): AgentEvent[] {
+  const state = RATE_LIMIT_STATES[str(info?.status) ?? ""];
+  if (!info || !state) return [];
+  const resetsAt = num(info.resetsAt);
+  const utilization = num(info.utilization);
+  return [{
+    kind: "quota",
+    window: str(info.rateLimitType) ?? "unknown",
+    state,
+    source: "claude rate_limit_event",
+    ...(resetsAt !== undefined ? { resetsAt: resetsAt < 1e12 ? resetsAt * 1000 : resetsAt } : {}),
+    ...(utilization !== undefined ? { usedPercent: Math.round(utilization * 1000) / 10 } : {}),
+  }];
 }
 
 function systemEvents(obj: Json): AgentEvent[] {

@@ -16,6 +16,7 @@ import { runAttempt, type AttemptResult } from "../../runner/attempt.ts";
 import { failed, success, terminal, traceOf, type AttemptTrace, type RouteOutcome } from "./outcome.ts";
 import { advisoryHint } from "./advisory.ts";
 import { armCooldown, coolingByAgent, healAuthCooldowns, probeSaysSignedOut } from "../shared/cooling.ts";
+import { exhaustedUntil, quotaByAgent, quotaObservations, recordQuota } from "../shared/quota.ts";
 import { reportedModels, sideChannelReport } from "../../runner/side-channel.ts";
 import { compareModel, served } from "../../config/model-id.ts";
 import type { Runtime } from "../shared/runtime.ts";
@@ -70,7 +71,7 @@ export async function routeTask(rt: Runtime, req: RouteRequest, hooks: RouteHook
  * agent signed in again since is planned at once instead of waiting its cooldown out.
  */
 async function planHealed(rt: Runtime, req: RouteRequest, hooks: RouteHooks): Promise<ReturnType<typeof planRoute>> {
-  const plan = () => planRoute({ tier: req.tier, caps: req.caps ?? [], ...(req.timeoutSec ? { timeoutSec: req.timeoutSec } : {}) }, rt.config, coolingByAgent(rt, rt.now()), rt.now());
+  const plan = () => planRoute({ tier: req.tier, caps: req.caps ?? [], ...(req.timeoutSec ? { timeoutSec: req.timeoutSec } : {}) }, rt.config, coolingByAgent(rt, rt.now()), rt.now(), quotaByAgent(rt));
   const first = plan();
   const decisions = first.ok ? first.plan.decisions : (first.decisions ?? []);
   const cooled = decisions.filter((d) => d.decision === "skip" && d.reason.startsWith("cooling down")).map((d) => d.agentId);
@@ -111,7 +112,9 @@ async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string
     if (!result.failure) Object.assign(trace, await servedIdentity(rt, candidate.agent, result));
     attempts.push(trace);
     const signedOut = result.failure === "auth" && (await probeSaysSignedOut(rt, candidate.agent, result.spawned));
-    ledger.write(() => armCooldown(rt, candidate.agent, result.failure, result.retryAfterSec, signedOut));
+    const quota = quotaObservations(result.events, rt.now());
+    ledger.write(() => recordQuota(rt, candidate.agent, quota));
+    ledger.write(() => armCooldown(rt, candidate.agent, result.failure, result.retryAfterSec, signedOut, exhaustedUntil(quota, rt.now())));
     const verdict = result.failure ? fallbackVerdict({ failure: result.failure, durationMs: result.durationMs, treeBefore: result.treeBefore, treeAfter: result.treeAfter, acted: result.run.acted, spawned: result.spawned }) : undefined;
     trace.fellBack = verdict?.fallback === true && n < total;
     ledger.write(() => recordAttempt(rt, runId, trace, result));

@@ -7,6 +7,7 @@ import { checkCwd } from "../../safety/roots.ts";
 import type { Result } from "../../result.ts";
 import type { Runtime } from "../shared/runtime.ts";
 import { coolingByAgent } from "../shared/cooling.ts";
+import { quotaByAgent } from "../shared/quota.ts";
 
 export interface TierListing {
   tiers: Record<Tier, boolean>;
@@ -43,7 +44,7 @@ export function dryRun(rt: Runtime, req: DryRunRequest): Result<DryRun> {
   const cwd = checkCwd(req.cwd, rt.roots);
   if (!cwd.ok) return cwd;
   const now = rt.now();
-  const planned = planRoute({ tier: req.tier, caps: req.caps ?? [], ...(req.timeoutSec ? { timeoutSec: req.timeoutSec } : {}) }, rt.config, coolingByAgent(rt, now), now);
+  const planned = planRoute({ tier: req.tier, caps: req.caps ?? [], ...(req.timeoutSec ? { timeoutSec: req.timeoutSec } : {}) }, rt.config, coolingByAgent(rt, now), now, quotaByAgent(rt));
   if (!planned.ok) return { ok: false, error: planned.error };
   const { plan } = planned;
   const recipients = plan.candidates.map((c, i) => ({

@@ -92,13 +92,16 @@ export function clearCooldowns(rt: Runtime, agentId?: string): number {
  * After an unavailable failure, every orchestrate process on the machine skips this agent for a
  * while: the class's TTL, or the provider's announced wait when that is longer. A TTL of 0 turns
  * the class's cooldowns off (config.example.yaml), and a retry-after does not turn them back on.
+ * A capacity failure whose vendor named when the exhausted quota resets (`quotaResetAt`, epoch
+ * ms) cools exactly until then, not for the class's fixed time (docs/design.md, "Quota").
  */
-export function armCooldown(rt: Runtime, agent: AgentConfig, failure: FailureClass | undefined, retryAfterSec?: number, heals = false): void {
+export function armCooldown(rt: Runtime, agent: AgentConfig, failure: FailureClass | undefined, retryAfterSec?: number, heals = false, quotaResetAt?: number): void {
   const cls = failure ? cooldownClass(failure) : undefined;
   if (!cls) return;
   const now = rt.now();
   const ttl = cooldownUntil(cls, rt.config.cooldowns, now);
-  const until = retryAfterSec !== undefined && ttl > now ? Math.max(ttl, now + retryAfterSec * 1000) : ttl;
+  const vendorReset = cls === "capacity" && quotaResetAt !== undefined && quotaResetAt > now && ttl > now ? quotaResetAt : undefined;
+  const until = vendorReset ?? (retryAfterSec !== undefined && ttl > now ? Math.max(ttl, now + retryAfterSec * 1000) : ttl);
   rt.store.cooldowns.arm(agentIdentityKey(rt, agent), cls, until, now, heals && cls === "auth");
 }
 

@@ -1,0 +1,35 @@
+/**
+ * What an agent's reported quota means for routing (docs/design.md, "Quota"). Pure: the windows
+ * and the clock come in. A window past its reset says nothing any more.
+ */
+export interface QuotaWindow {
+  window: string;
+  state: "ok" | "warning" | "exhausted";
+  usedPercent?: number;
+  /** Epoch ms. */
+  resetsAt?: number;
+}
+
+export type QuotaVerdict = { kind: "exhausted"; window: string; until: number } | { kind: "warning"; window: string; usedPercent?: number; resetsAt?: number };
+
+/** Exhausted beats warning; an exhausted window with no reset time is treated as a warning (nothing says when to try again). */
+export function quotaVerdict(windows: readonly QuotaWindow[], warnPercent: number, now: number): QuotaVerdict | undefined {
+  const live = windows.filter((w) => w.resetsAt === undefined || w.resetsAt > now);
+  const exhausted = live.filter((w) => w.state === "exhausted" && w.resetsAt !== undefined).sort((a, b) => (b.resetsAt ?? 0) - (a.resetsAt ?? 0))[0];
+  if (exhausted?.resetsAt !== undefined) return { kind: "exhausted", window: exhausted.window, until: exhausted.resetsAt };
+  const warned = live.find((w) => w.state !== "ok" || (w.usedPercent !== undefined && w.usedPercent >= warnPercent));
+  if (!warned) return undefined;
+  return { kind: "warning", window: warned.window, ...(warned.usedPercent !== undefined ? { usedPercent: warned.usedPercent } : {}), ...(warned.resetsAt !== undefined ? { resetsAt: warned.resetsAt } : {}) };
+}
+
+export function clock(ms: number): string {
+  return `${new Date(ms).toISOString().slice(11, 19)} UTC`;
+}
+
+/** "five_hour 92 % used, resets 14:00:00 UTC (3600 s)" */
+export function describeQuota(v: QuotaVerdict, now: number): string {
+  if (v.kind === "exhausted") return `${v.window} exhausted until ${clock(v.until)} (${Math.ceil((v.until - now) / 1000)} s)`;
+  const used = v.usedPercent !== undefined ? ` ${v.usedPercent} % used` : " at its warning state";
+  const resets = v.resetsAt !== undefined ? `, resets ${clock(v.resetsAt)} (${Math.ceil((v.resetsAt - now) / 1000)} s)` : "";
+  return `${v.window}${used}${resets}`;
+}
