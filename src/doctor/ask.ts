@@ -9,6 +9,7 @@ import type { AskConfig, AskStrategy } from "../config/types.ts";
 import { deploymentKey } from "../services/ask/cooling.ts";
 import { hostOf } from "../services/ask/trail.ts";
 import type { Cooldown } from "../store/cooldowns.ts";
+import type { QuotaObservation } from "../store/quota.ts";
 import { openStore } from "../store/db.ts";
 
 export interface AskDeploymentReport {
@@ -50,6 +51,20 @@ export function activeCooldowns(path: string, now: number): Map<string, Cooldown
   if (!opened.ok) return new Map();
   try {
     return opened.value.cooldowns.active(now);
+  } catch {
+    return new Map();
+  } finally {
+    opened.value.close();
+  }
+}
+
+/** Each identity's quota windows, read-only from the shared store (services/shared/quota.ts writes them). */
+export function storedQuota(path: string, keys: readonly string[]): Map<string, QuotaObservation[]> {
+  if (keys.length === 0 || !lstatSync(path, { throwIfNoEntry: false })?.isFile()) return new Map();
+  const opened = openStore(path, { readonly: true });
+  if (!opened.ok) return new Map();
+  try {
+    return opened.value.quota.byAgent(keys);
   } catch {
     return new Map();
   } finally {

@@ -9,7 +9,8 @@ import { TIERS } from "../config/types.ts";
 import { agentIdentityKey } from "../services/shared/cooling.ts";
 import type { Cooldown } from "../store/cooldowns.ts";
 import { acpProblems, acpReport, type AcpAgentReport } from "./acp.ts";
-import { activeCooldowns, askProblems, askReport, type AskCapabilityReport } from "./ask.ts";
+import { activeCooldowns, askProblems, askReport, storedQuota, type AskCapabilityReport } from "./ask.ts";
+import { quotaSummary } from "../routing/quota.ts";
 import { detectBackends, type BackendProbe, type ProbeProblem } from "./detect.ts";
 import { probeCachePath } from "./probe-cache.ts";
 import { storeHealth, type StoreHealth } from "./store.ts";
@@ -23,7 +24,7 @@ export type DoctorProblem = ProbeProblem;
 export interface DoctorReport {
   tiers: { tier: Tier; agents: string[] | null }[];
   capabilities: { name: string; agents: string[] }[];
-  agents: { id: string; backend: Backend; model?: string; provider: string; advisory: boolean; enabled: boolean; cooldown?: Cooldown }[];
+  agents: { id: string; backend: Backend; model?: string; provider: string; advisory: boolean; enabled: boolean; cooldown?: Cooldown; quota?: string }[];
   clis: CliReport[];
   /** Agents driven over ACP: their `initialize` answers. */
   acp: AcpAgentReport[];
@@ -53,10 +54,14 @@ export async function runDoctor(config: Config, env: Record<string, string | und
   const store = storeHealth(config, env);
   const cooling = activeCooldowns(store.path, now);
   const ask = askReport(config.ask, env, cooling);
+  const keyOf = new Map(Object.values(config.agents).map((a) => [a.id, agentIdentityKey({ env, adapters }, a)]));
+  const quota = storedQuota(store.path, [...new Set(keyOf.values())]);
   const agents = Object.values(config.agents).map((a) => {
     // The key the router arms and reads (services/shared/cooling.ts), so check and route agree.
-    const cooldown = cooling.size ? cooling.get(agentIdentityKey({ env, adapters }, a)) : undefined;
-    return { id: a.id, backend: a.backend, ...(a.model ? { model: a.model } : {}), provider: a.provider, advisory: a.advisory, enabled: a.enabled, ...(cooldown ? { cooldown } : {}) };
+    const key = keyOf.get(a.id) ?? "";
+    const cooldown = cooling.size ? cooling.get(key) : undefined;
+    const q = quotaSummary(quota.get(key) ?? [], config.defaults.quotaWarnPercent, now);
+    return { id: a.id, backend: a.backend, ...(a.model ? { model: a.model } : {}), provider: a.provider, advisory: a.advisory, enabled: a.enabled, ...(cooldown ? { cooldown } : {}), ...(q ? { quota: q } : {}) };
   });
   const acp = await acpReports;
   return {

@@ -12,7 +12,7 @@ export function formatDoctor(r: DoctorReport, opts: FormatOptions = {}, now = Da
   for (const t of r.tiers) lines.push(`  ${t.tier.padEnd(8)} ${t.agents ? t.agents.join(" → ") : "(unconfigured)"}`);
   if (r.capabilities.length) lines.push("Capability slots:", ...r.capabilities.map((c) => `  ${c.name.padEnd(8)} ${c.agents.join(", ")}`));
   lines.push("Agents:");
-  for (const a of r.agents) lines.push(`  ${a.id}: ${a.backend}${a.model ? ` · ${a.model}` : ""} [${a.provider}]${a.advisory ? " advisory" : ""}${a.enabled ? "" : " disabled"}${a.cooldown ? ` · ${coolingText(a.cooldown, now)}` : ""}`);
+  for (const a of r.agents) lines.push(`  ${a.id}: ${a.backend}${a.model ? ` · ${a.model}` : ""} [${a.provider}]${a.advisory ? " advisory" : ""}${a.enabled ? "" : " disabled"}${a.cooldown ? ` · ${coolingText(a.cooldown, now)}` : ""}${a.quota ? ` · quota ${a.quota}` : ""}`);
   if (opts.clis !== false) lines.push("CLIs:", ...r.clis.map(formatCliLine));
   if (r.acp.length) lines.push("ACP agents:", ...r.acp.map(formatAcpAgent));
   if (r.ask.length) lines.push("Ask capabilities:", ...r.ask.flatMap(formatAskCapability));

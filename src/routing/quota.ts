@@ -33,3 +33,18 @@ export function describeQuota(v: QuotaVerdict, now: number): string {
   const resets = v.resetsAt !== undefined ? `, resets ${clock(v.resetsAt)} (${Math.ceil((v.resetsAt - now) / 1000)} s)` : "";
   return `${v.window}${used}${resets}`;
 }
+
+/**
+ * The line list_agents and `orchestrate check` show: the routing verdict when there is one
+ * ("warning: five_hour 92 % used, resets …"), else the most used window still in force.
+ */
+export function quotaSummary(windows: readonly QuotaWindow[], warnPercent: number, now: number): string | undefined {
+  const live = windows.filter((w) => w.resetsAt === undefined || w.resetsAt > now);
+  const verdict = quotaVerdict(live, warnPercent, now);
+  if (verdict) return `${verdict.kind === "exhausted" ? "" : "warning: "}${describeQuota(verdict, now)}`;
+  const top = [...live].sort((a, b) => (b.usedPercent ?? 0) - (a.usedPercent ?? 0))[0];
+  if (!top) return undefined;
+  const used = top.usedPercent !== undefined ? ` ${top.usedPercent} % used` : "";
+  const resets = top.resetsAt !== undefined ? `, resets ${clock(top.resetsAt)} (${Math.ceil((top.resetsAt - now) / 1000)} s)` : "";
+  return `ok: ${top.window}${used}${resets}`;
+}

@@ -13,6 +13,8 @@ import { dryRun } from "../../src/services/route/tiers.ts";
 import { cooldownsByAgent } from "../../src/services/shared/cooling.ts";
 import { quotaByAgent } from "../../src/services/shared/quota.ts";
 import { createRuntime, type Runtime } from "../../src/services/shared/runtime.ts";
+import { listAgents } from "../../src/services/consult/views.ts";
+import { runDoctor } from "../../src/doctor/checks.ts";
 
 const RESET_SEC = Math.floor(Date.now() / 1000) + 7200;
 
@@ -56,6 +58,15 @@ describe("quota-aware routing", () => {
     if (!plan.ok) throw new Error(plan.error.message);
     expect(plan.value.recipients.map((r) => r.agent)).toEqual(["fine", "warned"]);
     expect(plan.value.decisions.find((d) => d.agent === "warned")?.reason).toMatch(/quota_warning: five_hour 92 % used, resets \d\d:\d\d:\d\d UTC/);
+  });
+
+  test("list_agents and `orchestrate check` show the quota: window, used %, resets in", async () => {
+    const shown = /^warning: five_hour 92 % used, resets \d\d:\d\d:\d\d UTC \(\d+ s\)$/;
+    const listed = await listAgents(rt, undefined);
+    expect(listed.agents.find((a) => a.id === "warned")?.quota).toMatch(shown);
+    expect(listed.agents.find((a) => a.id === "fine")?.quota).toBeUndefined();
+    const report = await runDoctor(rt.config, box.env);
+    expect(report.agents.find((a) => a.id === "warned")?.quota).toMatch(shown);
   });
 
   test("a rejected quota cools the agent until the vendor's reset, and the dry run says quota_exhausted", async () => {

@@ -2,6 +2,7 @@
  * Read-only views for the consult tools: the configured agents with their eligibility for this
  * host (no env values, no commands' secrets — names and numbers only), and one stored consultation.
  */
+import { quotaSummaries } from "../shared/quota.ts";
 import type { Readiness } from "../../backends/contract.ts";
 import type { Backend } from "../../backends/index.ts";
 import type { AgentConfig } from "../../config/types.ts";
@@ -30,6 +31,8 @@ export interface AgentView {
   /** Whether this host may consult the agent at all (capability aside). */
   eligible: boolean;
   excluded_reason?: string;
+  /** The last quota its CLI reported, where one is still in its window: "five_hour 92 % used, resets …". */
+  quota?: string;
 }
 
 export interface AgentListing {
@@ -46,6 +49,7 @@ export async function listAgents(rt: Runtime, clientName: string | undefined): P
   const ready = await Promise.all(listed.map((agent) => readinessFor(rt, agent)));
   // grok's resume depends on which grok is installed (Grok Build resumes, the community CLI does not).
   const traits = await Promise.all(listed.map((agent) => answerTraits(rt, agent)));
+  const quota = quotaSummaries(rt);
   const agents = listed.map((agent, i): AgentView => {
       const why = host.ok ? hostRule(agent, host.value) : "the host runtime is unknown";
       return {
@@ -61,6 +65,7 @@ export async function listAgents(rt: Runtime, clientName: string | undefined): P
         readiness: ready[i] ?? "unknown",
         eligible: why === undefined,
         ...(why ? { excluded_reason: why } : {}),
+        ...(quota.has(agent.id) ? { quota: quota.get(agent.id) } : {}),
       };
     });
   return { host: host.ok ? host.value : null, ...(host.ok ? {} : { host_problem: host.error.message }), agents };

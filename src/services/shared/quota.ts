@@ -5,7 +5,7 @@
  */
 import type { AgentEvent } from "../../backends/contract.ts";
 import type { AgentConfig } from "../../config/types.ts";
-import type { QuotaWindow } from "../../routing/quota.ts";
+import { quotaSummary, type QuotaWindow } from "../../routing/quota.ts";
 import type { QuotaObservation } from "../../store/quota.ts";
 import { agentIdentityKey } from "./cooling.ts";
 import type { Runtime } from "./runtime.ts";
@@ -41,6 +41,17 @@ export function quotaByAgent(rt: Runtime): Map<string, (QuotaWindow & Pick<Quota
   for (const [id, key] of keys) {
     const windows = rows.get(key);
     if (windows) out.set(id, windows);
+  }
+  return out;
+}
+
+/** One line per agent with a window still in force (routing/quota.ts quotaSummary), for list_agents. */
+export function quotaSummaries(rt: Runtime): Map<string, string> {
+  const now = rt.now();
+  const out = new Map<string, string>();
+  for (const [id, windows] of quotaByAgent(rt)) {
+    const line = quotaSummary(windows, rt.config.defaults.quotaWarnPercent, now);
+    if (line) out.set(id, line);
   }
   return out;
 }

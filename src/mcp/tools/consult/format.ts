@@ -32,7 +32,7 @@ export function formatAgents(l: AgentListing): string {
   for (const a of l.agents) {
     const scores = Object.entries(a.scores).map(([k, v]) => `${k} ${v}`).join(", ") || "no scores";
     const state = a.eligible ? "eligible" : `excluded: ${a.excluded_reason ?? "?"}`;
-    lines.push(`- ${a.id}: ${a.backend}${a.model ? ` · ${a.model}` : ""} · ${scores} · priority ${a.priority}${a.installed ? "" : " · not installed"}${a.readiness === "not_ready" ? " · not signed in" : ""} · ${state}`);
+    lines.push(`- ${a.id}: ${a.backend}${a.model ? ` · ${a.model}` : ""} · ${scores} · priority ${a.priority}${a.installed ? "" : " · not installed"}${a.readiness === "not_ready" ? " · not signed in" : ""}${a.quota ? ` · quota ${a.quota}` : ""} · ${state}`);
   }
   return lines.join("\n");
 }

@@ -64,6 +64,7 @@ export const listAgentsOutput = type({
     readiness: "'ready' | 'not_ready' | 'unknown'",
     eligible: "boolean",
     "excluded_reason?": "string",
+    "quota?": "string",
   }).array(),
   "error?": errorInfo,
 });
