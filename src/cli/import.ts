@@ -34,7 +34,8 @@ export const importCommand = defineCommand({
     const file = args.file;
     const converted = await convertFile(file, target, process.env);
     if (!converted.ok) return exit(`✗ ${converted.error.message}${converted.error.hint ? `\n${converted.error.hint}` : ""}`);
-    const { proposal, ignored, from } = converted.value;
+    const { proposal, ignored, from, via } = converted.value;
+    if (via) stderr.write(`${args.file} registers mcp-router as "${via.server}" (npx mcp-orchestrate), which reads ${via.routerConfig}.\nAfter writing, replace its command with orchestrate (no args; drop any MCP_ROUTER_CONFIG so the written file is read).\n`);
     stderr.write(`Converted ${args.file} (${from} format):\n\n`);
     stdout.write(proposal.text);
     if (ignored.length) stderr.write(`\nAccepted but without effect in orchestrate: ${ignored.join(", ")}\n`);

@@ -60,7 +60,7 @@ function existsAt(path: string): boolean {
   }
 }
 
-function configDirs(env: Env, name: string): { dir: string; origin: "xdg" | "home" }[] {
+export function configDirs(env: Env, name: string): { dir: string; origin: "xdg" | "home" }[] {
   const home = join(homeDir(env), ".config", name);
   const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? join(env.XDG_CONFIG_HOME, name) : undefined;
   const dirs: { dir: string; origin: "xdg" | "home" }[] = [];

@@ -1,6 +1,6 @@
 /** orchestrate import: the seeds' config files → the unified format, written only on confirmation. */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Sandbox } from "../../fakes/lib/sandbox.ts";
 import { orchestrate, usualLocationSandbox } from "../setup/helpers.ts";
@@ -91,5 +91,34 @@ describe("orchestrate import", () => {
     expect(await term.exited).toBe(0);
     expect(readFileSync(file, "utf8")).toContain("timeoutSec: 120");
     expect(existsSync(b.configPath)).toBe(false);
+  }, 60_000);
+});
+
+describe("orchestrate import of a client config", () => {
+  const registration = (env: Record<string, string>) => JSON.stringify({ mcpServers: { router: { command: "npx", args: ["-y", "mcp-orchestrate"], env } } });
+
+  test("an `npx -y mcp-orchestrate` registration is followed to the MCP_ROUTER_CONFIG it names", async () => {
+    box = usualLocationSandbox(["opencode"]);
+    const router = join(box.root, "claude.json");
+    writeFileSync(router, ROUTER_JSON, { mode: 0o600 });
+    const client = join(box.root, ".mcp.json");
+    writeFileSync(client, registration({ MCP_ROUTER_CONFIG: router }), { mode: 0o600 });
+    const out = await orchestrate(["import", client], box.env);
+    expect(out.stderr).toContain(`registers mcp-router as "router" (npx mcp-orchestrate), which reads ${router}`);
+    expect(out.stderr).toContain("(mcp-router format)");
+    expect(out.stdout).toContain("standard:\n    backend: opencode");
+    expect(existsSync(box.configPath)).toBe(false);
+  }, 60_000);
+
+  test("a Codex config.toml registration without MCP_ROUTER_CONFIG reads mcp-router's default config.json", async () => {
+    box = usualLocationSandbox(["opencode"]);
+    const dir = join(box.home, ".config", "mcp-router");
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(dir, "config.json"), ROUTER_JSON, { mode: 0o600 });
+    const client = join(box.root, "config.toml");
+    writeFileSync(client, `[mcp_servers.orchestrate]\ncommand = "npx"\nargs = ["-y", "mcp-orchestrate@1.2.0"]\n`, { mode: 0o600 });
+    const out = await orchestrate(["import", client], box.env);
+    expect(out.stderr).toContain(`which reads ${join(dir, "config.json")}`);
+    expect(out.stdout).toContain("standard:\n    backend: opencode");
   }, 60_000);
 });
