@@ -132,12 +132,32 @@ async function reviewStep(rt: Runtime, review: ReviewJobRequest, signal: AbortSi
 }
 
 async function agentStep(rt: Runtime, step: StepRecord, signal: AbortSignal): Promise<Result<StepResult>> {
-  const agent = step.agentId ? rt.config.agents[step.agentId] : undefined;
-  if (!agent) return fail("mode_refused", `operator: agent ${step.agentId} is no longer configured.`);
+  const bound = snapshottedAgent(rt, step);
+  if (!bound.ok) return bound;
+  const agent = bound.value;
   const prompt = promptOf(step);
   if (prompt === undefined) return fail("invalid_token", `Step ${step.id}'s prompt no longer matches its preview's hash; nothing ran.`);
   if (step.execution === "isolated_write") return isolatedStep(rt, step, agent, prompt, signal);
   return answerStep(rt, step, agent, prompt, signal);
+}
+
+/**
+ * The step's agent as workflow_start resolved it: the snapshot's backend and model over the live
+ * entry, so editing config.yaml between steps never changes what a step runs (docs/design.md,
+ * workflows). The live entry still supplies the process details (command, env), which the
+ * snapshot does not store because it is shown to the client; an entry whose backend changed is
+ * refused rather than run as something else.
+ */
+function snapshottedAgent(rt: Runtime, step: StepRecord): Result<AgentConfig> {
+  const live = step.agentId ? rt.config.agents[step.agentId] : undefined;
+  if (!live) return fail("mode_refused", `operator: agent ${step.agentId} is no longer configured.`);
+  const wf = rt.store.workflows.get(step.workflowId);
+  const bindings = wf ? snapshotOf(wf)?.bindings : undefined;
+  const binding = bindings ? Object.entries(bindings).find(([name]) => name === step.step)?.[1] : undefined;
+  if (binding?.kind !== "agent" || binding.agent !== live.id) return ok(live);
+  if (binding.backend !== live.backend) return fail("mode_refused", `operator: ${live.id} now runs on ${live.backend}, but this workflow was started with it on ${binding.backend}; replan the step (workflow_replan) to use the new entry.`);
+  const { model: _live, ...rest } = live;
+  return ok(binding.model === null ? rest : { ...rest, model: binding.model });
 }
 
 /** The stored prompt, only if it still hashes to what the token approved. */
