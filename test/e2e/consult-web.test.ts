@@ -49,7 +49,7 @@ describe("consult in web mode", () => {
     expect(String((ungranted.error as { message: string }).message)).toContain("without web access");
     const granted = (await consult({ agent: "gmweb", source_mode: "web" })).structuredContent ?? {};
     expect(granted).toMatchObject({ ok: true, source_mode_used: "web" });
-    expect((granted.content as { sources: string[] }).sources).toContain("web search: pong protocol 1");
+    expect((granted.content as { sources: unknown[] }).sources).toContainEqual({ title: "web search: pong protocol 1", locator: "pong protocol 1", source_type: "web" });
   }, 60_000);
 
   test("codex: web_search live, both searches run, and they are the answer's sources", async () => {
@@ -58,7 +58,10 @@ describe("consult in web mode", () => {
     expect(e).toMatchObject({ ok: true, source_mode_used: "web", agent: "cx" });
     expect(lastArgv("codex")).toContain('web_search="live"');
     expect(searched().length - before).toBe(2);
-    expect((e.content as { sources: string[] }).sources).toEqual(["web search: pong protocol 1", "web search: pong protocol 2"]);
+    expect((e.content as { sources: unknown[] }).sources).toEqual([
+      { title: "web search: pong protocol 1", locator: "pong protocol 1", source_type: "web" },
+      { title: "web search: pong protocol 2", locator: "pong protocol 2", source_type: "web" },
+    ]);
   }, 60_000);
 
   test("claude: only WebSearch and WebFetch are sent, pre-approved; the search ran", async () => {
@@ -69,7 +72,7 @@ describe("consult in web mode", () => {
     expect(argv[argv.indexOf("--tools") + 1]).toBe("WebSearch,WebFetch");
     expect(argv.slice(argv.indexOf("--allowedTools") + 1, argv.indexOf("--allowedTools") + 3)).toEqual(["WebSearch", "WebFetch"]);
     expect(searched().length - before).toBe(1);
-    expect((e.content as { sources: string[] }).sources).toContain("web search: pong protocol 1");
+    expect((e.content as { sources: unknown[] }).sources).toContainEqual({ title: "web search: pong protocol 1", locator: "pong protocol 1", source_type: "web" });
   }, 60_000);
 
   test("the call after the one that spends web_turn_limit ends the run: budget_exceeded, no answer", async () => {

@@ -27,17 +27,28 @@ export function webTurnLimit(rt: Runtime): number {
   return rt.config.consult.webTurnLimit ?? DEFAULT_WEB_TURN_LIMIT;
 }
 
+/** Seed 002's source object: what was relied on, where it is, and of which kind. */
+export interface Source {
+  title: string;
+  locator: string;
+  source_type: "model" | "document" | "web";
+}
+
+const URL_LIKE = /^https?:\/\//i;
+
 /**
- * The answer's sources: what the model cited, then what the stream shows it did on the web — each
- * URL fetched, each query searched (`web search: …`) — so the evidence is there even when the
- * model cited nothing. A citation the model made of a URL it fetched is not repeated.
+ * The answer's sources as seed 002 documents them ({title, locator, source_type}): what the model
+ * cited, then what the stream shows it did on the web — each URL fetched, each query searched
+ * (`web search: …`) — so the evidence is there even when the model cited nothing. A citation the
+ * model made of a URL it fetched is not repeated. A cited URL is a web source; anything else is of
+ * the call's mode (model knowledge, or the context document), located "internal" as in the seed.
  */
-export function withWebSources(cited: readonly string[], calls: readonly WebCall[]): string[] {
-  const out = [...cited];
+export function withWebSources(cited: readonly string[], calls: readonly WebCall[], mode: Source["source_type"]): Source[] {
+  const out: Source[] = cited.map((c) => (URL_LIKE.test(c) ? { title: c, locator: c, source_type: "web" } : { title: c, locator: "internal", source_type: mode }));
   for (const call of calls) {
     if (!call.what) continue;
-    const entry = call.kind === "fetch" ? call.what : `web search: ${call.what}`;
-    if (!out.includes(entry)) out.push(entry);
+    const title = call.kind === "fetch" ? call.what : `web search: ${call.what}`;
+    if (!out.some((s) => s.title === title)) out.push({ title, locator: call.what, source_type: "web" });
   }
   return out;
 }

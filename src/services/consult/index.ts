@@ -19,7 +19,7 @@ import { answerTraits, type AnswerTraits } from "../answer/cli-variant.ts";
 import { buildConsultPrompt, CONSULT_CONTRACT, type EnvelopeContent, type SourceMode } from "../answer/envelope.ts";
 import type { Runtime } from "../shared/runtime.ts";
 import { storeLedger, type StoreLedger } from "../shared/store-writes.ts";
-import { webGrant, webTurnLimit, withWebSources } from "../answer/web.ts";
+import { webGrant, webTurnLimit, withWebSources, type Source } from "../answer/web.ts";
 import { seedRoute, seedSourceMode, sourceModeOf, withSeedUsage, type AnySourceMode, type SeedRoute, type SeedUsage } from "./seed-fields.ts";
 
 export interface ConsultRequest {
@@ -40,7 +40,8 @@ export interface ConsultEnvelope {
   /** The model the CLI reported, else the configured one, else null (the CLI's own default). */
   model?: string | null;
   model_verification?: IdentityVerdict;
-  content: EnvelopeContent | null;
+  /** The agent's envelope, with sources as seed 002's {title, locator, source_type} objects. */
+  content: (Omit<EnvelopeContent, "sources"> & { sources: Source[] }) | null;
   /** orchestrate's usage, with the seed's prompt_tokens, completion_tokens, total_tokens (and cost_usd) beside it. */
   usage: Usage & Partial<SeedUsage>;
   latency_ms: number;
@@ -88,7 +89,7 @@ export async function consult(rt: Runtime, req: ConsultRequest, hooks: ConsultHo
   record(rt, ledger, id, req, target.value, turn, latency);
   const route = seedRoute(target.value.agent, req.capability, req.agent !== undefined);
   const notice = ledger.notice();
-  return { ...envelopeOf(id, target.value.agent, turn, latency), ...requested, route, ...(notice ? { store_notice: notice } : {}) };
+  return { ...envelopeOf(id, target.value.agent, turn, latency, requested.source_mode_used), ...requested, route, ...(notice ? { store_notice: notice } : {}) };
 }
 
 /** The runtime as routing sees it in web mode: only agents web.ts grants the web. */
@@ -166,7 +167,7 @@ function record(rt: Runtime, ledger: StoreLedger, id: string, req: ConsultReques
   ledger.write(() => store.setStatus(id, turn.error && !hasSession ? "failed" : "open"));
 }
 
-function envelopeOf(id: string, agent: AgentConfig, turn: TurnOutcome<EnvelopeContent>, latencyMs: number): Omit<ConsultEnvelope, "capability_requested" | "source_mode_used" | "route"> {
+function envelopeOf(id: string, agent: AgentConfig, turn: TurnOutcome<EnvelopeContent>, latencyMs: number, mode: Source["source_type"]): Omit<ConsultEnvelope, "capability_requested" | "source_mode_used" | "route"> {
   const base = {
     consultation_id: id,
     agent: agent.id,
@@ -182,6 +183,6 @@ function envelopeOf(id: string, agent: AgentConfig, turn: TurnOutcome<EnvelopeCo
     const error = turn.error ?? { code: "bad_output", message: "No answer was produced." };
     return { ok: false, ...base, content: null, error: { ...error, message: redact(error.message) } };
   }
-  const sources = withWebSources(turn.content.sources, turn.webCalls);
+  const sources = withWebSources(turn.content.sources, turn.webCalls, mode);
   return { ok: true, ...base, content: redactDeep({ ...turn.content, sources }) };
 }

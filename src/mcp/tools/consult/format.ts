@@ -22,7 +22,7 @@ export function formatConsult(e: ConsultOutput): string {
   list("Assumptions", c.assumptions);
   list("Uncertainties", c.uncertainties);
   list("Follow-up questions", c.follow_up_questions);
-  list("Sources", c.sources);
+  list("Sources", c.sources.map((s) => (s.locator === s.title || s.locator === "internal" ? s.title : `${s.title} (${s.locator})`)));
   return lines.join("\n");
 }
 

@@ -21,7 +21,7 @@ const consultUsage = usage.and({ "prompt_tokens?": "number", "completion_tokens?
 /** Seed 001's route: why this agent answered. */
 const route = type({ agent_id: "string", runtime: "string", model: "string | null", capability_score: "number", priority: "number", explicitly_selected: "boolean" });
 
-const content = type({ answer: "string", assumptions: strings, uncertainties: strings, follow_up_questions: strings, sources: strings });
+const content = type({ answer: "string", assumptions: strings, uncertainties: strings, follow_up_questions: strings, sources: type({ title: "string", locator: "string", source_type: "'model' | 'document' | 'web'" }).array() });
 
 /** Every field but ok is optional: refusals and background job handles share this schema. */
 export const consultOutput = type({
