@@ -368,6 +368,20 @@ export interface AcpProfile {
   preflight?: boolean;
   /** Message chunks that are the agent's bookkeeping, not its answer (gemini's `[MODE_UPDATE] x`). */
   noiseText?: RegExp;
+  /**
+   * What an ACP run of this agent can be trusted with, declared per transport and never inherited
+   * from the headless driver: the ACP launch has other modes and switches, so a headless proof
+   * (containment, usage arrival) says nothing about it. Conservative unless a test proves it.
+   */
+  writes: WriteContainment;
+  /** When usage arrives over ACP, where the served model shows, and any capacity re-run. */
+  traits: BackendTraits;
+}
+
+/** The claims and traits an agent is judged by: its ACP profile's when driven over ACP (docs/acp.md). */
+export interface DrivenFacts {
+  writes: WriteContainment;
+  traits: BackendTraits;
 }
 
 export interface Adapter {

@@ -3,6 +3,7 @@
  * rules that tie fields together. Every broken rule is one error line on the offending key.
  */
 import type { AgentOptionKey, UsageFigure } from "../backends/contract.ts";
+import { drivenFacts, drivenName } from "../backends/driven.ts";
 import { adapters, BACKENDS, type Backend } from "../backends/index.ts";
 import { DEFAULTS } from "./defaults.ts";
 import { errorLine } from "./format-errors.ts";
@@ -68,12 +69,14 @@ function checkProvider(entry: AgentEntryFile, at: readonly PropertyKey[], path: 
 export const LIMIT_FIGURES = { maxTokens: "tokens", maxCostUsd: "cost", maxTurns: "turns" } as const satisfies Record<string, UsageFigure>;
 
 /** A limit on a figure the backend never reports could never fire: refused, never silently kept. */
-function checkLimits(entry: AgentEntryFile, at: readonly PropertyKey[], path: PathFn, errors: string[]): void {
-  for (const problem of unenforceableLimits(entry.backend, entry.limits ?? {})) errors.push(errorLine(path([...at, "limits", problem.key]), problem.message, problem.fix));
+function checkLimits(entry: AgentEntryFile, transport: "acp" | undefined, at: readonly PropertyKey[], path: PathFn, errors: string[]): void {
+  for (const problem of unenforceableLimits({ backend: entry.backend, ...(transport ? { transport } : {}) }, entry.limits ?? {})) errors.push(errorLine(path([...at, "limits", problem.key]), problem.message, problem.fix));
 }
 
-export function unenforceableLimits(backend: Backend, limits: Partial<Record<keyof typeof LIMIT_FIGURES, number>>): { key: string; message: string; fix: string }[] {
-  const usage = adapters[backend].traits.usage;
+/** Read from the facts of the agent's transport: an ACP launch reports what its profile says, not what the headless driver does. */
+export function unenforceableLimits(agent: Pick<AgentConfig, "backend" | "transport">, limits: Partial<Record<keyof typeof LIMIT_FIGURES, number>>): { key: string; message: string; fix: string }[] {
+  const usage = drivenFacts(adapters[agent.backend], agent.transport).traits.usage;
+  const backend = drivenName(adapters[agent.backend], agent);
   return (Object.keys(LIMIT_FIGURES) as (keyof typeof LIMIT_FIGURES)[])
     .filter((key) => limits[key] !== undefined && usage[LIMIT_FIGURES[key]] === "none")
     .map((key) => ({ key, message: `${backend} reports no ${LIMIT_FIGURES[key] === "cost" ? "cost" : LIMIT_FIGURES[key] === "turns" ? "turn count" : "token usage"} while it runs, so ${key} could never stop it`, fix: "remove it; maxWallSec and stallSec work on every backend" }));
@@ -121,8 +124,8 @@ export function resolveAgent(id: string, entry: AgentEntryFile, at: readonly Pro
   checkModel(entry, advisory, at, path, errors);
   const { provider, aggregator } = checkProvider(entry, at, path, errors);
   checkNames(entry, at, path, errors);
-  checkLimits(entry, at, path, errors);
   const transport = checkTransport(entry, at, path, errors);
+  checkLimits(entry, transport, at, path, errors);
   if (errors.length > before) return undefined;
   const [command, ...commandArgs] = typeof entry.command === "string" ? [entry.command] : (entry.command ?? []);
   return {

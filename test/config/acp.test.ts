@@ -1,6 +1,8 @@
 /** ACP agents in the config: `backend: acp` from its launch alone, `transport: acp` beside a headless driver, and the refusals. */
 import { describe, expect, test } from "bun:test";
+import { adapters } from "../../src/backends/index.ts";
 import { validateConfigObject } from "../../src/config/validate.ts";
+import { modeRefusal } from "../../src/services/workflow/snapshot.ts";
 
 const ENV = { HOME: "/home/u" };
 
@@ -35,5 +37,39 @@ describe("ACP agents", () => {
     expect(text).toContain("agents.c.command: a command with arguments is only for agents driven over ACP");
     expect(text).toContain("agents.n.provider: missing");
     expect(text).toContain("agents.t.transport: acp agents are driven only over ACP");
+  });
+
+  test("isolated_write is per transport: claude headless keeps its proof, claude over ACP and a generic agent are refused", () => {
+    const ok = check("agents:\n  c: { backend: claude, model: opus, executionModes: [isolated_write] }\n");
+    if (!ok.ok) throw new Error(ok.errors.join("\n"));
+    const result = check("agents:\n  a: { backend: claude, transport: acp, model: opus, executionModes: [isolated_write] }\n  q: { backend: acp, provider: qwen, command: [qwen, --acp], executionModes: [isolated_write] }\n");
+    if (result.ok) throw new Error("expected errors");
+    const text = result.errors.join("\n");
+    expect(text).toContain("agents.a.executionModes: isolated_write cannot be contained on claude over ACP: claude-agent-acp has no containment test of its own");
+    expect(text).toContain("agents.q.executionModes: isolated_write cannot be contained on acp: an agent known only by its ACP command");
+  });
+
+  test("a workflow step refuses isolated_write on an agent driven over ACP, naming the transport; headless passes", () => {
+    const loaded = check("agents:\n  c: { backend: claude, model: opus, executionModes: [isolated_write] }\n");
+    if (!loaded.ok) throw new Error(loaded.errors.join("\n"));
+    const headless = loaded.value.config.agents.c;
+    if (!headless) throw new Error("agent c missing");
+    expect(modeRefusal(headless, adapters, "isolated_write", "implement")).toBeUndefined();
+    expect(modeRefusal({ ...headless, transport: "acp" }, adapters, "isolated_write", "implement")).toBe(`backend: claude over ACP cannot be contained for isolated_write (${adapters.claude.acp?.writes.why})`);
+  });
+
+  test("limits read the transport's usage: copilot over ACP reports tokens, claude over ACP no turns, a generic agent nothing", () => {
+    const okay = check("agents:\n  p: { backend: copilot, transport: acp, model: gpt-5.2, limits: { maxTokens: 1000 } }\n  c: { backend: claude, model: opus, limits: { maxTurns: 5 } }\n");
+    if (!okay.ok) throw new Error(okay.errors.join("\n"));
+    const result = check(
+      "agents:\n  h: { backend: copilot, model: gpt-5.2, limits: { maxTokens: 1000 } }\n  a: { backend: claude, transport: acp, model: opus, limits: { maxTurns: 5 } }\n  q: { backend: acp, provider: qwen, command: [qwen, --acp], limits: { maxTokens: 1000, maxCostUsd: 1 } }\n  x: { backend: codex, transport: acp, model: gpt-5.5, limits: { maxTokens: 1000 } }\n",
+    );
+    if (result.ok) throw new Error("expected errors");
+    const text = result.errors.join("\n");
+    expect(text).toContain("agents.h.limits.maxTokens: copilot reports no token usage");
+    expect(text).toContain("agents.a.limits.maxTurns: claude over ACP reports no turn count");
+    expect(text).toContain("agents.q.limits.maxTokens: acp reports no token usage");
+    expect(text).toContain("agents.q.limits.maxCostUsd: acp reports no cost");
+    expect(text).toContain("agents.x.limits.maxTokens: codex over ACP reports no token usage");
   });
 });

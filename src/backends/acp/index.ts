@@ -11,7 +11,20 @@ import type { AcpProfile, Adapter } from "../contract.ts";
 import { acpClassifier, explainAcp } from "./classify.ts";
 import { acpParser } from "./parse.ts";
 
-export const GENERIC_ACP: AcpProfile = { launch: [], only: true, setModel: "auto", exitGraceMs: 2000 };
+const UNKNOWN_WRITES = "an agent known only by its ACP command has no containment orchestrate can vouch for";
+
+/**
+ * Usage is optional in ACP (codex-acp and qwen send none): a limit on a figure an unknown agent may
+ * never report could never fire, so every figure is "none" and such limits are refused.
+ */
+export const GENERIC_ACP: AcpProfile = {
+  launch: [],
+  only: true,
+  setModel: "auto",
+  exitGraceMs: 2000,
+  writes: { isolatedWrite: false, patch: true, why: UNKNOWN_WRITES },
+  traits: { usage: { tokens: "none", cost: "none", turns: "none" }, identity: "none", resumedUsage: "per-turn", containment: "none" },
+};
 
 /** How the runner reads an ACP run of an agent with this profile. */
 export function acpSpeaker(profile: AcpProfile | undefined): Pick<Adapter, "parse" | "classify" | "explain"> {
@@ -23,14 +36,13 @@ export const acpAdapter: Adapter = {
   acp: GENERIC_ACP,
   provider: { kind: "declared" },
   modelOptional: true,
-  writes: { isolatedWrite: false, patch: true, why: "an agent known only by its ACP command has no containment orchestrate can vouch for" },
+  writes: GENERIC_ACP.writes,
   // Never launched headless: the runner drives every acp agent over ACP.
   invocation: () => ({ args: [] }),
   ...acpSpeaker(GENERIC_ACP),
   probes: { version: [], help: [], requiredFlags: [], loginHint: "sign in the way the agent's own documentation says" },
   supportsResume: true,
-  // PromptResponse.usage arrives with the answer; usage_update's cost while it runs, where sent.
-  traits: { usage: { tokens: "final", cost: "streamed", turns: "none" }, identity: "none", resumedUsage: "per-turn", containment: "none" },
+  traits: GENERIC_ACP.traits,
   installDirs: [],
   history: "the agent's own session store (see its documentation)",
 };

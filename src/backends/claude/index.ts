@@ -376,6 +376,9 @@ export const claudeAcp: AcpProfile = {
   modes: { answer: "default", route: "acceptEdits" },
   setModel: "set_model",
   exitGraceMs: 0,
+  writes: { isolatedWrite: false, patch: true, why: "claude-agent-acp has no containment test of its own; acceptEdits over ACP is not the proven headless setup" },
+  // PromptResponse.usage with the answer; usage_update carries the running cost in USD.
+  traits: { usage: { tokens: "final", cost: "streamed", turns: "none" }, identity: "none", resumedUsage: "per-turn", containment: "none" },
 };
 
 export const claudeAdapter: Adapter & { explain(outcome: ExitOutcome): string | undefined } = {

@@ -267,6 +267,9 @@ export const codexAcp: AcpProfile = {
   modes: { answer: "read-only", route: "auto" },
   setModel: "config_option",
   exitGraceMs: 0,
+  writes: { isolatedWrite: false, patch: true, why: "codex-acp has no containment test of its own; its sandbox under ACP is not proven" },
+  // codex-acp answers only {stopReason}: usage_update{used,size} is the context window, not usage.
+  traits: { usage: { tokens: "none", cost: "none", turns: "none" }, identity: "none", resumedUsage: "per-turn", containment: "none" },
 };
 
 export const codexAdapter: Adapter = {

@@ -43,6 +43,9 @@ export const copilotAcp: AcpProfile = {
   setModel: "set_model",
   exitGraceMs: 1000,
   failedTurnText: /^\s*Error: Failed to get response from the AI model/,
+  writes: { isolatedWrite: false, patch: true, why: "copilot over ACP has no containment test of its own; its agent mode asks, and an allowed act reaches the machine" },
+  // PromptResponse.usage with the answer; its usage_update has no cost.
+  traits: { usage: { tokens: "final", cost: "none", turns: "none" }, identity: "none", resumedUsage: "per-turn", containment: "none" },
 };
 
 export const copilotAdapter: Adapter = {

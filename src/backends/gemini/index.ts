@@ -9,7 +9,7 @@
  * 503→247).
  */
 import type { AcpProfile, Adapter, AgentEvent, Env, ExitOutcome, FailureClass, HomeOverlay, Invocation, Json, RunRequest } from "../contract.ts";
-import { geminiMachine } from "./machine.ts";
+import { GEMINI_RERUN_DELAY_MS, geminiMachine } from "./machine.ts";
 import { asObject as asRecord, parseObject } from "../events.ts";
 import { failureFromText } from "../events.ts";
 
@@ -284,6 +284,10 @@ export const geminiAcp: AcpProfile = {
     return { models: served, ...(count ? { usage: usageOf(count) } : {}) };
   },
   noiseText: /^\[MODE_UPDATE\] \S+$/,
+  writes: { isolatedWrite: false, patch: true, why: "gemini over ACP (its autoEdit mode) has no containment test of its own; the headless proof does not carry over" },
+  // Tokens in PromptResponse._meta.quota.token_count with the answer; no cost; the served model in the same _meta.
+  // Retries are capped at one attempt as headless, so the runner re-runs it once (machine.ts).
+  traits: { usage: { tokens: "final", cost: "none", turns: "none" }, identity: "stream", resumedUsage: "per-turn", containment: "none", capacityRerun: { delayMs: GEMINI_RERUN_DELAY_MS } },
 };
 
 export const geminiAdapter: Adapter = {

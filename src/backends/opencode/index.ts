@@ -271,6 +271,9 @@ export const opencodeAcp: AcpProfile = {
   exitGraceMs: 1000,
   failures: { auth: AUTH_TEXT, capacity: CAPACITY_TEXT, transport: TRANSPORT_TEXT },
   preflight: true,
+  writes: { isolatedWrite: false, patch: true, why: "opencode over ACP keeps the person's config, whose build agent runs bash without approval" },
+  // PromptResponse.usage with the answer; usage_update carries the running cost.
+  traits: { usage: { tokens: "final", cost: "streamed", turns: "none" }, identity: "none", resumedUsage: "per-turn", containment: "none" },
 };
 
 export const opencodeAdapter: Adapter = {

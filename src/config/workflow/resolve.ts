@@ -6,6 +6,7 @@
  * must be both trusted by the operator (execution_modes) and containable by the agent's backend;
  * and the store must keep full content (a workflow is its stored plans, patches and reports).
  */
+import { drivenFacts, drivenName } from "../../backends/driven.ts";
 import { adapters } from "../../backends/index.ts";
 import { errorLine } from "../format-errors.ts";
 import type { WorkflowBlockFile } from "../schema.ts";
@@ -128,7 +129,7 @@ export function checkBinding(step: string, raw: Record<string, unknown>, agents:
 function checkAgentModes(ctx: Ctx): void {
   for (const agent of Object.values(ctx.agents)) {
     if (!agent.executionModes?.includes("isolated_write")) continue;
-    const writes = adapters[agent.backend].writes;
-    if (!writes.isolatedWrite) ctx.errors.push(errorLine(ctx.path(["agents", agent.id, "executionModes"]), `isolated_write cannot be contained on ${agent.backend}: ${writes.why}`, "remove isolated_write from this agent (patch mode works on every backend)"));
+    const { writes } = drivenFacts(adapters[agent.backend], agent.transport);
+    if (!writes.isolatedWrite) ctx.errors.push(errorLine(ctx.path(["agents", agent.id, "executionModes"]), `isolated_write cannot be contained on ${drivenName(adapters[agent.backend], agent)}: ${writes.why}`, "remove isolated_write from this agent (patch mode works on every backend)"));
   }
 }

@@ -8,6 +8,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AgentEvent, FailureClass, RunRequest, Usage } from "../../backends/contract.ts";
+import { drivenFacts } from "../../backends/driven.ts";
 import type { AgentConfig } from "../../config/types.ts";
 import { compareModel, type IdentityVerdict } from "../../config/model-id.ts";
 import { redact } from "../../safety/redact.ts";
@@ -151,7 +152,7 @@ function outcome<C>(rt: Runtime, agent: AgentConfig, views: RunView[], judged: E
     ...(sessionId ? { sessionId } : {}),
     models,
     verification: verdictOf(compareModel(agent.model, models, rt.adapters[agent.backend].helperModel), "error" in judged),
-    usage: combineUsage(rt.adapters[agent.backend].traits.resumedUsage, views.map((v) => v.usage)),
+    usage: combineUsage(drivenFacts(rt.adapters[agent.backend], agent.transport).traits.resumedUsage, views.map((v) => v.usage)),
     repaired,
     reruns: views.flatMap((v) => (v.attempt.reran ?? []).map((r) => r.reason)),
     webCalls: views.flatMap((v) => webCallsOf(v.attempt.events)),

@@ -186,7 +186,7 @@ async function runWithProgress(rt: Runtime, req: RouteRequest, candidate: Candid
 /** A per-call limit some planned recipient could never enforce (it reports no such figure): refused before anything is sent. */
 function callLimitProblem(plan: Plan, limits: AgentLimits | undefined): Failure | undefined {
   if (!limits) return undefined;
-  const problems = [...new Set(plan.candidates.flatMap((c) => unenforceableLimits(c.agent.backend, limits).map((p) => `${c.agent.id}: ${p.message}`)))];
+  const problems = [...new Set(plan.candidates.flatMap((c) => unenforceableLimits(c.agent, limits).map((p) => `${c.agent.id}: ${p.message}`)))];
   if (problems.length === 0) return undefined;
   return { code: "limit_unenforceable", message: `Nothing was sent: ${problems.join("; ")}.`, hint: "Drop that limit from the call (maxWallSec and stallSec work on every backend), or route to a tier whose agents report the figure." };
 }

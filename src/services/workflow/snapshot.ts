@@ -5,6 +5,7 @@
  * to do; a refusal names which side said no.
  */
 import type { Adapter } from "../../backends/contract.ts";
+import { drivenFacts, drivenName } from "../../backends/driven.ts";
 import { checkBinding, modesOf } from "../../config/workflow/resolve.ts";
 import type { AgentConfig, Config, ExecutionMode } from "../../config/types.ts";
 import { STEP_CAPABILITY, WORKFLOW_STEPS, type WorkflowBinding, type WorkflowConfig, type WorkflowStepName } from "../../config/workflow/types.ts";
@@ -78,9 +79,11 @@ function bindStep(config: Config, adapters: Record<string, Adapter>, step: Workf
  */
 export function modeRefusal(agent: AgentConfig, adapters: Record<string, Adapter>, mode: ExecutionMode, step?: WorkflowStepName): string | undefined {
   if (!modesOf(agent).includes(mode)) return `operator: ${mode} is not in ${agent.id}'s execution_modes (${modesOf(agent).join(", ")})`;
-  const writes = adapters[agent.backend]?.writes;
-  if (mode === "isolated_write" && !writes?.isolatedWrite) return `backend: ${agent.backend} cannot be contained for isolated_write (${writes?.why ?? "unknown backend"})`;
-  if (mode === "isolated_write" && step === "test" && writes?.commandsDenied) return `backend: ${agent.backend} cannot run a test step's commands contained, so nothing would be observed (${writes.commandsDenied}); bind test to the host or to an agent whose contained runs report exit codes`;
-  if (mode === "patch" && !writes?.patch) return `backend: ${agent.backend} cannot run patch mode (${writes?.why ?? "unknown backend"})`;
+  const adapter = adapters[agent.backend];
+  const writes = adapter ? drivenFacts(adapter, agent.transport).writes : undefined;
+  const name = adapter ? drivenName(adapter, agent) : agent.backend;
+  if (mode === "isolated_write" && !writes?.isolatedWrite) return `backend: ${name} cannot be contained for isolated_write (${writes?.why ?? "unknown backend"})`;
+  if (mode === "isolated_write" && step === "test" && writes?.commandsDenied) return `backend: ${name} cannot run a test step's commands contained, so nothing would be observed (${writes.commandsDenied}); bind test to the host or to an agent whose contained runs report exit codes`;
+  if (mode === "patch" && !writes?.patch) return `backend: ${name} cannot run patch mode (${writes?.why ?? "unknown backend"})`;
   return undefined;
 }
