@@ -13,6 +13,7 @@ import { loadConfig } from "../config/load.ts";
 import { runDoctor } from "../doctor/checks.ts";
 import { formatDoctor, formatVerdict } from "../doctor/format.ts";
 import { detectBackends, locateBackends, type BackendProbe } from "../doctor/detect.ts";
+import { findAcpLaunches } from "./acp-launches.ts";
 import { probeCachePath } from "../doctor/probe-cache.ts";
 import { discoverModels } from "./models.ts";
 import { prepareProposal } from "./proposal.ts";
@@ -48,7 +49,9 @@ export async function runInit(opts: InitOptions): Promise<number> {
   if (probes.some((p) => p.path)) say("Reading the model lists the CLIs print…");
   const models = await discoverAll(probes, opts.env);
   const roots = { home: homeDir(opts.env), cwd: opts.cwd ?? process.cwd() };
-  const spec = await askForConfig({ probes, models, roots, ...(opts.host ? { host: opts.host } : {}) });
+  const acp = findAcpLaunches(opts.env);
+  if (acp.length) say(`ACP agents on PATH: ${acp.map((a) => a.launch.join(" ")).join(", ")}`);
+  const spec = await askForConfig({ probes, models, roots, acp, ...(opts.host ? { host: opts.host } : {}) });
   const proposal = await prepareProposal(spec, opts.path, opts.env, probes);
   if (!proposal.ok) {
     say(`✗ the answers do not make a valid config:\n${proposal.error.message}\nNothing was written.`);

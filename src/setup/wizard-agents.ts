@@ -2,9 +2,10 @@
 import { adapters, type Backend } from "../backends/index.ts";
 import type { Tier } from "../config/types.ts";
 import type { BackendProbe } from "../doctor/detect.ts";
+import type { FoundAcpLaunch } from "./acp-launches.ts";
 import { select, text, type Choice } from "./prompts.ts";
 
-export type AgentSpec = { backend: Backend; model: string; sandbox?: string; permissionMode?: string; scores?: Record<string, number> };
+export type AgentSpec = { backend: Backend; model?: string; transport?: "acp"; command?: string[]; provider?: string; sandbox?: string; permissionMode?: string; scores?: Record<string, number> };
 
 export interface AgentBook {
   agents: Record<string, AgentSpec>;
@@ -22,14 +23,33 @@ function readinessHint(p: BackendProbe): string {
 }
 
 /** Walks one tier: pick backends and models until the person is done (at most 8 entries). */
-export async function askTier(tier: Tier, installed: BackendProbe[], models: Partial<Record<Backend, string[]>>, book: AgentBook): Promise<void> {
+const ACP_PICK = "\u0000acp:";
+
+/** The choices for one tier entry: stop, each installed headless CLI, then each ACP launch found on PATH. */
+export function tierChoices(stop: Choice<string>, installed: BackendProbe[], acp: readonly FoundAcpLaunch[]): Choice<string>[] {
+  return [stop, ...installed.map((p) => ({ value: p.backend as string, label: p.backend, hint: readinessHint(p) })), ...acp.map((a) => ({ value: `${ACP_PICK}${a.executable}`, label: a.label, hint: `ACP · ${a.path}` }))];
+}
+
+/** The config entry an ACP launch becomes, with the model the person chose (none: the agent's own default). */
+export function acpSpec(launch: FoundAcpLaunch, model: string | undefined): AgentSpec {
+  return { ...launch.entry, ...(model ? { model } : {}) };
+}
+
+export async function askTier(tier: Tier, installed: BackendProbe[], models: Partial<Record<Backend, string[]>>, book: AgentBook, acp: readonly FoundAcpLaunch[] = []): Promise<void> {
   const ids: string[] = [];
   while (ids.length < MAX_ENTRIES) {
     const stop: Choice<string> = ids.length === 0 ? { value: DONE, label: `Leave ${tier} unconfigured` } : { value: DONE, label: `Done with ${tier}` };
-    const options = [stop, ...installed.map((p) => ({ value: p.backend as string, label: p.backend, hint: readinessHint(p) }))];
+    const options = tierChoices(stop, installed, acp);
     const title = ids.length === 0 ? `${tier} tier — which backend serves it first?` : `${tier} tier — add entry ${ids.length + 1} (tried in order)?`;
     const picked = await select(title, options);
     if (picked === DONE) break;
+    const launch = acp.find((a) => `${ACP_PICK}${a.executable}` === picked);
+    if (launch) {
+      const id = uniqueId(`${tier}-${launch.executable}`, book.agents);
+      book.agents[id] = acpSpec(launch, await askAcpModel(launch, models));
+      ids.push(id);
+      continue;
+    }
     const backend = installed.find((p) => p.backend === picked)?.backend;
     if (!backend) continue;
     const spec = await askAgent(backend, models[backend] ?? []);
@@ -77,4 +97,11 @@ function uniqueId(base: string, taken: Record<string, unknown>): string {
   let n = 2;
   while (`${base}-${n}` in taken) n++;
   return `${base}-${n}`;
+}
+
+/** A known backend over ACP takes a model as headless; a generic agent may keep its own default. */
+async function askAcpModel(launch: FoundAcpLaunch, models: Partial<Record<Backend, string[]>>): Promise<string | undefined> {
+  if (!adapters[launch.entry.backend].modelOptional) return askModel(launch.entry.backend, models[launch.entry.backend] ?? []);
+  const typed = await text(`Model id for ${launch.label} (empty: the agent's own default, identity unverified)`, { validate: () => undefined });
+  return typed.trim() || undefined;
 }

@@ -6,6 +6,7 @@
 import { BACKENDS, type Backend } from "../backends/index.ts";
 import { TIERS, type Tier } from "../config/types.ts";
 import type { BackendProbe } from "../doctor/detect.ts";
+import type { FoundAcpLaunch } from "./acp-launches.ts";
 import { confirm, select, text } from "./prompts.ts";
 import { askTier, type AgentBook } from "./wizard-agents.ts";
 import { askRoots, type RootsContext } from "./wizard-roots.ts";
@@ -17,12 +18,14 @@ export interface WizardInput {
   host?: Backend;
   /** For the projects-root question. */
   roots: RootsContext;
+  /** ACP launches found on PATH (src/backends/known-acp.ts), offered beside the headless CLIs. */
+  acp?: FoundAcpLaunch[];
 }
 
 export async function askForConfig(input: WizardInput): Promise<Record<string, unknown>> {
   const installed = input.probes.filter((p) => p.path);
   const book: AgentBook = { agents: {}, tiers: { light: null, standard: null, heavy: null } };
-  for (const tier of TIERS) await askTier(tier, installed, input.models, book);
+  for (const tier of TIERS) await askTier(tier, installed, input.models, book, input.acp ?? []);
   const capabilities = await askSlots(book);
   await askScores(book);
   const fallbacks = await askFallbacks(book);
