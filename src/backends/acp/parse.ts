@@ -39,7 +39,10 @@ function eventsOf(record: AcpRecord, profile: AcpProfile | undefined): AgentEven
     case "error": {
       const failure = acpFailure(record, profile?.failures);
       const login = record.login ? ` (sign in: run \`${record.login}\`)` : "";
-      return [{ kind: "error", message: `${record.phase}: ${record.message}${record.data ? ` ${record.data}` : ""}${login}`, ...(failure ? { failure } : {}) }];
+      // Past initialize the program is an ACP agent that ran: a refused session/load ("No previous
+      // sessions found", gemini) is the attempt's failure, never "not installed" (classify.ts).
+      const failed = failure ?? (record.phase === "initialize" ? undefined : "task_failed");
+      return [{ kind: "error", message: `${record.phase}: ${record.message}${record.data ? ` ${record.data}` : ""}${login}`, ...(failed ? { failure: failed } : {}) }];
     }
   }
 }
