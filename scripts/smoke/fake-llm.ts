@@ -64,6 +64,9 @@ const server = Bun.serve({
       return new Response("reset");
     }
     const body = req.method === "POST" ? await req.json().catch(() => ({})) : {};
+    // A consult asked in the prompt alone (an ACP agent has no schema flag) names the envelope's
+    // marker (src/services/answer/envelope.ts): the answer is then that object, as a model would write it.
+    const reply = JSON.stringify(body).includes("ORCHESTRATE_JSON_ENVELOPE") ? JSON.stringify({ answer: REPLY, assumptions: [], uncertainties: [], follow_up_questions: [], sources: [] }) : REPLY;
     // Which tools a CLI offered, and whether anything the smoke planted in the CLIs' own config
     // (extensions, APPEND_SYSTEM.md, … all carry BOOM_MARKER) reached the request.
     // gemini lists its tools as functionDeclarations inside one entry.
@@ -82,7 +85,7 @@ const server = Bun.serve({
       return sse([
         ["message_start", { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 42, output_tokens: 1 } } }],
         ["content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }],
-        ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: REPLY } }],
+        ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: reply } }],
         ["content_block_stop", { type: "content_block_stop", index: 0 }],
         ["message_delta", { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 7 } }],
         ["message_stop", { type: "message_stop" }],
@@ -91,7 +94,7 @@ const server = Bun.serve({
     if (url.pathname.endsWith("/responses")) {
       // codex --output-schema sends the schema as text.format; the answer must then match it.
       const format = (body as { text?: { format?: { type?: string; schema?: unknown } } }).text?.format;
-      const text = format?.type === "json_schema" ? JSON.stringify({ ...(shaped(format.schema) as object), answer: REPLY }) : REPLY;
+      const text = format?.type === "json_schema" ? JSON.stringify({ ...(shaped(format.schema) as object), answer: REPLY }) : reply;
       const item = { type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] };
       // A prompt saying USE_WEB_SEARCH, with the hosted web_search tool offered, gets one search
       // before the answer in the same response, as the Responses API runs a hosted tool itself
@@ -115,15 +118,15 @@ const server = Bun.serve({
     }
     if (url.pathname.endsWith("/chat/completions")) {
       const model = (body as { model?: string }).model ?? "m";
-      if (!(body as { stream?: boolean }).stream) return Response.json({ id: "c1", object: "chat.completion", created: 1, model, choices: [{ index: 0, message: { role: "assistant", content: REPLY }, finish_reason: "stop" }], usage: { prompt_tokens: 42, completion_tokens: 7, total_tokens: 49 } });
+      if (!(body as { stream?: boolean }).stream) return Response.json({ id: "c1", object: "chat.completion", created: 1, model, choices: [{ index: 0, message: { role: "assistant", content: reply }, finish_reason: "stop" }], usage: { prompt_tokens: 42, completion_tokens: 7, total_tokens: 49 } });
       const chunk = (delta: unknown, finish: string | null) => `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
       const usage = `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model, choices: [], usage: { prompt_tokens: 42, completion_tokens: 7, total_tokens: 49 } })}\n\n`;
-      return new Response(chunk({ role: "assistant", content: "" }, null) + chunk({ content: REPLY }, null) + chunk({}, "stop") + usage + "data: [DONE]\n\n", { headers: { "content-type": "text/event-stream" } });
+      return new Response(chunk({ role: "assistant", content: "" }, null) + chunk({ content: reply }, null) + chunk({}, "stop") + usage + "data: [DONE]\n\n", { headers: { "content-type": "text/event-stream" } });
     }
     if (url.pathname.includes(":streamGenerateContent") || url.pathname.includes(":generateContent")) {
       // Gemini: structured side calls (router, next speaker) get a schema-shaped object, the turn gets REPLY.
       const config = (body as { generationConfig?: { responseMimeType?: string; responseJsonSchema?: unknown; responseSchema?: unknown } }).generationConfig;
-      const text = config?.responseMimeType === "application/json" ? JSON.stringify(shaped(config.responseJsonSchema ?? config.responseSchema)) : REPLY;
+      const text = config?.responseMimeType === "application/json" ? JSON.stringify(shaped(config.responseJsonSchema ?? config.responseSchema)) : reply;
       const payload = { candidates: [{ content: { parts: [{ text }], role: "model" }, finishReason: "STOP", index: 0 }], usageMetadata: { promptTokenCount: 42, candidatesTokenCount: 7, totalTokenCount: 49 }, modelVersion: url.pathname.split("/").pop()?.split(":")[0] };
       if (url.pathname.includes(":generateContent")) return Response.json(payload);
       return new Response(`data: ${JSON.stringify(payload)}\n\n`, { headers: { "content-type": "text/event-stream" } });

@@ -69,6 +69,32 @@ for spec in "claude:sonnet" "codex:gpt-5.5" "opencode:fake/fake-model" "copilot:
   if [ "$out" = "PONG-FROM-REAL" ]; then passed=$((passed + 1)); echo "PASS $backend ($version), user MCP servers not started"
   else failed=$((failed + 1)); echo "FAIL $backend: ${out:0:200}"; tail -5 "$root/$backend.err"; fi
 done
+# ---- ACP (issue 24): each real ACP agent on PATH is routed ("say pong") and consulted answer-only
+# through the Agent Client Protocol, against the same loopback server. Rows are named acp-<agent>
+# (ONLY=acp runs them all). qwen has no folder of its own: it is `backend: acp` from config alone.
+mkdir -p "$home/.qwen" && printf '{ "security": { "auth": { "selectedType": "openai" } }, "mcpServers": { "boom": { "command": "%s", "args": ["qwen"] } } }\n' "$boom" > "$home/.qwen/settings.json"
+acp_agent() { # <row> → the agent's fields
+  case $1 in
+    gemini) echo 'backend: gemini, transport: acp, model: "gemini-2.5-flash"' ;;
+    opencode) echo 'backend: opencode, transport: acp, model: "fake/fake-model"' ;;
+    copilot) echo 'backend: copilot, transport: acp, model: "gpt-4o"' ;;
+    claude-agent-acp) echo 'backend: claude, transport: acp, model: "sonnet"' ;;
+    codex-acp) echo 'backend: codex, transport: acp, model: "gpt-5.5"' ;;
+    qwen) printf 'backend: acp, provider: fake, command: [qwen, --acp, --auth-type, openai], env: { OPENAI_API_KEY: dummy, OPENAI_BASE_URL: "http://127.0.0.1:%s/v1", OPENAI_MODEL: fake-model }' "$port" ;;
+  esac
+}
+for row in gemini opencode copilot claude-agent-acp codex-acp qwen; do
+  case " ${ONLY:-acp-$row} " in *" acp-$row "* | *" acp "*) ;; *) continue ;; esac
+  if ! command -v "$row" >/dev/null; then echo "skip acp-$row (not on PATH)"; continue; fi
+  printf 'agents:\n  a: { %s, scores: { coding: 90 } }\ntiers: { light: null, standard: null, heavy: [a] }\n' "$(acp_agent "$row")" > "$ORCHESTRATE_CONFIG"
+  chmod 600 "$ORCHESTRATE_CONFIG"; rm -f "$root/BOOM_STARTED_"*
+  out=$(cd "$home/Projects/repo" && timeout 180 "$bun" "$repo/src/main.ts" run --tier heavy --cwd "$home/Projects/repo" "say pong" 2> "$root/acp-$row.err")
+  if [ "$out" = "PONG-FROM-REAL" ]; then passed=$((passed + 1)); echo "PASS acp-$row route"
+  else failed=$((failed + 1)); echo "FAIL acp-$row route: ${out:0:200}"; tail -5 "$root/acp-$row.err"; fi
+  out=$(cd "$home/Projects/repo" && ORCHESTRATE_HOST_RUNTIME=pi timeout 180 "$bun" "$repo/src/main.ts" consult --capability coding --json "say pong" 2> "$root/acp-$row-consult.err")
+  if printf '%s' "$out" | grep -q '"ok":true'; then passed=$((passed + 1)); echo "PASS acp-$row answer-only consult"
+  else failed=$((failed + 1)); echo "FAIL acp-$row consult: ${out:0:300}"; tail -5 "$root/acp-$row-consult.err"; fi
+done
 # ---- answer-only codex (issue 23 §7): a consult runs codex with approval "never" and its shell,
 # unified exec and subagent tools switched off, so the model is offered no tool that could run a
 # command at all. The loopback server records which tools each request offered.
