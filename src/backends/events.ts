@@ -93,6 +93,11 @@ export type AgentEvent =
    */
   | { kind: "quota"; window: string; state: "ok" | "warning" | "exhausted"; usedPercent?: number; resetsAt?: number; resetsInSec?: number; source: string }
   /**
+   * A non-fatal notice from the CLI that is not a retry (codex's `error` items: "Model metadata …
+   * not found", "model rerouted …"): shown as a warning, never counted as a failure text.
+   */
+  | { kind: "warning"; message: string }
+  /**
    * The CLI refused a tool call the delegate made (claude's permission denials, a patch codex's
    * sandbox rejected): the run goes on, but the work it was asked for may not be done. `id` ties
    * the several reports of one refusal together (claude names it live and again in its result).

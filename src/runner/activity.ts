@@ -13,6 +13,8 @@ export function describeEvent(event: AgentEvent): string | undefined {
       return "writing its answer";
     case "retry":
       return `retrying: ${clip(event.message)}`;
+    case "warning":
+      return `warning: ${clip(event.message)}`;
     default:
       return undefined;
   }

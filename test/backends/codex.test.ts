@@ -170,10 +170,12 @@ describe("codex parse over real 0.171.0 captures", () => {
     expect(notice("Reconnecting... 1/5 (unexpected status 401 Unauthorized: Missing bearer or basic authentication in header)")).toEqual({ kind: "retry", message: "Reconnecting... 1/5 (unexpected status 401 Unauthorized: Missing bearer or basic authentication in header)" });
   });
 
-  test("non-fatal error items are notices, and a reroute reveals the model", () => {
-    expect(capture("codex-fake-custom-provider-basic").kinds).toEqual(["session", "retry", "text", "usage", "final"]);
+  test("non-fatal error items are warnings, not retries, and a reroute reveals the model", () => {
+    expect(capture("codex-fake-custom-provider-basic").kinds).toEqual(["session", "warning", "text", "usage", "final"]);
     const line = JSON.stringify({ type: "item.completed", item: { id: "item_0", type: "error", message: "model rerouted: gpt-5.5 -> gpt-5.1-codex-mini (capacity)" } });
-    expect(codexAdapter.parse(line)[0]).toEqual({ kind: "model", model: "gpt-5.1-codex-mini" });
+    const events = codexAdapter.parse(line);
+    expect(events[0]).toEqual({ kind: "model", model: "gpt-5.1-codex-mini" });
+    expect(events[1]?.kind).toBe("warning");
   });
 
   test("garbage never throws", () => {

@@ -188,12 +188,13 @@ function changeKind(kind: unknown): "add" | "update" | "delete" | "unknown" {
 }
 
 /**
- * Non-fatal `error` items. The one that matters is the server rerouting the model — the only
- * place the --json stream reveals which model actually served.
+ * Non-fatal `error` items are warnings: codex goes on with the turn, nothing is retried. The one
+ * that matters is the server rerouting the model — the only place the --json stream reveals which
+ * model actually served.
  */
 function itemNotice(message: string): AgentEvent[] {
   const rerouted = /^model rerouted: (\S+) -> (\S+)/.exec(message);
-  const notice: AgentEvent = { kind: "retry", message };
+  const notice: AgentEvent = { kind: "warning", message };
   return rerouted?.[2] ? [{ kind: "model", model: rerouted[2] }, notice] : [notice];
 }
 
