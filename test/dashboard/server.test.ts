@@ -127,8 +127,8 @@ describe("a dashboard over a store", () => {
     store.value.runs.finishRun(FAILED.id, { status: "failed", errorCode: "unavailable", errorMessage: "Attempt 2 (standard:cheap) ended unavailable: unavailable. No fallback: no more candidates." });
     storedWorkflow(store.value.workflows);
     ASK.id = store.value.asks.record({ capability: "fast", status: "ok", model: "openai/gpt-x", host: "127.0.0.1:9", fallbackUsed: false, latencyMs: 12, prompt: `<script>alert("ask")</script> ghp_${"f6G7h8I9j0".repeat(4)}`, answer: "<img src=y onerror=alert(2)>", legs: [{ capability: "fast", model: "openai/gpt-x", host: "127.0.0.1:9", outcome: "ok", statusCode: 200, latencyMs: 12, retry: 0, endedAt: Date.now() }] });
-    const leg = (n: number, outcome: "ok" | "failed", errorCode?: string) => ({ capability: "fast", model: `m-${n}`, host: "127.0.0.1:9", outcome, ...(errorCode ? { errorCode } : {}), statusCode: outcome === "ok" ? 200 : 429, latencyMs: 5, retry: 0, endedAt: Date.now() });
-    ASK.fellBack = store.value.asks.record({ capability: "fast", status: "ok", model: "m-4", host: "127.0.0.1:9", fallbackUsed: true, latencyMs: 20, prompt: "q", answer: "a", legs: [leg(1, "failed", "auth"), leg(2, "failed", "rate_limited"), leg(3, "failed", "bad_request"), leg(4, "ok")] });
+    const leg = (n: number, outcome: "ok" | "failed", errorCode?: string, status = 429) => ({ capability: "fast", model: `m-${n}`, host: "127.0.0.1:9", outcome, ...(errorCode ? { errorCode } : {}), statusCode: outcome === "ok" ? 200 : status, latencyMs: 5, retry: 0, endedAt: Date.now() });
+    ASK.fellBack = store.value.asks.record({ capability: "fast", status: "ok", model: "m-4", host: "127.0.0.1:9", fallbackUsed: true, latencyMs: 20, prompt: "q", answer: "a", legs: [leg(1, "failed", "auth", 401), leg(2, "failed", "rate_limited"), leg(3, "failed", "bad_request", 400), leg(4, "failed", "server", 503), leg(5, "ok")] });
     store.value.close();
     const rt = await openReadonlyRuntime(box.env);
     if (!rt.ok) throw new Error(rt.error.message);
@@ -187,10 +187,13 @@ describe("a dashboard over a store", () => {
     expect(page).not.toContain("f6G7h8I9j0f6G7h8I9j0");
   });
 
-  test("an ask's legs show a deployment failure as the run page shows an attempt's: 'unavailable', never auth vs rate limit", async () => {
+  test("an ask's legs word a deployment failure as the run page words an attempt's (failure words), never 'unavailable'", async () => {
     const page = await (await get(`/asks/${ASK.fellBack}`)).text();
     const legs = page.slice(page.indexOf('<table class="legs">'), page.indexOf("</table>", page.indexOf('<table class="legs">')));
-    expect(legs.match(/<span class="why">unavailable<\/span>/g)).toHaveLength(2);
+    expect(legs).toContain('<span class="why">not signed in</span>');
+    expect(legs).toContain('<span class="why">rate-limited</span>');
+    expect(legs).toContain('<span class="why">provider error 503</span>');
+    expect(legs).not.toContain(">unavailable<");
     expect(legs).toContain('<span class="why">bad_request</span>');
     expect(legs).not.toContain(">auth<");
     expect(legs).not.toContain(">rate_limited<");

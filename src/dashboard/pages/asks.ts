@@ -4,7 +4,7 @@
  * redacted prompt and answer when they are stored.
  */
 import type { FailureClass } from "../../backends/contract.ts";
-import { publicOutcome } from "../../services/route/outcome.ts";
+import { failureWords } from "../../services/shared/failure-words.ts";
 import { ASK_STATUSES, type AskLegRecord, type AskListRow, type AskRecord } from "../../store/index.ts";
 import type { DashboardContext } from "../context.ts";
 import { duration, tokens, usd, when } from "../format.ts";
@@ -83,23 +83,26 @@ function facts(a: AskRecord): Html {
 
 /**
  * A deployment failure as the class a route attempt's would have (services/ask/cooling.ts cools
- * deployments by the same classes), so a leg's failure is shown the way the run page shows an
- * attempt's: key, capacity, network and address troubles are one word, "unavailable", never auth
- * vs rate limit. A refused request, a reply that is not an answer or a failed schema keep theirs.
+ * deployments by the same classes), worded as the run page words an attempt's
+ * (services/shared/failure-words.ts): "not signed in", "rate-limited", "provider error 503",
+ * "timed out". The CLI fixes there do not apply to a deployment, so only the words are shown. A
+ * refused request, a reply that is not an answer, a failed schema or a misconfigured deployment
+ * keep their code, which already says what happened.
  */
 const LEG_CLASS: Readonly<Record<string, FailureClass>> = {
   auth: "auth",
   rate_limited: "capacity",
   server: "capacity",
   transport: "transport",
-  misconfigured: "not_installed",
   timeout: "timeout",
 };
 
-function legError(code: string | null): Html | string {
+function legError(leg: AskLegRecord): Html | string {
+  const code = leg.errorCode;
   if (!code) return "—";
   const cls = Object.hasOwn(LEG_CLASS, code) ? LEG_CLASS[code] : undefined;
-  return html`<span class="why">${cls ? publicOutcome(cls) : code}</span>`;
+  const evidence = leg.statusCode === null ? (code === "rate_limited" ? "rate limit" : undefined) : `HTTP ${leg.statusCode}`;
+  return html`<span class="why">${cls ? failureWords(cls, evidence, undefined).words : code}</span>`;
 }
 
 function legsTable(legs: AskLegRecord[]): Html {
@@ -111,7 +114,7 @@ function legsTable(legs: AskLegRecord[]): Html {
       l.model,
       l.host ?? "—",
       badge(l.outcome, l.outcome === "ok" ? "ok" : l.outcome === "rejected" ? "unknown" : "failed"),
-      legError(l.errorCode),
+      legError(l),
       l.statusCode === null ? "—" : String(l.statusCode),
       duration(l.latencyMs),
       String(l.retry),
