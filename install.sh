@@ -89,11 +89,24 @@ detect_arch() {
   esac
 }
 
+# download URL FILE [progress]: with "progress" and stderr a terminal, curl or wget draws its bar
+# there (the binary is tens of MB); piped or logged, both stay quiet so stderr holds only errors.
 download() {
+  if [ "${3:-}" = progress ] && [ -t 2 ]; then
+    curl_quiet=--progress-bar
+    wget_quiet=--show-progress
+  else
+    curl_quiet=-s
+    wget_quiet=-q
+  fi
   if command -v curl >/dev/null 2>&1; then
-    curl -fsSL --retry 2 -o "$2" "$1" || die "download failed: $1"
+    curl -fSL "$curl_quiet" --retry 2 -o "$2" "$1" || die "download failed: $1"
   elif command -v wget >/dev/null 2>&1; then
-    wget -q -O "$2" "$1" || die "download failed: $1"
+    if [ "$wget_quiet" = -q ]; then
+      wget -q -O "$2" "$1" || die "download failed: $1"
+    else
+      wget -q --show-progress -O "$2" "$1" || die "download failed: $1"
+    fi
   else
     die "need curl or wget to download $1"
   fi
@@ -153,7 +166,7 @@ main() {
   download "$url/SHA256SUMS" "$tmp/SHA256SUMS"
   expected=$(expected_sha "$tmp/SHA256SUMS" "$asset")
   [ -n "$expected" ] || die "SHA256SUMS has no line for $asset; nothing was installed"
-  download "$url/$asset" "$tmp/$asset"
+  download "$url/$asset" "$tmp/$asset" progress
   actual=$(sha256_of "$tmp/$asset")
   [ "$actual" = "$expected" ] || die "checksum mismatch for $asset (expected $expected, got $actual); nothing was installed"
   chmod 755 "$tmp/$asset"

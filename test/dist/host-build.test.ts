@@ -271,6 +271,19 @@ describe("install.sh against a loopback release server", () => {
     expect(res.stderr).toContain("SHA256SUMS has no line for orchestrate-linux-arm64");
   });
 
+  test("on a terminal the binary's download draws curl's progress bar; piped it stays quiet (the tests above)", async () => {
+    const sb = await sandbox("tty");
+    let screen = "";
+    const proc = Bun.spawn(["/bin/sh", join(ROOT, "install.sh"), "--version", VERSION], {
+      env: { PATH: process.env.PATH ?? "", HOME: sb.home, TMPDIR: sb.tmpdir, ORCHESTRATE_INSTALL_DIR: sb.dir, ORCHESTRATE_DOWNLOAD_BASE: `http://127.0.0.1:${server.port}/good`, TERM: "xterm" },
+      terminal: { cols: 120, rows: 30, data: (_t, chunk) => void (screen += new TextDecoder().decode(chunk)) },
+    });
+    expect(await proc.exited).toBe(0);
+    // curl --progress-bar ends its bar with the percentage; only the binary gets one, not SHA256SUMS.
+    expect(screen.match(/100\.0%/g)).toHaveLength(1);
+    expect(await readdir(sb.dir)).toEqual(["orchestrate"]);
+  });
+
   test.skipIf(!Bun.which("wget"))("works with wget when curl is absent", async () => {
     const sb = await sandbox("wget");
     const tools = join(scratch, "no-curl-bin");
