@@ -70,8 +70,8 @@ function unknownCapability(config: Config, caps: string[]): string | undefined {
 }
 
 /** `run --dry-run`: router_dry_run from a shell — the plan on stdout, nothing sent. */
-function dryRunExit(rt: Runtime, request: DryRunRequest, json: boolean): never {
-  const out = dryRun(rt, request);
+async function dryRunExit(rt: Runtime, request: DryRunRequest, json: boolean): Promise<never> {
+  const out = await dryRun(rt, request);
   if (!out.ok) return exitWith(`Error [${out.error.code}]: ${shellWords(out.error.message)}${out.error.hint ? `\nNext: ${shellWords(out.error.hint)}` : ""}`, exitCodeFor(out.error.code));
   if (json) printJson(out.value);
   else stdout.write(`${formatDryRun(out.value)}\n`);

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { formatCooldowns } from "../../src/cli/cooldowns.ts";
 import { routeTask } from "../../src/services/route/index.ts";
+import { dryRun } from "../../src/services/route/tiers.ts";
 import { clearCooldowns, cooldownsByAgent } from "../../src/services/shared/cooling.ts";
 import { createRuntime, type Runtime } from "../../src/services/shared/runtime.ts";
 
@@ -83,5 +84,17 @@ describe("cooldowns that heal", () => {
     expect(clearCooldowns(w.rt, "codex-main")).toBe(1);
     expect(formatCooldowns(w.rt)).toBe("No agent is cooling down.\n");
     expect((await routeTask(w.rt, { prompt: "x", cwd: w.box.repo, tier: "standard" })).ok).toBe(true);
+  });
+
+  test("the dry run shows the healed decision a real route would take, and clears nothing", async () => {
+    const w = await signedOutWorld();
+    expect((await routeTask(w.rt, { prompt: "x", cwd: w.box.repo, tier: "standard" })).ok).toBe(false);
+    const before = await dryRun(w.rt, { cwd: w.box.repo, tier: "standard" });
+    expect(before.ok ? "planned" : before.error.code).toBe("no_candidates");
+
+    writeFileSync(w.credentials, w.saved, { mode: 0o600 });
+    const after = await dryRun(w.rt, { cwd: w.box.repo, tier: "standard" });
+    expect(after.ok ? after.value.recipients.map((r) => r.agent) : []).toEqual(["codex-main"]);
+    expect(cooldownsByAgent(w.rt, w.rt.now()).get("codex-main")).toMatchObject({ cls: "auth", heals: true });
   });
 });

@@ -54,7 +54,7 @@ describe("quota-aware routing", () => {
     expect(second.servedBy?.agent).toBe("fine");
     expect(spawned("warned")).toBe(0);
     expect(spawned("fine")).toBe(1);
-    const plan = dryRun(rt, { cwd: box.repo, tier: "standard" });
+    const plan = await dryRun(rt, { cwd: box.repo, tier: "standard" });
     if (!plan.ok) throw new Error(plan.error.message);
     expect(plan.value.recipients.map((r) => r.agent)).toEqual(["fine", "warned"]);
     expect(plan.value.decisions.find((d) => d.agent === "warned")?.reason).toMatch(/quota_warning: five_hour 92 % used, resets \d\d:\d\d:\d\d UTC/);
@@ -76,7 +76,7 @@ describe("quota-aware routing", () => {
     // Not the fixed capacity TTL (600 s): the reset claude named, two hours out.
     expect(cooldownsByAgent(rt, rt.now()).get("spent")?.until).toBe(RESET_SEC * 1000);
 
-    const plan = dryRun(rt, { cwd: box.repo, tier: "heavy" });
+    const plan = await dryRun(rt, { cwd: box.repo, tier: "heavy" });
     if (!plan.ok) throw new Error(plan.error.message);
     const clock = new Date(RESET_SEC * 1000).toISOString().slice(11, 19);
     expect(plan.value.decisions.find((d) => d.agent === "spent")).toMatchObject({ decision: "skip", reason: expect.stringContaining(`quota_exhausted: five_hour exhausted until ${clock} UTC`) });

@@ -6,7 +6,7 @@ import { resolveCommand } from "../../process/resolve.ts";
 import { checkCwd } from "../../safety/roots.ts";
 import type { Result } from "../../result.ts";
 import type { Runtime } from "../shared/runtime.ts";
-import { coolingByAgent } from "../shared/cooling.ts";
+import { coolingByAgent, signedInAgain } from "../shared/cooling.ts";
 import { quotaByAgent } from "../shared/quota.ts";
 
 export interface TierListing {
@@ -40,11 +40,17 @@ export interface DryRun {
   budget: { totalSec: number; reserveSec: number; perAttemptSec: number[] };
 }
 
-export function dryRun(rt: Runtime, req: DryRunRequest): Result<DryRun> {
+/**
+ * The plan a real route would take now, healing included (services/route/index.ts planHealed): an
+ * auth cooldown whose sign-in probe says signed in again is left out of the cooling, not cleared.
+ */
+export async function dryRun(rt: Runtime, req: DryRunRequest): Promise<Result<DryRun>> {
   const cwd = checkCwd(req.cwd, rt.roots);
   if (!cwd.ok) return cwd;
   const now = rt.now();
-  const planned = planRoute({ tier: req.tier, caps: req.caps ?? [], ...(req.timeoutSec ? { timeoutSec: req.timeoutSec } : {}) }, rt.config, coolingByAgent(rt, now), now, quotaByAgent(rt));
+  const cooling = coolingByAgent(rt, now);
+  for (const id of await signedInAgain(rt, [...cooling.keys()])) cooling.delete(id);
+  const planned = planRoute({ tier: req.tier, caps: req.caps ?? [], ...(req.timeoutSec ? { timeoutSec: req.timeoutSec } : {}) }, rt.config, cooling, now, quotaByAgent(rt));
   if (!planned.ok) return { ok: false, error: planned.error };
   const { plan } = planned;
   const recipients = plan.candidates.map((c, i) => ({

@@ -56,18 +56,29 @@ export function coolingByAgent(rt: Runtime, now: number): Map<string, Cooling> {
  * (probeSaysSignedOut) heals; a CLI with no such probe keeps cooling.
  */
 export async function healAuthCooldowns(rt: Runtime, agentIds: readonly string[]): Promise<string[]> {
+  const healed = await signedInAgain(rt, agentIds);
+  for (const id of healed) {
+    const agent = rt.config.agents[id];
+    if (agent) rt.store.cooldowns.clear(agentIdentityKey(rt, agent));
+    log.info(`${id}: signed in again; its auth cooldown was cleared`);
+  }
+  return healed;
+}
+
+/**
+ * The agents among these whose healing auth cooldown the fresh sign-in probe would clear; nothing
+ * is cleared (the dry run shows the real run's decision with it, and changes nothing).
+ */
+export async function signedInAgain(rt: Runtime, agentIds: readonly string[]): Promise<string[]> {
   const cooling = cooldownsByAgent(rt, rt.now());
-  const healed: string[] = [];
+  const ready: string[] = [];
   for (const id of new Set(agentIds)) {
     const agent = rt.config.agents[id];
     const cooldown = cooling.get(id);
     if (!agent || cooldown?.cls !== "auth" || !cooldown.heals) continue;
-    if ((await signInProbe(rt, agent)) !== "ready") continue;
-    rt.store.cooldowns.clear(agentIdentityKey(rt, agent));
-    log.info(`${id}: signed in again; its auth cooldown was cleared`);
-    healed.push(id);
+    if ((await signInProbe(rt, agent)) === "ready") ready.push(id);
   }
-  return healed;
+  return ready;
 }
 
 async function signInProbe(rt: Runtime, agent: AgentConfig): Promise<Readiness> {

@@ -22,8 +22,8 @@ export function listTiers(_input: typeof listTiersInput.infer): Promise<ToolOutc
 }
 
 export function dryRun(input: typeof dryRunInput.infer): Promise<ToolOutcome> {
-  return withRuntime((rt) => {
-    const out = planDryRun(rt, input);
+  return withRuntime(async (rt) => {
+    const out = await planDryRun(rt, input);
     if (!out.ok) return { ok: false, error: out.error };
     return { ok: true, data: { ...out.value }, text: formatDryRun(out.value) };
   });
