@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { StatusLine } from "./status-line.ts";
 import { resolve } from "node:path";
 import { TIERS } from "../config/types.ts";
 import { createRuntime } from "../services/shared/runtime.ts";
@@ -43,12 +44,14 @@ export const runCommand = defineCommand({
     if (args["dry-run"]) return dryRunExit(rt.value, request, args.json === true);
     const prompt = args.prompt === "-" ? await Bun.stdin.text() : (args.prompt ?? "");
     const abort = new AbortController();
+    const status = new StatusLine(stderr);
     installShutdownHandlers({ onShutdown: () => abort.abort("shutdown") });
     const outcome = await routeTask(
       rt.value,
       { prompt, ...request },
-      { signal: abort.signal, onProgress: (m) => stderr.write(`… ${m}\n`) },
+      { signal: abort.signal, onProgress: (m) => status.update(m) },
     );
+    status.done();
     await killAllLive("shutdown");
     const { text, ...rest } = outcome;
     const record = outcome.runId ? rt.value.store.runs.getRun(outcome.runId) : undefined;
