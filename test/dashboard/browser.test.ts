@@ -190,7 +190,7 @@ describe.skipIf(!haveChromium)("dashboard in headless Chromium", () => {
     await page.waitForURL(/\/asks\/\w+$/);
     const legs = await page.locator("table.legs tbody tr").allInnerTexts();
     expect(legs).toHaveLength(2);
-    expect(legs[0]).toMatch(/openai\/gpt-world\s[\s\S]*failed\s+unavailable\s+429/);
+    expect(legs[0]).toMatch(/openai\/gpt-world\s[\s\S]*failed\s+rate-limited\s+429/);
     expect(legs[0]).not.toContain("rate_limited");
     expect(legs[1]).toMatch(/gpt-world-backup[\s\S]*ok[\s\S]*200/);
     expect(await page.locator("#prompt").innerText()).toBe(prompt);

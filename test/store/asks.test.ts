@@ -10,6 +10,7 @@ import type { AskInput } from "../../src/store/index.ts";
 import { askListSql } from "../../src/store/browse/asks.ts";
 import { SCHEMA_VERSION } from "../../src/store/migrations/index.ts";
 import { mustOpen, rawBytes, SECRETS, tmpStorePath } from "./tmp.ts";
+import { rewindSchema } from "./rewind.ts";
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 10, 2);
@@ -159,10 +160,7 @@ describe("store: asks", () => {
     old.consultations.addTurn(old.consultations.create({ agentId: "cl", backend: "claude" }), { prompt: "q", modelVerified: "verified", latencyMs: 5 });
     old.close();
     const raw = new Database(path);
-    raw.run("DROP TABLE ask_legs");
-    raw.run("DROP TABLE asks");
-    raw.run("ALTER TABLE cooldowns DROP COLUMN heals"); // 008's
-    raw.run("PRAGMA user_version = 5");
+    rewindSchema(raw, 5);
     raw.close();
     const store = mustOpen(path);
     expect(store.db.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version).toBe(SCHEMA_VERSION);

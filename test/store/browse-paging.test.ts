@@ -13,6 +13,7 @@ import { reviewListSql } from "../../src/store/browse/reviews.ts";
 import { workflowListSql } from "../../src/store/browse/workflows.ts";
 import { SCHEMA_VERSION } from "../../src/store/migrations/index.ts";
 import { mustOpen, tmpStorePath } from "./tmp.ts";
+import { rewindSchema } from "./rewind.ts";
 
 type Values = Record<string, string>;
 const T0 = Date.UTC(2026, 10, 1);
@@ -165,7 +166,7 @@ test("a store at schema 6 migrates on: the listing indexes exist and the time-on
   const path = tmpStorePath();
   mustOpen(path).close();
   const raw = new Database(path);
-  raw.run("DROP INDEX runs_status_started; DROP INDEX jobs_kind_created; DROP INDEX jobs_created; CREATE INDEX jobs_created ON jobs (created_at DESC); ALTER TABLE cooldowns DROP COLUMN heals; PRAGMA user_version = 6");
+  rewindSchema(raw, 6);
   raw.close();
   const store = mustOpen(path);
   expect(store.db.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version).toBe(SCHEMA_VERSION);

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { mustOpen, tmpStorePath } from "./tmp.ts";
+import { rewindSchema } from "./rewind.ts";
 
 describe("cooldowns", () => {
   test("arm keeps the later expiry; active drops expired; clear removes", () => {
@@ -40,7 +41,7 @@ describe("cooldowns", () => {
     const path = tmpStorePath();
     mustOpen(path).close();
     const raw = new Database(path);
-    raw.run("ALTER TABLE cooldowns DROP COLUMN heals; PRAGMA user_version = 7");
+    rewindSchema(raw, 7);
     raw.run("INSERT INTO cooldowns (agent_id, cls, until_ms, armed_at) VALUES ('a', 'auth', 9000, 1000)");
     raw.close();
     const store = mustOpen(path);

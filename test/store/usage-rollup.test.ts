@@ -7,6 +7,7 @@ import { describe, expect, test } from "bun:test";
 import type { Store } from "../../src/store/db.ts";
 import type { SeriesDimension, UsagePoint } from "../../src/store/index.ts";
 import { mustOpen, tmpStorePath } from "./tmp.ts";
+import { rewindSchema } from "./rewind.ts";
 
 const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 10, 1);
@@ -86,7 +87,7 @@ describe("usage rollup (migration 005)", () => {
     const store = mustOpen(path);
     fill(store);
     // Back to what 004 left: no tier column, no rollup, no triggers (and no asks, from 006).
-    store.db.run("DROP TABLE ask_legs; DROP TABLE asks; DROP TRIGGER usage_hourly_add; DROP TRIGGER usage_hourly_remove; DROP TABLE usage_hourly; DROP INDEX workflows_attention; DROP INDEX attempts_agent_created; DROP INDEX runs_id_started; ALTER TABLE usage DROP COLUMN tier; ALTER TABLE cooldowns DROP COLUMN heals; PRAGMA user_version = 4");
+    rewindSchema(store.db, 4);
     store.close();
     const migrated = mustOpen(path);
     expect(migrated.db.query<{ n: number }, []>("SELECT count(*) AS n FROM usage WHERE source = 'attempt' AND tier IS NULL").get()?.n).toBe(0);
