@@ -384,6 +384,17 @@ export interface DrivenFacts {
   traits: BackendTraits;
 }
 
+/**
+ * The half of the contract each backend keeps in its own machine.ts: what surrounds a run (traits,
+ * files the CLI writes and reads, registration, models, wizard hints), apart from how a run is
+ * driven (index.ts, parse, classify). Declared once here; every machine.ts ends in
+ * `satisfies BackendMachine`, so its keys keep their precise types and the adapter it is spread
+ * into still checks what is required.
+ */
+export type BackendMachine = Partial<
+  Pick<Adapter, "advisoryHint" | "client" | "helperModel" | "history" | "installDirs" | "mcpConfigFiles" | "models" | "options" | "providerConfigFiles" | "registration" | "registrationHelp" | "risks" | "sideChannel" | "traits" | "wizard" | "writes">
+>;
+
 export interface Adapter {
   /** The registry key; a test checks that they agree. */
   backend: string;

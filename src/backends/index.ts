@@ -36,7 +36,3 @@ export const CLI_BACKENDS = BACKENDS.filter((b) => !adapters[b].acp?.only);
 export function isBackend(name: string): name is Backend {
   return Object.hasOwn(adapters, name);
 }
-
-export function adapterFor(backend: Backend): Adapter {
-  return adapters[backend];
-}

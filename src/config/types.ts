@@ -7,7 +7,7 @@ import type { ClaudePermissionMode, CodexSandbox } from "../backends/contract.ts
 import type { Backend } from "../backends/index.ts";
 import type { AskConfig } from "./ask/types.ts";
 
-export type { AskCapability, AskConfig, AskDeployment, AskLimits, AskStrategy } from "./ask/types.ts";
+export type { AskCapability, AskConfig, AskDeployment, AskStrategy } from "./ask/types.ts";
 
 export const TIERS = ["light", "standard", "heavy"] as const;
 export type Tier = (typeof TIERS)[number];
@@ -82,7 +82,7 @@ export interface ReviewConfig {
   deepReviewers: string[];
 }
 
-export type { ExecutionMode, WorkflowBinding, WorkflowConfig, WorkflowStepName } from "./workflow/types.ts";
+export type { ExecutionMode, WorkflowConfig } from "./workflow/types.ts";
 import type { ExecutionMode, WorkflowConfig } from "./workflow/types.ts";
 
 export interface Config {

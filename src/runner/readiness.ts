@@ -37,10 +37,6 @@ export function interpretReadiness(adapter: Adapter, out: ProbeOutput, env: Reco
   return out.exitCode === 0 ? "ready" : "not_ready";
 }
 
-export function clearReadinessCache(): void {
-  cache.clear();
-}
-
 async function probe(command: string, args: string[], env: Record<string, string | undefined>): Promise<ProbeOutput | undefined> {
   const out = await capture(command, args, env);
   return out.problem ? undefined : { exitCode: out.exitCode, stdout: out.stdout, stderr: out.stderr };

@@ -1,7 +1,8 @@
-/** The store's public surface: the only module tree that holds SQL. */
-export { openStore, BUSY_TIMEOUT_MS, type Store, type StoreErrorCode, type OpenStoreOptions } from "./db.ts";
-export { defaultStorePath } from "./paths.ts";
-export type { ContentPolicy } from "./content.ts";
+/**
+ * The store's record types in one place: src/store/ is the only module tree that holds SQL.
+ * Values (openStore, defaultStorePath, limits) are imported from the file that owns them, so a
+ * caller that needs only a path does not load the SQL modules (docs/architecture.md, lazy loading).
+ */
 export type * from "./runs.ts";
 export type * from "./cooldowns.ts";
 export type * from "./quota.ts";
@@ -13,7 +14,5 @@ export type * from "./usage.ts";
 export type * from "./asks.ts";
 export type * from "./browse/index.ts";
 export type * from "./series.ts";
-export { HEAD_CHARS, ASK_STATUSES } from "./browse/index.ts";
+export { ASK_STATUSES } from "./browse/index.ts";
 export { SERIES_DIMENSIONS } from "./series.ts";
-export { PARTIAL_TAIL_CHARS } from "./jobs.ts";
-export { SCHEMA_VERSION } from "./migrations/index.ts";

@@ -47,5 +47,5 @@ export const acpAdapter: Adapter = {
   history: "the agent's own session store (see its documentation)",
 };
 
-export { acpLine, readRecord, type AcpPhase, type AcpRecord } from "./records.ts";
-export { kindActs, loginHintOf, permissionAnswer, type PermissionOutcome, type RoutePermissions } from "./policy.ts";
+export { acpLine, type AcpPhase, type AcpRecord } from "./records.ts";
+export { kindActs, loginHintOf, permissionAnswer, type RoutePermissions } from "./policy.ts";

@@ -4,9 +4,8 @@
  * it lists models. Pure: paths are computed, never read, here.
  */
 import { join } from "node:path";
-import type { Adapter, AgentFacts } from "../contract.ts";
+import type { BackendMachine, AgentFacts } from "../contract.ts";
 
-type Machine = Pick<Adapter, "risks" | "traits" | "writes" | "installDirs" | "history" | "client" | "registration" | "registrationHelp" | "models" | "wizard">;
 
 /** `agy models` prints `slug<TAB>label` lines (§4.5, 1.1.18 and 1.2.14). */
 export function agyModelsFrom(stdout: string): string[] {
@@ -25,7 +24,7 @@ export function agyValidModel(id: string): boolean {
   return !id.startsWith("gemini-") || /-(high|medium|low)$/.test(id);
 }
 
-export const agyMachine: Machine = {
+export const agyMachine = {
   // §5.3: no flag or env var points agy at other settings, MCP or hook files.
   risks: (agent: AgentFacts) => [
     {
@@ -52,4 +51,4 @@ export const agyMachine: Machine = {
   registrationHelp: (name, self) => `  add "${name}": {"command": "${self[0] ?? ""}", "args": ${JSON.stringify(self.slice(1))}} under mcpServers in ~/.gemini/config/mcp_config.json`,
   models: { argv: () => ["models"], read: agyModelsFrom },
   wizard: { modelHint: "a slug `agy models` lists, with its effort suffix (e.g. gemini-3.8-flash-high); empty for agy's default", validModel: agyValidModel },
-};
+} satisfies BackendMachine;

@@ -1,9 +1,8 @@
 /** What claude keeps around a run, as data: history, registration, and the settings the wizard asks about. */
-import type { Adapter } from "../contract.ts";
+import type { BackendMachine } from "../contract.ts";
 
-type Machine = Pick<Adapter, "options" | "advisoryHint" | "risks" | "traits" | "writes" | "installDirs" | "history" | "client" | "registration" | "registrationHelp" | "wizard">;
 
-export const claudeMachine: Machine = {
+export const claudeMachine = {
   options: {
     permissionMode: "codex has sandbox; other backends have no such switch",
     allowedTools: "only claude takes a tool allowlist",
@@ -44,4 +43,4 @@ export const claudeMachine: Machine = {
       },
     ],
   },
-};
+} satisfies BackendMachine;

@@ -4,10 +4,9 @@
  * settings the wizard asks about. Pure: paths are computed, never read, here.
  */
 import { join } from "node:path";
-import type { Adapter, AgentFacts, Env } from "../contract.ts";
+import type { BackendMachine, AgentFacts, Env } from "../contract.ts";
 import { asObject, parseObject } from "../events.ts";
 
-type Machine = Pick<Adapter, "options" | "advisoryHint" | "risks" | "traits" | "writes" | "sideChannel" | "mcpConfigFiles" | "providerConfigFiles" | "installDirs" | "history" | "client" | "registration" | "registrationHelp" | "models" | "wizard">;
 
 /** Where codex keeps its state: $CODEX_HOME, else ~/.codex. */
 export function codexHomeFor(env: Env, homeDir: string): string {
@@ -53,7 +52,7 @@ export function codexCatalog(stdout: string): string[] {
   }
 }
 
-export const codexMachine: Machine = {
+export const codexMachine = {
   options: { sandbox: "claude has permissionMode; other backends have no such switch" },
   advisoryHint: (agent: AgentFacts) => `Advisory entry "${agent.id}": use the Codex MCP server directly for this task (codex mcp-server). Nothing was sent.`,
   risks: (agent) => (agent.sandbox === "danger-full-access" ? [{ code: "danger_full_access", message: `${agent.id}: codex sandbox danger-full-access removes the OS sandbox entirely — an untrusted prompt runs as you` }] : []),
@@ -95,4 +94,4 @@ export const codexMachine: Machine = {
       },
     ],
   },
-};
+} satisfies BackendMachine;

@@ -302,6 +302,3 @@ export function copilotVersionFrom(text: string): string | undefined {
 function num(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) ? value : 0;
 }
-
-/** The name src/backends/index.ts imports. */
-export const copilot = copilotAdapter;

@@ -1,15 +1,14 @@
 /** What copilot keeps around a run, as data: its usage file, MCP config, history and registration. */
 import { join } from "node:path";
-import type { Adapter, Env } from "../contract.ts";
+import type { BackendMachine, Env } from "../contract.ts";
 
-type Machine = Pick<Adapter, "traits" | "writes" | "mcpConfigFiles" | "installDirs" | "history" | "client" | "registration" | "registrationHelp">;
 
 /** $COPILOT_HOME, else ~/.copilot. */
 export function copilotHome(env: Env, home: string): string {
   return env.COPILOT_HOME ?? join(home, ".copilot");
 }
 
-export const copilotMachine: Machine = {
+export const copilotMachine = {
   // Tokens only in the usage file written at the end (answer mode); nothing streamed.
   traits: { usage: { tokens: "none", cost: "none", turns: "none" }, identity: "side-channel", resumedUsage: "per-turn", containment: "permission-mode" },
   writes: { isolatedWrite: false, patch: true, why: "copilot's route mode runs with --allow-all-tools: nothing confines its writes to the cwd" },
@@ -23,4 +22,4 @@ export const copilotMachine: Machine = {
     return { kind: "file", file: join(copilotHome(env, home), "mcp-config.json"), path: ["mcpServers", name], entry: { type: "local", command, args, tools: ["*"] } };
   },
   registrationHelp: (name, self) => `  copilot: add to ~/.copilot/mcp-config.json  "mcpServers": { "${name}": { "type": "local", "command": ${JSON.stringify(self[0])}, "args": ${JSON.stringify(self.slice(1))}, "tools": ["*"] } }`,
-};
+} satisfies BackendMachine;

@@ -1,6 +1,6 @@
 /** What gemini keeps around a run, as data: history and registration. */
 import { join } from "node:path";
-import type { Adapter } from "../contract.ts";
+import type { BackendMachine } from "../contract.ts";
 
 /**
  * The pause before the re-run. Measured against the real 0.61.0 on a loopback server (scripts/smoke/
@@ -9,9 +9,8 @@ import type { Adapter } from "../contract.ts";
  */
 export const GEMINI_RERUN_DELAY_MS = 500;
 
-type Machine = Pick<Adapter, "traits" | "writes" | "helperModel" | "installDirs" | "history" | "client" | "registration" | "registrationHelp" | "wizard">;
 
-export const geminiMachine: Machine = {
+export const geminiMachine = {
   // stats arrive in the final result event; the served model is named in the stream.
   traits: {
     usage: { tokens: "final", cost: "none", turns: "none" },
@@ -42,4 +41,4 @@ export const geminiMachine: Machine = {
   registrationHelp: (name, self) => `  gemini mcp add ${name} ${self.join(" ")}`,
   // gemini has no model-listing command; -m takes these ids from its own bundle, and `auto` lets it route.
   wizard: { modelHint: "a Gemini model id, e.g. gemini-2.5-pro", suggested: ["auto", "gemini-2.5-pro", "gemini-2.5-flash", "gemini-2.5-flash-lite"] },
-};
+} satisfies BackendMachine;

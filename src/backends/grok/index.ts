@@ -248,6 +248,3 @@ function pickNum(obj: Json, ...keys: string[]): number | undefined {
   for (const key of keys) if (typeof obj[key] === "number") return obj[key] as number;
   return undefined;
 }
-
-/** The name src/backends/index.ts imports. */
-export const grok = grokAdapter;

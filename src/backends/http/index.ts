@@ -18,7 +18,6 @@ export function wireFor(format: WireFormat): Wire {
   return WIRES[format];
 }
 
-export type { ChatMessage, ChatRequest, Endpoint, FinishReason, HttpCall, ParsedReply, ReplyParser, ReplyUsage, Wire, WireFormat } from "./types.ts";
-export { classifyExchange, retryAfterOf, type DeploymentFailure, type ExchangeVerdict, type NonAnswer } from "./classify.ts";
-export { PROVIDER_PREFIXES, resolveEndpoint, type ResolvedEndpoint } from "./providers.ts";
-export { ANTHROPIC_VERSION } from "./anthropic.ts";
+export type { ParsedReply, Wire, WireFormat } from "./types.ts";
+export { classifyExchange, retryAfterOf } from "./classify.ts";
+export { resolveEndpoint } from "./providers.ts";

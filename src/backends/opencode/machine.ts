@@ -1,8 +1,7 @@
 /** What opencode keeps around a run, as data: its export (the served model), MCP config, history, registration, models. */
 import { join } from "node:path";
-import type { Adapter, Env } from "../contract.ts";
+import type { BackendMachine, Env } from "../contract.ts";
 
-type Machine = Pick<Adapter, "traits" | "writes" | "mcpConfigFiles" | "installDirs" | "history" | "client" | "registration" | "registrationHelp" | "models" | "wizard">;
 
 function configDir(env: Env, home: string): string {
   return join(env.XDG_CONFIG_HOME || join(home, ".config"), "opencode");
@@ -16,7 +15,7 @@ export function opencodeListedModels(stdout: string): string[] {
     .filter((l) => l.includes("/") && !l.includes(" "));
 }
 
-export const opencodeMachine: Machine = {
+export const opencodeMachine = {
   // step_finish carries each step's own figures; the model shows in `opencode export` only.
   traits: { usage: { tokens: "streamed", cost: "streamed", turns: "none" }, identity: "side-channel", resumedUsage: "per-turn", containment: "permission-mode" },
   writes: { isolatedWrite: false, patch: true, why: "opencode's route mode keeps the person's config, whose build agent runs bash without approval: nothing confines its writes to the cwd" },
@@ -33,4 +32,4 @@ export const opencodeMachine: Machine = {
   registrationHelp: (name, self) => `  opencode: add to opencode.json  "mcp": { "${name}": { "type": "local", "command": [${self.map((p) => JSON.stringify(p)).join(", ")}] } }`,
   models: { argv: () => ["models"], read: opencodeListedModels },
   wizard: { modelHint: "<provider>/<model>", validModel: (id) => id.includes("/") },
-};
+} satisfies BackendMachine;

@@ -36,9 +36,5 @@ export const piAdapter: Adapter = {
   supportsResume: true,
 };
 
-export { piInvocation, PI_READ_ONLY_TOOLS } from "./invocation.ts";
-export { parsePiLine } from "./parse.ts";
-export { classifyPi, explainPi } from "./classify.ts";
-export { piFailureFromText } from "./failure-text.ts";
 export { piListedModels } from "./machine.ts";
-export { isLine1, piAuthCheckArgv, piLineOf, piProbesFor, PI_LINE_0, PI_LINE_1, PI_LINE_1_OLD_NODE, PI_LINE_UNKNOWN } from "./variant.ts";
+export { piAuthCheckArgv, PI_LINE_0, PI_LINE_1, PI_LINE_1_OLD_NODE, PI_LINE_UNKNOWN } from "./variant.ts";

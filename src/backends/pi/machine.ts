@@ -3,10 +3,9 @@
  * hint. pi has no MCP client on 0.73 and, on 1.x, one whose `pi mcp add` the 0.73 line would read
  * as a prompt (it has no `mcp` command), so orchestrate never registers itself automatically.
  */
-import type { Adapter } from "../contract.ts";
+import type { BackendMachine } from "../contract.ts";
 import { isLine1 } from "./variant.ts";
 
-type Machine = Pick<Adapter, "traits" | "writes" | "installDirs" | "history" | "registrationHelp" | "models" | "wizard">;
 
 /**
  * `pi --list-models` prints a table (`provider  model  context  max-out  thinking  images`); the
@@ -20,7 +19,7 @@ export function piListedModels(stdout: string): string[] {
   });
 }
 
-export const piMachine: Machine = {
+export const piMachine = {
   // Usage per model call in every assistant message_end, as the run goes; the served model only
   // when the server names another one (`responseModel`); pi has no sandbox and no permission
   // prompts (bash, edit and write run at once headless; research §6).
@@ -33,4 +32,4 @@ export const piMachine: Machine = {
   // 0.73 prints the table to stderr when stdin is not a terminal; 1.x to stdout.
   models: { argv: (variant) => (isLine1(variant) ? ["--list-models", "--offline"] : undefined), read: piListedModels },
   wizard: { modelHint: "a model id pi lists for the agent's provider (`pi --list-models`); pi agents also need provider:" },
-};
+} satisfies BackendMachine;

@@ -101,14 +101,6 @@ function noticeOf(ledger: StoreLedger): { store_notice?: string } {
   return notice ? { store_notice: notice } : {};
 }
 
-/** Both halves in one call, for callers that hold no job (the service's own tests). */
-export async function runStep(rt: Runtime, req: RunStepRequest, approver: StepApprover | undefined, signal: AbortSignal): Promise<Result<StepOutcome>> {
-  const prepared = await prepareStep(rt, req, approver);
-  if (!prepared.ok) return prepared;
-  const { ok: done, error, ...outcome } = await executeStep(rt, prepared.value, signal);
-  return done ? ok(outcome) : { ok: false, error: error ?? { code: "internal_error", message: "The step failed without an error." } };
-}
-
 function failStep<T>(rt: Runtime, step: StepRecord, error: Failure): Result<T> {
   rt.store.workflows.finishStep(step.id, { status: "failed", errorCode: error.code, errorMessage: error.message }, rt.now());
   advance(rt, step.workflowId);

@@ -226,7 +226,8 @@ export const workflowRunStepOutput = type({
 });
 
 /** workflow_record_host_step: the step as recorded. */
-export const workflowRecordHostStepOutput = workflowStepOutput;
+/** Recording a host step answers with the same step view as running one. */
+export { workflowStepOutput as workflowRecordHostStepOutput };
 
 export const workflowCancelOutput = type({ ok: "boolean", "error?": errorInfo, workflow_id: "string", status: "'cancelled'" });
 export const workflowDeleteOutput = type({ ok: "boolean", "error?": errorInfo, workflow_id: "string", deleted: "true" });
