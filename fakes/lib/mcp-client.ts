@@ -9,12 +9,17 @@ import type { ToolDef } from "../../src/mcp/define.ts";
 import { isErrorCode } from "../../src/errors.ts";
 import { allTools } from "../../src/mcp/tools/index.ts";
 
-export interface McpSession {
+/** What a test drives: a connected client, and how to end the session. */
+export interface ClientSession {
   client: Client;
+  close(): Promise<void>;
+}
+
+/** A session with a server process of its own: its pid and what it wrote to stderr. */
+export interface McpSession extends ClientSession {
   transport: StdioClientTransport;
   pid: number | null;
   stderr: () => string;
-  close(): Promise<void>;
 }
 
 /** A client that declares elicitation answers each elicitation/create with this (it sees the message). */
@@ -31,8 +36,7 @@ export async function connect(env: Record<string, string>, opts: { command?: str
   const elicit = opts.elicit;
   if (elicit) client.setRequestHandler(ElicitRequestSchema, async (request) => ({ action: await elicit(request.params.message) }));
   await client.connect(transport);
-  enforceClosedCodes(client);
-  enforceOutputSchemas(client);
+  checkedReplies(client);
   return {
     client,
     transport,
@@ -40,6 +44,12 @@ export async function connect(env: Record<string, string>, opts: { command?: str
     stderr: () => err,
     close: () => client.close(),
   };
+}
+
+/** Wraps callTool so every reply is checked as below, whatever the test then asserts. */
+export function checkedReplies(client: Client): void {
+  enforceClosedCodes(client);
+  enforceOutputSchemas(client);
 }
 
 /**

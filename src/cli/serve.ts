@@ -1,16 +1,21 @@
 import { serveFront } from "../mcp/front.ts";
 import { installShutdownHandlers, killAllLive } from "../process/live.ts";
 import { stderr } from "../safety/egress.ts";
+import { endServerLifetime } from "../lifetime.ts";
 
 /**
  * Ends every job (so each records `cancelled` with its partial output) and every live process
- * group. Loaded lazily: a server that never ran a job never pays for the jobs module.
+ * group, waits for every pending call's answer, then drops the server's state (src/lifetime.ts:
+ * the store is closed). Loaded lazily: a server that never ran a job never pays for the jobs
+ * module. Also the end of an in-process session in the tests (fakes/lib/in-process.ts), so both
+ * end the same way.
  */
-async function shutdown(): Promise<void> {
+export async function shutdown(): Promise<void> {
   const [{ cancelAllJobs }, { drainCalls }] = await Promise.all([import("../services/shared/jobs.ts"), import("../mcp/inflight.ts")]);
   await cancelAllJobs("shutdown");
   await killAllLive("shutdown");
   await drainCalls();
+  await endServerLifetime();
 }
 
 /**

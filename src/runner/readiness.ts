@@ -4,9 +4,11 @@
  */
 import type { Adapter, ProbeOutput, ProbeSpec, Readiness } from "../backends/contract.ts";
 import { capture } from "../process/capture.ts";
+import { forgetAtServerEnd } from "../lifetime.ts";
 
 const TTL_MS = 30_000;
 const cache = new Map<string, { at: number; value: Readiness }>();
+forgetAtServerEnd(() => cache.clear());
 
 export interface ReadinessOptions {
   /** The installed variant's probes, when they differ from the adapter's (pi 1.x has `auth check`). */

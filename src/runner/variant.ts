@@ -7,12 +7,14 @@
 import { statSync } from "node:fs";
 import type { Adapter, Env, VariantTraits } from "../backends/contract.ts";
 import { capture, type Captured, type CaptureOptions } from "../process/capture.ts";
+import { forgetAtServerEnd } from "../lifetime.ts";
 
 /** Runs one probe of the binary; the doctor passes one that shares identical probes between checks. */
 export type Prober = (args: string[], opts?: CaptureOptions) => Promise<Captured>;
 
 const PROBE_TIMEOUT_MS = 10_000;
 const variants = new Map<string, Promise<string>>();
+forgetAtServerEnd(() => variants.clear());
 
 /** undefined for backends without variants. */
 export async function variantOf(adapter: Adapter, commandPath: string, env: Env, run: Prober = (args, opts) => capture(commandPath, args, env, opts)): Promise<string | undefined> {

@@ -9,7 +9,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { connect, type McpSession } from "../../fakes/lib/mcp-client.ts";
+import { connect, type ClientSession } from "../../fakes/lib/mcp-client.ts";
 import { DEMO_CONFIG, demoSandbox } from "../../fakes/lib/demo-world.ts";
 import { startFakeProvider } from "../../fakes/lib/fake-provider.ts";
 import { FAKES_DIR, type Sandbox } from "../../fakes/lib/sandbox.ts";
@@ -129,7 +129,7 @@ async function overMcp(box: Sandbox): Promise<void> {
 
 type Reply = Record<string, unknown>;
 
-async function call(session: McpSession, name: string, args: Record<string, unknown>): Promise<Reply> {
+async function call(session: ClientSession, name: string, args: Record<string, unknown>): Promise<Reply> {
   const reply = await session.client.callTool({ name, arguments: args });
   const data = reply.structuredContent;
   if (reply.isError || typeof data !== "object" || data === null) throw new Error(`${name} failed: ${JSON.stringify(reply.content)}`);
@@ -137,7 +137,7 @@ async function call(session: McpSession, name: string, args: Record<string, unkn
 }
 
 /** Plans a step and spends its token the way its executor takes it (the host records, an agent runs). */
-async function step(session: McpSession, wf: string, name: string, extra: Reply = {}): Promise<Reply> {
+async function step(session: ClientSession, wf: string, name: string, extra: Reply = {}): Promise<Reply> {
   const plan = await call(session, "workflow_plan_step", { workflow_id: wf, step: name, context: "README.md:\n# demo\n" });
   const tool = plan.executor === "host" ? "workflow_record_host_step" : "workflow_run_step";
   return call(session, tool, { workflow_id: wf, step_id: String(plan.step_id), token: String(plan.token), ...extra });

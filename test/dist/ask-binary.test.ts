@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { startFakeProvider } from "../../fakes/lib/fake-provider.ts";
-import { connect, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connect, type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { compile, hostName, tmp } from "./support.ts";
 
@@ -15,7 +15,7 @@ const KEY = ["sk", "bin", "C0mp1l3dB1n4ryK3y000"].join("-");
 const provider = startFakeProvider({ keys: { openai: KEY } });
 let out = "";
 let box: Sandbox;
-let session: McpSession;
+let session: ClientSession;
 
 beforeAll(async () => {
   out = await tmp("ask-bin");

@@ -7,7 +7,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { connect, textOf, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { textOf, type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { FAKES_DIR, makeSandbox, type Recording, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { detectBackends } from "../../src/doctor/detect.ts";
 import { ask, call, envOf, startWorld, type World } from "./consult-helpers.ts";
@@ -19,7 +20,7 @@ const after = (argv: string[], flag: string) => argv[argv.indexOf(flag) + 1];
 const SCRATCH = /\/orchestrate-consult-[0-9A-Z]{26}$/;
 
 let box: Sandbox | undefined;
-let session: McpSession | undefined;
+let session: ClientSession | undefined;
 let world: World | undefined;
 
 afterEach(async () => {
@@ -68,7 +69,7 @@ async function route(config: string, env: Record<string, string> = {}, args: Rec
   box = makeSandbox({ ...FAST, ...env });
   signIn(box.home);
   box.writeConfig(config);
-  session = await connect(box.env);
+  session = await connectInProcess(box.env);
   return (await session.client.callTool({ name: "route", arguments: { prompt: "do the thing", cwd: box.repo, tier: "heavy", timeoutSec: 120, ...args } })) as ToolReply;
 }
 
@@ -143,7 +144,7 @@ describe("route through agy", () => {
 async function routeIn(sandbox: Sandbox, config: string): Promise<ToolReply> {
   signIn(sandbox.home);
   sandbox.writeConfig(config);
-  session = await connect(sandbox.env);
+  session = await connectInProcess(sandbox.env);
   return (await session.client.callTool({ name: "route", arguments: { prompt: "do the thing", cwd: sandbox.repo, tier: "heavy" } })) as ToolReply;
 }
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { textOf, type McpSession } from "../../fakes/lib/mcp-client.ts";
+import { textOf, type ClientSession } from "../../fakes/lib/mcp-client.ts";
 import { startFakeProvider } from "../../fakes/lib/fake-provider.ts";
 import { openWorld, type World } from "../helpers/world.ts";
 import { orchestrate } from "../setup/helpers.ts";
@@ -21,7 +21,7 @@ afterEach(async () => {
   world = undefined;
 });
 
-async function start(): Promise<McpSession> {
+async function start(): Promise<ClientSession> {
   world = await openWorld(`ask:\n  capabilities:\n    fast:\n      deployments: [{ model: openai/gpt-hist, baseUrl: "${p.openaiBase}", apiKeyEnv: OPENAI_KEY }]\n`, { OPENAI_KEY: KEY, ORCHESTRATE_HISTORY_TOOLS: "1" });
   return world.session;
 }
@@ -35,7 +35,7 @@ function count(sql: string): number {
   }
 }
 
-async function askOnce(s: McpSession, prompt: string): Promise<void> {
+async function askOnce(s: ClientSession, prompt: string): Promise<void> {
   const reply = await s.client.callTool({ name: "ask", arguments: { capability: "fast", prompt } });
   expect((reply.structuredContent as { ok?: boolean } | undefined)?.ok).toBe(true);
 }

@@ -8,11 +8,12 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { connect, textOf, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { textOf, type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { makeSandbox, type Recording, type Sandbox } from "../../fakes/lib/sandbox.ts";
 
 let box: Sandbox | undefined;
-let session: McpSession | undefined;
+let session: ClientSession | undefined;
 
 afterEach(async () => {
   await session?.close().catch(() => undefined);
@@ -72,7 +73,7 @@ async function route(backend: Backend, env: Record<string, string>): Promise<Too
   box = makeSandbox();
   backend.setup?.(box.home);
   box.writeConfig(backend.config(env));
-  session = await connect(box.env);
+  session = await connectInProcess(box.env);
   return (await session.client.callTool({ name: "route", arguments: { prompt: "do the thing", cwd: box.repo, tier: "heavy" } })) as ToolReply;
 }
 
@@ -133,7 +134,7 @@ describe("a provider's long retry-after", () => {
     box = makeSandbox();
     // A short capacity TTL, so only the provider's wait can make the cooldown outlast it.
     box.writeConfig(`${backend.config({ FAKE_CLAUDE_SCENARIO: "rate-limit", FAKE_RETRY_AFTER: "30", ...REAL })}cooldowns: { capacitySec: 1 }\n`);
-    session = await connect(box.env);
+    session = await connectInProcess(box.env);
     const started = Date.now();
     const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
     expect(attemptsOf(reply).map((a) => [a.agent, a.outcome, a.fellBack])).toEqual([
@@ -154,7 +155,7 @@ describe("a capacity TTL of 0 keeps cooldowns off", () => {
     const backend = BACKENDS.claude as Backend;
     box = makeSandbox();
     box.writeConfig(`${backend.config({ FAKE_CLAUDE_SCENARIO: "rate-limit", FAKE_RETRY_AFTER: "30", ...REAL })}cooldowns: { capacitySec: 0 }\n`);
-    session = await connect(box.env);
+    session = await connectInProcess(box.env);
     await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } });
     const later = (await session.client.callTool({ name: "router_dry_run", arguments: { cwd: box.repo, tier: "heavy" } })) as ToolReply;
     const decisions = (later.structuredContent?.decisions ?? []) as { agent: string; decision: string }[];

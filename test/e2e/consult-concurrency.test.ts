@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { connect, type McpSession } from "../../fakes/lib/mcp-client.ts";
+import { connect, type ClientSession } from "../../fakes/lib/mcp-client.ts";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { openStore } from "../../src/store/db.ts";
 import { call, envOf } from "./consult-helpers.ts";
@@ -19,7 +19,7 @@ const SERVERS = 4;
 const EACH = 5;
 
 let box: Sandbox | undefined;
-let sessions: McpSession[] = [];
+let sessions: ClientSession[] = [];
 afterEach(async () => {
   await Promise.all(sessions.map((s) => s.close().catch(() => undefined)));
   sessions = [];
@@ -31,7 +31,7 @@ function count(db: Database, sql: string): number {
   return db.query<{ n: number }, []>(sql).get()?.n ?? 0;
 }
 
-async function workload(s: McpSession, n: number, repo: string): Promise<string[]> {
+async function workload(s: ClientSession, n: number, repo: string): Promise<string[]> {
   const consults = Array.from({ length: EACH }, (_, i) => call(s, "consult", { prompt: `server ${n} question ${i}`, capability: "coding", agent: i % 2 ? "cx" : "cl" }));
   const routes = Array.from({ length: EACH }, (_, i) => call(s, "route", { prompt: `server ${n} task ${i}`, cwd: repo, tier: "light" }));
   const [asked, routed] = await Promise.all([Promise.all(consults), Promise.all(routes)]);

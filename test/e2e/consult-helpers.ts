@@ -1,5 +1,5 @@
 /** Shared set-up for the consult-* end-to-end tests: a sandbox, a config, a real MCP session. */
-import type { McpSession, ToolReply } from "../../fakes/lib/mcp-client.ts";
+import type { ClientSession, ToolReply } from "../../fakes/lib/mcp-client.ts";
 import type { Recording, Sandbox } from "../../fakes/lib/sandbox.ts";
 import { openWorld, type World } from "../helpers/world.ts";
 
@@ -26,11 +26,11 @@ export function startWorld(agents: Record<string, AgentSpec>, env: Record<string
   return openWorld(configOf(agents), env);
 }
 
-export async function call(s: McpSession, name: string, args: Record<string, unknown> = {}): Promise<ToolReply> {
+export async function call(s: ClientSession, name: string, args: Record<string, unknown> = {}): Promise<ToolReply> {
   return (await s.client.callTool({ name, arguments: args })) as ToolReply;
 }
 
-export function ask(s: McpSession, args: Record<string, unknown> = {}): Promise<ToolReply> {
+export function ask(s: ClientSession, args: Record<string, unknown> = {}): Promise<ToolReply> {
   return call(s, "consult", { prompt: "Is this loop correct?", capability: "coding", ...args });
 }
 

@@ -8,7 +8,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { connect, textOf, type McpSession } from "../../fakes/lib/mcp-client.ts";
+import { textOf, type ClientSession } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { BUN_DIR, makeSandbox, REPO_ROOT, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { answerRuns, call, envOf } from "./consult-helpers.ts";
 
@@ -19,7 +20,7 @@ tiers: { light: [cl], standard: null, heavy: null }
 const HISTORY_TOOLS = ["delete_consultation", "delete_run", "delete_review", "delete_ask", "request_delete_all", "confirm_delete_all"];
 
 let box: Sandbox | undefined;
-let session: McpSession | undefined;
+let session: ClientSession | undefined;
 afterEach(async () => {
   await session?.close().catch(() => undefined);
   box?.cleanup();
@@ -27,10 +28,10 @@ afterEach(async () => {
   box = undefined;
 });
 
-async function start(env: Record<string, string> = {}): Promise<McpSession> {
+async function start(env: Record<string, string> = {}): Promise<ClientSession> {
   box = makeSandbox({ ORCHESTRATE_HOST_RUNTIME: "gemini", ...env });
   box.writeConfig(CONFIG);
-  session = await connect(box.env);
+  session = await connectInProcess(box.env);
   return session;
 }
 
@@ -43,13 +44,13 @@ function rows(sql: string): number {
   }
 }
 
-async function consultOnce(s: McpSession, prompt = "Is this loop correct?"): Promise<string> {
+async function consultOnce(s: ClientSession, prompt = "Is this loop correct?"): Promise<string> {
   const e = envOf(await call(s, "consult", { prompt, capability: "coding" }));
   expect(e.ok).toBe(true);
   return e.consultation_id as string;
 }
 
-async function routeOnce(s: McpSession): Promise<string> {
+async function routeOnce(s: ClientSession): Promise<string> {
   const r = await call(s, "route", { prompt: "do it", cwd: box!.repo, tier: "light" });
   expect(r.isError).toBeFalsy();
   return r.structuredContent?.runId as string;
@@ -89,7 +90,7 @@ describe("history tools (opt-in)", () => {
     session = undefined;
     const bytes = [box!.dbPath, `${box!.dbPath}-wal`].filter(existsSync).map((p) => readFileSync(p).toString("latin1")).join("");
     expect(bytes.includes("FORGET-THIS-QUESTION")).toBe(false);
-    session = await connect(box!.env);
+    session = await connectInProcess(box!.env);
     expect(envOf(await call(session, "delete_consultation", { id: gone })).error?.code).toBe("not_found");
   });
 
@@ -216,7 +217,7 @@ describe("migration: an Orchestrator MCP config.yaml", () => {
       { mode: 0o600 },
     );
     const { ORCHESTRATE_CONFIG: _unified, ...env } = box.env;
-    session = await connect({ ...env, ORCHESTRATOR_CONFIG: path, ORCHESTRATOR_HOST_RUNTIME: "claude" });
+    session = await connectInProcess({ ...env, ORCHESTRATOR_CONFIG: path, ORCHESTRATOR_HOST_RUNTIME: "claude" });
     const e = envOf(await call(session, "consult", { prompt: "Review this", capability: "review" }));
     expect(e).toMatchObject({ ok: true, agent: "codex-gpt", backend: "codex", model: "gpt-5.5", content: { answer: "PONG-FROM-FAKE" } });
     expect(answerRuns(box.recordings("codex"))).toHaveLength(1);

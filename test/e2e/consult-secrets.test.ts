@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { connect, textOf, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { textOf, type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { FAKES_DIR, makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { call, envOf } from "./consult-helpers.ts";
 import { everythingStored } from "./stored-bytes.ts";
@@ -20,7 +21,7 @@ const SECRETS = {
 };
 
 let box: Sandbox | undefined;
-let session: McpSession | undefined;
+let session: ClientSession | undefined;
 afterEach(async () => {
   await session?.close().catch(() => undefined);
   box?.cleanup();
@@ -47,7 +48,7 @@ describe("consult: secrets and file modes", () => {
   test("planted secrets are absent from every table, the raw file and every reply", async () => {
     box = makeSandbox({ ORCHESTRATE_HOST_RUNTIME: "gemini" });
     box.writeConfig(config(leakyCodex(box.root)));
-    session = await connect(box.env);
+    session = await connectInProcess(box.env);
     const replies: ToolReply[] = [];
     const keep = (r: ToolReply) => (replies.push(r), r);
 
@@ -82,7 +83,7 @@ describe("consult: secrets and file modes", () => {
   test("the database file is 0600 inside a 0700 directory, WAL files too", async () => {
     box = makeSandbox({ ORCHESTRATE_HOST_RUNTIME: "gemini" });
     box.writeConfig(config(leakyCodex(box.root)));
-    session = await connect(box.env);
+    session = await connectInProcess(box.env);
     expect(envOf(await call(session, "consult", { prompt: "q", capability: "coding" })).ok).toBe(true);
     expect(statSync(dirname(box.dbPath)).mode & 0o777).toBe(0o700);
     for (const path of [box.dbPath, `${box.dbPath}-wal`, `${box.dbPath}-shm`].filter(existsSync)) expect(statSync(path).mode & 0o777, path).toBe(0o600);

@@ -5,7 +5,8 @@
  * envelope as JSON (both seeds' clients read it there).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { connect, textOf, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { textOf, type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 
 const SEED_CONFIG = `consult:
@@ -20,11 +21,11 @@ const SEED_CONFIG = `consult:
 `;
 
 let box: Sandbox;
-let session: McpSession;
+let session: ClientSession;
 beforeAll(async () => {
   box = makeSandbox({ ORCHESTRATOR_HOST_RUNTIME: "claude" });
   box.writeConfig(SEED_CONFIG);
-  session = await connect(box.env);
+  session = await connectInProcess(box.env);
 });
 afterAll(async () => {
   await session.close();

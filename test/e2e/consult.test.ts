@@ -5,11 +5,12 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { connect, textOf, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { textOf, type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { FAKES_DIR, makeSandbox, type Recording, type Sandbox } from "../../fakes/lib/sandbox.ts";
 
 let box: Sandbox | undefined;
-let session: McpSession | undefined;
+let session: ClientSession | undefined;
 
 afterEach(async () => {
   await session?.close().catch(() => undefined);
@@ -36,14 +37,14 @@ function configOf(agents: Record<string, AgentSpec>): string {
   return lines.join("\n");
 }
 
-async function start(agents: Record<string, AgentSpec>, env: Record<string, string> = { ORCHESTRATE_HOST_RUNTIME: "gemini" }, clientName?: string): Promise<McpSession> {
+async function start(agents: Record<string, AgentSpec>, env: Record<string, string> = { ORCHESTRATE_HOST_RUNTIME: "gemini" }, clientName?: string): Promise<ClientSession> {
   box = makeSandbox(env);
   box.writeConfig(configOf(agents));
-  session = await connect(box.env, clientName ? { clientName } : {});
+  session = await connectInProcess(box.env, clientName ? { clientName } : {});
   return session;
 }
 
-async function ask(s: McpSession, args: Record<string, unknown> = {}): Promise<ToolReply> {
+async function ask(s: ClientSession, args: Record<string, unknown> = {}): Promise<ToolReply> {
   return (await s.client.callTool({ name: "consult", arguments: { prompt: "Is this loop correct?", capability: "coding", ...args } })) as ToolReply;
 }
 
@@ -171,7 +172,7 @@ describe("consult: sessions", () => {
     const first = envOf(await ask(s));
     await s.close();
     box!.writeConfig(configOf({ cx: { backend: "codex", model: "gpt-5.4" } }));
-    session = await connect(box!.env);
+    session = await connectInProcess(box!.env);
     const reply = await ask(session, { consultation_id: first.consultation_id });
     expect(envOf(reply).error?.code).toBe("session_target_mismatch");
     expect(execOf(box!.recordings("codex"))).toHaveLength(1);
@@ -181,7 +182,7 @@ describe("consult: sessions", () => {
     const s = await start({ cl: { backend: "claude", model: "claude-opus-5-5" } });
     const first = envOf(await ask(s, { context: "def f(): pass" }));
     await s.close();
-    session = await connect(box!.env);
+    session = await connectInProcess(box!.env);
     const stored = (await session.client.callTool({ name: "get_consultation", arguments: { id: first.consultation_id } })) as ToolReply;
     expect(stored.isError).toBeFalsy();
     const sc = stored.structuredContent as { agent: string; turns: { prompt: string; context: string; content: { answer: string } }[] };
@@ -230,7 +231,7 @@ describe("consult: failures are answers, never prose", () => {
     const wrapper = join(box.root, "claude-prose-then-json");
     writeFileSync(wrapper, `#!/bin/sh\ncase "$*" in *--resume*) FAKE_CLAUDE_SCENARIO=json-answer;; *) FAKE_CLAUDE_SCENARIO=prose-answer;; esac\nexport FAKE_CLAUDE_SCENARIO\nexec ${join(FAKES_DIR, "claude")} "$@"\n`, { mode: 0o755 });
     box.writeConfig(configOf({ cl: { backend: "claude", model: "claude-opus-5-5", command: wrapper } }));
-    session = await connect(box.env);
+    session = await connectInProcess(box.env);
     const e = envOf(await ask(session));
     expect(e.ok).toBe(true);
     expect(e.content?.answer).toBe("PONG-FROM-FAKE");

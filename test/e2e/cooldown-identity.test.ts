@@ -4,13 +4,17 @@
  * renamed or moved keeps its cooldown.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { connect, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 
 let box: Sandbox | undefined;
-const sessions: McpSession[] = [];
-afterEach(async () => {
+const sessions: ClientSession[] = [];
+const closeSessions = async () => {
   for (const s of sessions.splice(0)) await s.close().catch(() => undefined);
+};
+afterEach(async () => {
+  await closeSessions();
   box?.cleanup();
   box = undefined;
 });
@@ -18,10 +22,11 @@ afterEach(async () => {
 type Attempt = { agent: string; backend: string; outcome: string };
 const attemptsOf = (reply: ToolReply) => (reply.structuredContent?.attempts ?? []) as Attempt[];
 
-/** Each edit of the config is read by a fresh server process, as after a client restart. */
+/** Each edit of the config is read by a fresh server, as after a client restart: the last one ends first. */
 async function routeWith(config: string): Promise<ToolReply> {
+  await closeSessions();
   box!.writeConfig(config);
-  const session = await connect(box!.env);
+  const session = await connectInProcess(box!.env);
   sessions.push(session);
   return (await session.client.callTool({ name: "route", arguments: { prompt: "hi", cwd: box!.repo, tier: "light" } })) as ToolReply;
 }
@@ -40,7 +45,8 @@ describe("cooldowns keyed by the agent's identity", () => {
 
     // The codex agent moved to slot 2 and was renamed: still cooling, so a dry run skips it.
     box.writeConfig(`allowCrossProviderFallback: true\nagents:\n  renamed-codex: ${RATE_LIMITED_CODEX}\n  oc: { backend: opencode, model: anthropic/claude-sonnet-4-5 }\ntiers:\n  light: [oc, renamed-codex]\n  standard: null\n  heavy: null\n`);
-    const session = await connect(box.env);
+    await closeSessions();
+    const session = await connectInProcess(box.env);
     sessions.push(session);
     const dry = (await session.client.callTool({ name: "router_dry_run", arguments: { cwd: box.repo, tier: "light" } })) as ToolReply;
     const decisions = dry.structuredContent?.decisions as { agent: string; decision: string; reason: string }[];

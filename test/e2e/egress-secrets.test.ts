@@ -14,8 +14,9 @@ import { startFakeProvider } from "../../fakes/lib/fake-provider.ts";
 import { REPO_ROOT } from "../../fakes/lib/sandbox.ts";
 import { SHAPES, shapesText } from "../helpers/credential-shapes.ts";
 import { j, secretGenerator } from "../helpers/fake-secrets.ts";
-import { openWorld, type World } from "../helpers/world.ts";
-import { openWorkflowWorld, seedConfig, type WorkflowWorld } from "../workflow/world.ts";
+import { openServerWorld, type World } from "../helpers/world.ts";
+import type { McpSession } from "../../fakes/lib/mcp-client.ts";
+import { openWorkflowServerWorld, seedConfig, type WorkflowWorld } from "../workflow/world.ts";
 import { everythingStored } from "./stored-bytes.ts";
 
 const rand = secretGenerator(2120);
@@ -31,7 +32,7 @@ const COMMAND = `curl -H 'Authorization: Bearer ${GHP}' https://api.example.com 
 const provider = startFakeProvider({ keys: { openai: ASK_KEY } });
 afterAll(() => provider.stop());
 
-let world: World | WorkflowWorld | undefined;
+let world: World<McpSession> | WorkflowWorld<McpSession> | undefined;
 afterEach(async () => {
   await world?.close();
   world = undefined;
@@ -70,7 +71,7 @@ function leaks(where: string, text: string): string[] {
 describe("egress: planted credentials leave by no path", () => {
   test("route (live progress), consult and its job, review, ask and the CLI trace", async () => {
     provider.script("gpt-echo", { kind: "ok", text: `asked ${LEAK}` });
-    world = await openWorld(config(), { ORCHESTRATE_HOST_RUNTIME: "gemini", OPENAI_KEY: ASK_KEY });
+    world = await openServerWorld(config(), { ORCHESTRATE_HOST_RUNTIME: "gemini", OPENAI_KEY: ASK_KEY });
     const { box, session } = world;
     const progress: string[] = [];
     const replies: unknown[] = [];
@@ -129,7 +130,7 @@ describe("egress: planted credentials leave by no path", () => {
   }, 180_000);
 
   test("a workflow step: goal, context and the delegate's answer", async () => {
-    const w = await openWorkflowWorld(seedConfig(), { FAKE_CLAUDE_SCENARIO: "ok", FAKE_REPLY: `research ${LEAK}` });
+    const w = await openWorkflowServerWorld(seedConfig(), { FAKE_CLAUDE_SCENARIO: "ok", FAKE_REPLY: `research ${LEAK}` });
     world = w;
     const started = await w.call("workflow_start", { goal: `add a greeting, key ${PROJ}`, workdir: w.box.repo });
     const wf = String(started.workflow_id);

@@ -6,10 +6,11 @@ import { Database } from "bun:sqlite";
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { openWorld, type World } from "../helpers/world.ts";
+import { openServerWorld, type World } from "../helpers/world.ts";
+import type { McpSession } from "../../fakes/lib/mcp-client.ts";
 import type { ToolReply } from "../../fakes/lib/mcp-client.ts";
 
-let world: World | undefined;
+let world: World<McpSession> | undefined;
 afterEach(async () => {
   await world?.close();
   world = undefined;
@@ -30,7 +31,7 @@ function orchestratorDb(dir: string): string {
 describe("another program's database", () => {
   test("is left byte-identical while every tool keeps working on orchestrate's own store", async () => {
     // The config is read on the first tool call, so the world can be set up after the server starts.
-    world = await openWorld("tiers: { light: null, standard: null, heavy: null }\n");
+    world = await openServerWorld("tiers: { light: null, standard: null, heavy: null }\n");
     const planted = orchestratorDb(join(world.box.home, ".orchestrator-mcp"));
     world.box.writeConfig(`consult:\n  database_path: ${planted}\n  agents:\n    codex:\n      runtime: codex\n      model: gpt-5.5\n      scores: { coding: 90 }\n`);
     const plantedBefore = readFileSync(planted);

@@ -3,11 +3,12 @@
  * the fake runs they should — as typed outcomes with the group ended — and no others.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { connect, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 
 let box: Sandbox | undefined;
-let session: McpSession | undefined;
+let session: ClientSession | undefined;
 
 afterEach(async () => {
   await session?.close().catch(() => undefined);
@@ -19,7 +20,7 @@ afterEach(async () => {
 async function route(agentYaml: string, args: Record<string, unknown> = {}): Promise<ToolReply> {
   box = makeSandbox({});
   box.writeConfig(`agents:\n  a: ${agentYaml}\ntiers: { light: null, standard: null, heavy: [a] }\n`);
-  session = await connect(box.env);
+  session = await connectInProcess(box.env);
   return (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy", ...args } })) as ToolReply;
 }
 

@@ -9,7 +9,8 @@ import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { connect, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { BUN_DIR, makeSandbox, REPO_ROOT, type Sandbox } from "../../fakes/lib/sandbox.ts";
 
 const SEED_SCHEMA = `
@@ -62,7 +63,7 @@ const importHistory = () => {
 };
 
 describe("import --history", () => {
-  let session: McpSession | undefined;
+  let session: ClientSession | undefined;
   afterAll(async () => {
     await session?.close();
   });
@@ -80,7 +81,7 @@ describe("import --history", () => {
   }, 60_000);
 
   test("an imported consultation shows its turns, and one whose session exists continues it under its old id", async () => {
-    session = await connect(box.env);
+    session = await connectInProcess(box.env);
     const shown = ((await session.client.callTool({ name: "get_consultation", arguments: { id: LIVE } })) as ToolReply).structuredContent ?? {};
     expect(shown).toMatchObject({ ok: true, agent: "codex-sol", backend: "codex", native_session_id: SESSION, status: "open" });
     expect((shown.turns as { prompt: string; content: { answer: string } }[])[0]).toMatchObject({ prompt: "Is the index hot?", content: { answer: "Probably." } });

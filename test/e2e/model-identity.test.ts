@@ -4,13 +4,14 @@
  * the configured model.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { connect, textOf, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { textOf, type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { answerRuns, ask, configOf, envOf } from "./consult-helpers.ts";
 import { openWorld, type World } from "../helpers/world.ts";
 
 let box: Sandbox | undefined;
-let session: McpSession | undefined;
+let session: ClientSession | undefined;
 let world: World | undefined;
 afterEach(async () => {
   await session?.close().catch(() => undefined);
@@ -25,7 +26,7 @@ type Attempt = { outcome: string; modelVerification?: string; modelsReported?: s
 async function route(agent: string): Promise<ToolReply> {
   box = makeSandbox();
   box.writeConfig(`agents:\n  a: ${agent}\ntiers: { light: [a], standard: null, heavy: null }\n`);
-  session = await connect(box.env);
+  session = await connectInProcess(box.env);
   return (await session.client.callTool({ name: "route", arguments: { prompt: "hi", cwd: box.repo, tier: "light" } })) as ToolReply;
 }
 

@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { connect, textOf, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { textOf, type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { makeSandbox, type Recording, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { call, envOf, type World } from "./consult-helpers.ts";
 import { openWorld } from "../helpers/world.ts";
@@ -17,7 +18,7 @@ const after = (argv: string[], flag: string) => argv[argv.indexOf(flag) + 1];
 const SCRATCH = /\/orchestrate-consult-[0-9A-Z]{26}$/;
 
 let box: Sandbox | undefined;
-let session: McpSession | undefined;
+let session: ClientSession | undefined;
 let world: World | undefined;
 
 afterEach(async () => {
@@ -61,7 +62,7 @@ async function route(config: string, env: Record<string, string> = {}): Promise<
   box = makeSandbox({ ...FAST, ...env });
   piKnowsFake(box.home);
   box.writeConfig(config);
-  session = await connect(box.env);
+  session = await connectInProcess(box.env);
   return (await session.client.callTool({ name: "route", arguments: { prompt: "do the thing", cwd: box.repo, tier: "heavy", timeoutSec: 120 } })) as ToolReply;
 }
 
@@ -116,7 +117,7 @@ describe("route through pi", () => {
     mkdirSync(keyless, { recursive: true });
     writeFileSync(join(keyless, "models.json"), JSON.stringify({ providers: { fake: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", models: [{ id: "fake-model" }] } } }));
     box.writeConfig(twoPis(`    env: { PI_CODING_AGENT_DIR: ${JSON.stringify(keyless)} }\n`));
-    session = await connect(box.env);
+    session = await connectInProcess(box.env);
     const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "do the thing", cwd: box.repo, tier: "heavy", timeoutSec: 120 } })) as ToolReply;
     expect(attemptsOf(reply).map((a) => [a.agent, a.outcome])).toEqual([["p1", "unavailable"], ["p2", "ok"]]);
   });
@@ -129,7 +130,7 @@ describe("consult through pi", () => {
     piKnowsFake(w.box.home);
     return w;
   }
-  const ask = (s: McpSession, args: Record<string, unknown> = {}) => call(s, "consult", { prompt: "Is this loop correct?", capability: "coding", ...args });
+  const ask = (s: ClientSession, args: Record<string, unknown> = {}) => call(s, "consult", { prompt: "Is this loop correct?", capability: "coding", ...args });
 
   test("answers answer-only (read-only tools) and a follow-up resumes the same pi session", async () => {
     world = await consultWorld();

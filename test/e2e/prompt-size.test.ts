@@ -8,11 +8,12 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { connect, textOf, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { textOf, type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 
 let box: Sandbox | undefined;
-let session: McpSession | undefined;
+let session: ClientSession | undefined;
 
 afterEach(async () => {
   await session?.close().catch(() => undefined);
@@ -48,7 +49,7 @@ async function route(config: string, prompt: string): Promise<ToolReply> {
     box = makeSandbox();
     setup(box.home);
     box.writeConfig(config);
-    session = await connect(box.env);
+    session = await connectInProcess(box.env);
   }
   return (await session?.client.callTool({ name: "route", arguments: { prompt, cwd: box.repo, tier: "heavy" } }, undefined, { timeout: 60_000 })) as ToolReply;
 }

@@ -4,11 +4,12 @@
  * fast, clean "unavailable" that may fall back — without `codex exec` ever running.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { connect, textOf, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { textOf, type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 
 let box: Sandbox | undefined;
-let session: McpSession | undefined;
+let session: ClientSession | undefined;
 
 afterEach(async () => {
   await session?.close().catch(() => undefined);
@@ -24,10 +25,10 @@ const CONFIG = `agents:
 tiers: { light: [oc-out], standard: null, heavy: [out, in] }
 `;
 
-async function open(extra: Record<string, string> = {}): Promise<McpSession> {
+async function open(extra: Record<string, string> = {}): Promise<ClientSession> {
   box = makeSandbox({ ORCHESTRATE_HOST_RUNTIME: "claude", ...extra });
   box.writeConfig(CONFIG);
-  session = await connect(box.env);
+  session = await connectInProcess(box.env);
   return session;
 }
 
@@ -82,7 +83,7 @@ describe("readiness", () => {
   online: { backend: codex, model: gpt-5.4 }
 tiers: { light: null, standard: null, heavy: [offline, online] }
 `);
-    session = await connect(box.env);
+    session = await connectInProcess(box.env);
     const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
     const attempts = reply.structuredContent?.attempts as { agent: string; outcome: string; durationMs: number }[];
     expect(attempts.map((a) => [a.agent, a.outcome])).toEqual([

@@ -3,13 +3,13 @@
  * hold a dead server's pid, and its job must not stay `running` forever.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { connect, textOf, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connect, textOf, type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { openStore } from "../../src/store/db.ts";
 import { ownerAlive, processStartMs } from "../../src/process/start-time.ts";
 
 let box: Sandbox | undefined;
-let session: McpSession | undefined;
+let session: ClientSession | undefined;
 let stranger: ReturnType<typeof Bun.spawn> | undefined;
 afterEach(async () => {
   await session?.close().catch(() => undefined);

@@ -1,6 +1,7 @@
 /** Shared set-up for the review end-to-end tests: a sandbox with reviewers, a real MCP session, the store file. */
 import { Database } from "bun:sqlite";
-import { connect, type Elicitor, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { type Elicitor, type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { makeSandbox, type Recording, type Sandbox } from "../../fakes/lib/sandbox.ts";
 
 export interface Reviewer {
@@ -12,7 +13,7 @@ export interface Reviewer {
 
 export interface ReviewWorld {
   box: Sandbox;
-  session: McpSession;
+  session: ClientSession;
   close(): Promise<void>;
 }
 
@@ -43,7 +44,7 @@ export async function openReviewWorld(config: string, opts: { env?: Record<strin
   // An empty value removes the variable (the seed's own ORCHESTRATOR_HOST_RUNTIME instead of ours).
   for (const [key, value] of Object.entries(box.env)) if (value === "") delete box.env[key];
   box.writeConfig(config);
-  const session = await connect(box.env, opts.elicit ? { elicit: opts.elicit } : {});
+  const session = await connectInProcess(box.env, opts.elicit ? { elicit: opts.elicit } : {});
   return {
     box,
     session,
@@ -54,7 +55,7 @@ export async function openReviewWorld(config: string, opts: { env?: Record<strin
   };
 }
 
-export async function call(s: McpSession, name: string, args: Record<string, unknown> = {}): Promise<ToolReply> {
+export async function call(s: ClientSession, name: string, args: Record<string, unknown> = {}): Promise<ToolReply> {
   return (await s.client.callTool({ name, arguments: args })) as ToolReply;
 }
 
@@ -66,7 +67,7 @@ export interface Plan {
   token: string;
 }
 
-export async function plan(s: McpSession, args: Record<string, unknown>): Promise<Plan & Data> {
+export async function plan(s: ClientSession, args: Record<string, unknown>): Promise<Plan & Data> {
   const reply = dataOf(await call(s, "review", { goal: "Is this cache safe under concurrent writers?", mode: "standard", material: [{ text: "const cache = new Map();\n" }], ...args }));
   if (!reply.ok) throw new Error(`review failed: ${JSON.stringify(reply.error)}`);
   return reply as Plan & Data;

@@ -1,15 +1,17 @@
 /**
- * route end to end: a real MCP client over stdio, the real server process, the fake CLIs, real git
- * and a real SQLite file. Fallback must fire on each fast clean failure class and on nothing else.
+ * route end to end: a real MCP client, the real server (in this process — fakes/lib/in-process.ts —
+ * or spawned where its stderr is the subject), the fake CLIs, real git and a real SQLite file.
+ * Fallback must fire on each fast clean failure class and on nothing else.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { connect, textOf, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connect, textOf, type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess, type InProcessSession } from "../../fakes/lib/in-process.ts";
 import { FAKES_DIR, git, makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 
 let box: Sandbox | undefined;
-let session: McpSession | undefined;
+let session: ClientSession | InProcessSession | undefined;
 
 afterEach(async () => {
   await session?.close().catch(() => undefined);
@@ -39,7 +41,7 @@ tiers:
 async function route(env: Record<string, string>, config: string, args: Record<string, unknown> = {}): Promise<ToolReply> {
   box = makeSandbox(env);
   box.writeConfig(config);
-  session = await connect(box.env);
+  session = await connectInProcess(box.env);
   return (await session.client.callTool({ name: "route", arguments: { prompt: "do the thing", cwd: box.repo, tier: "heavy", ...args } })) as ToolReply;
 }
 
@@ -77,7 +79,7 @@ describe("route: fallback only on a fast clean failure", () => {
     box = makeSandbox({});
     prepare(box.repo);
     box.writeConfig(twoClaudes({ FAKE_CLAUDE_SCENARIO: "edits-then-fails", FAKE_MUTATION: mutation }));
-    session = await connect(box.env);
+    session = await connectInProcess(box.env);
     const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
     expect(reply.isError).toBe(true);
     expect(attemptsOf(reply).map((a) => [a.agent, a.fellBack, a.treeChanged])).toEqual([["first", false, true]]);
@@ -88,7 +90,7 @@ describe("route: fallback only on a fast clean failure", () => {
     box = makeSandbox({});
     writeFileSync(join(box.repo, "README.md"), "already dirty\n");
     box.writeConfig(twoClaudes({ FAKE_CLAUDE_SCENARIO: "edits-then-fails", FAKE_MUTATION: "edit-file" }));
-    session = await connect(box.env);
+    session = await connectInProcess(box.env);
     const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
     expect(attemptsOf(reply).map((a) => a.treeChanged)).toEqual([true]);
   });
@@ -97,7 +99,7 @@ describe("route: fallback only on a fast clean failure", () => {
     box = makeSandbox({});
     writeFileSync(join(box.repo, "notes.txt"), "untracked\n");
     box.writeConfig(twoClaudes({ FAKE_CLAUDE_SCENARIO: "edits-then-fails", FAKE_MUTATION: "edit-file", FAKE_MUTATION_FILE: "notes.txt" }));
-    session = await connect(box.env);
+    session = await connectInProcess(box.env);
     const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
     expect(attemptsOf(reply).map((a) => a.treeChanged)).toEqual([true]);
   });
@@ -106,7 +108,7 @@ describe("route: fallback only on a fast clean failure", () => {
     box = makeSandbox({});
     const marker = join(box.root, "planted-ran");
     box.writeConfig(twoClaudes({ FAKE_CLAUDE_SCENARIO: "edits-then-fails", FAKE_MUTATION: "plant-git", FAKE_PLANT_MARKER: marker }));
-    session = await connect(box.env);
+    session = await connectInProcess(box.env);
     const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
     expect(attemptsOf(reply).map((a) => [a.agent, a.fellBack, a.treeChanged])).toEqual([["first", false, true]]);
     // The fingerprint after the attempt ran git status in the planted repository.
@@ -143,7 +145,7 @@ tiers: { light: null, standard: null, heavy: [g1, g2] }
     const plain = join(box.projects, "plain");
     mkdirSync(plain);
     box.writeConfig(twoClaudes({ FAKE_CLAUDE_SCENARIO: "rate-limit" }));
-    session = await connect(box.env);
+    session = await connectInProcess(box.env);
     const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: plain, tier: "heavy" } })) as ToolReply;
     expect(reply.isError).toBe(true);
     expect(attemptsOf(reply).map((a) => [a.outcome, a.fellBack])).toEqual([["unavailable", false]]);
@@ -190,7 +192,7 @@ allowCrossProviderFallback: ${allow}
   b: { backend: opencode, model: openrouter/openai/gpt-5 }
 tiers: { light: [a, b], standard: null, heavy: null }
 `);
-    session = await connect(box.env);
+    session = await connectInProcess(box.env);
     const dry = (await session.client.callTool({ name: "router_dry_run", arguments: { cwd: box.repo, tier: "light" } })) as ToolReply;
     const decisions = dry.structuredContent?.decisions as { agent: string; decision: string; reason: string }[];
     expect(decisions.find((d) => d.agent === "b")).toMatchObject({ decision: "skip" });
@@ -220,7 +222,7 @@ describe("list_tiers: presence only", () => {
   test("says which tiers are configured and which CLIs exist — never model ids, counts or the config path", async () => {
     box = makeSandbox({});
     box.writeConfig(twoClaudes({}));
-    session = await connect(box.env);
+    session = await connectInProcess(box.env);
     const reply = (await session.client.callTool({ name: "list_tiers", arguments: {} })) as ToolReply;
     expect(reply.structuredContent?.tiers).toEqual({ light: false, standard: false, heavy: true });
     const everything = JSON.stringify(reply);
@@ -302,7 +304,7 @@ describe("route: what copilot refuses is surfaced, not hidden in a plain success
     writeFileSync(wrapper, `#!/bin/sh\nexec ${join(FAKES_DIR, "copilot")} "$@" "--deny-tool=shell(touch)"\n`);
     chmodSync(wrapper, 0o755);
     box.writeConfig(`agents:\n  cp: { backend: copilot, model: gpt-4o, command: "${wrapper}" }\ntiers: { light: null, standard: null, heavy: [cp] }\n`);
-    session = await connect(box.env);
+    session = await connectInProcess(box.env);
     const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "touch a file", cwd: box.repo, tier: "heavy" } })) as ToolReply;
     const attempt = (reply.structuredContent?.attempts as { refusals?: { tool: string; message?: string }[] }[])[0];
     expect(attempt?.refusals).toEqual([{ tool: "bash", message: "Permission to run this tool was denied due to the following rules: `shell(touch)`" }]);
@@ -321,7 +323,7 @@ describe("route: the user's MCP servers stay out of a delegated copilot", () => 
   cp: { backend: copilot, model: gpt-4o }
 tiers: { light: null, standard: null, heavy: [cp] }
 `);
-    session = await connect(box.env);
+    session = await connectInProcess(box.env);
     const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
     expect(reply.isError).toBeFalsy();
     // The run, not a probe: its prompt came on stdin (copilot never gets it in argv).
@@ -340,7 +342,7 @@ describe("route: the user's MCP servers stay out of a delegated opencode", () =>
   oc: { backend: opencode, model: deepseek/v4 }
 tiers: { light: null, standard: null, heavy: [oc] }
 `);
-    session = await connect(box.env);
+    session = await connectInProcess(box.env);
     const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
     const run = box.recordings("opencode").find((r) => r.argv[0] === "run");
     expect(JSON.parse(run?.env.OPENCODE_CONFIG_CONTENT ?? "{}")).toEqual({ mcp: { orchestrate: { enabled: false }, "repo-tools": { enabled: false } } });
@@ -356,7 +358,7 @@ describe("route: the user's MCP servers stay out of a delegated codex", () => {
   cx: { backend: codex, model: gpt-5.5 }
 tiers: { light: null, standard: null, heavy: [cx] }
 `);
-    session = await connect(box.env);
+    session = await connectInProcess(box.env);
     const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
     expect(reply.isError).toBeFalsy();
     const run = box.recordings("codex").find((r) => r.argv[0] === "exec");
@@ -387,13 +389,15 @@ describe("route: seed-000 config.json works unchanged", () => {
     chmodSync(path, 0o600);
     const env = { ...box.env, MCP_ROUTER_CONFIG: path };
     delete (env as Record<string, string | undefined>).ORCHESTRATE_CONFIG;
-    session = await connect(env);
-    const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
+    // A server process: what it says on stderr is part of the test.
+    const stdio = await connect(env);
+    session = stdio;
+    const reply = (await stdio.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
     expect(reply.isError).toBeFalsy();
     expect((reply.structuredContent?.servedBy as { backend: string }).backend).toBe("claude");
     const argv = box.recordings("claude")[0]!.argv;
     expect(argv).toContain("acceptEdits");
-    expect(session.stderr()).toContain("MCP_ROUTER_CONFIG");
+    expect(stdio.stderr()).toContain("MCP_ROUTER_CONFIG");
     void git;
   });
 });

@@ -3,11 +3,12 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { connect, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 
 let box: Sandbox | undefined;
-let session: McpSession | undefined;
+let session: ClientSession | undefined;
 
 afterEach(async () => {
   await session?.close().catch(() => undefined);
@@ -23,10 +24,10 @@ const CONFIG = `agents:
 tiers: { light: [hanger], standard: [broken], heavy: [worker] }
 `;
 
-async function open(): Promise<McpSession> {
+async function open(): Promise<ClientSession> {
   box = makeSandbox({ ORCHESTRATE_SYNC_BUDGET_S: "1" });
   box.writeConfig(CONFIG);
-  session = await connect(box.env);
+  session = await connectInProcess(box.env);
   return session;
 }
 

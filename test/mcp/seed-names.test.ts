@@ -6,7 +6,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { activeTools, resolveTool } from "../../src/mcp/tools/index.ts";
 import { nativeArgs, ORCHESTRATOR_MCP_NAMES, seedEntry, seedText } from "../../src/mcp/tools/names.ts";
 import { getPrompt } from "../../src/mcp/prompts.ts";
-import { connect, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { privateDir, writeConfig } from "../config/helpers.ts";
 
@@ -90,7 +91,7 @@ describe("calls under either name", () => {
 
 describe("over stdio", () => {
   let box: Sandbox | undefined;
-  let session: McpSession | undefined;
+  let session: ClientSession | undefined;
   afterEach(async () => {
     await session?.close();
     box?.cleanup();
@@ -99,7 +100,7 @@ describe("over stdio", () => {
   test("tools/list shows the seed names; a call under the seed name, with the seed's arguments, and under the native name both answer", async () => {
     box = makeSandbox({ ORCHESTRATE_HOST_RUNTIME: "claude" });
     box.writeConfig(SEED_CONFIG);
-    session = await connect(box.env);
+    session = await connectInProcess(box.env);
     const names = (await session.client.listTools()).tools.map((t) => t.name);
     expect(names).toContain("orchestrator_list_consult_agents");
     expect(names).not.toContain("list_agents");

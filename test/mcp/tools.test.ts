@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { activeTools, allTools } from "../../src/mcp/tools/index.ts";
 import { renderToolSchemas } from "../../build/schemas.ts";
-import { connect } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { makeSandbox, REPO_ROOT } from "../../fakes/lib/sandbox.ts";
 
 const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
@@ -31,7 +31,7 @@ describe("tool surface", () => {
 
   test("tools/list over stdio matches the snapshot", async () => {
     const box = makeSandbox({});
-    const session = await connect(box.env);
+    const session = await connectInProcess(box.env);
     try {
       const listed = await session.client.listTools();
       expect(listed.tools).toMatchSnapshot();
@@ -45,7 +45,7 @@ describe("tool surface", () => {
     const box = makeSandbox({ ORCHESTRATE_ALLOW_INIT: "1", ORCHESTRATE_HISTORY_TOOLS: "1" });
     // The config-gated groups: review with a consult.review block, workflow with consult.workflow, ask with capabilities.
     box.writeConfig(OPT_IN_CONFIG);
-    const session = await connect(box.env);
+    const session = await connectInProcess(box.env);
     try {
       const listed = await session.client.listTools();
       expect(listed.tools.map((t) => t.name)).toEqual(allTools().map((t) => t.name));
@@ -64,7 +64,7 @@ describe("tool surface", () => {
 
   test("init tools are advertised only with ORCHESTRATE_ALLOW_INIT=1", async () => {
     const box = makeSandbox({});
-    const session = await connect(box.env);
+    const session = await connectInProcess(box.env);
     try {
       const names = (await session.client.listTools()).tools.map((t) => t.name);
       expect(names.some((n) => n.startsWith("init_"))).toBe(false);

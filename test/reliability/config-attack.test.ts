@@ -9,6 +9,7 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, realpathSync, rmSync, sym
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, textOf, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { BUN_DIR, makeSandbox, REPO_ROOT, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { elapsed, pool, toolError, writePrivate } from "./helpers.ts";
 
@@ -173,6 +174,7 @@ async function attack(box: Sandbox, a: Attack): Promise<Verdict> {
   const env = { ...box.env, ORCHESTRATE_CONFIG: path };
   const fix = a.fix(path, dir);
   const check = checkCli(env);
+  // Three attacks run at once, each against its own config: three servers, so three processes.
   const session = await connect(env);
   try {
     const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
@@ -230,7 +232,7 @@ describe("roots-escape matrix", () => {
         ["a file instead of a dir", join(box.repo, "README.md"), "cwd_invalid", "pass the project directory, not a file in it"],
         ["NUL byte", `${box.repo}\u0000/etc`, "cwd_invalid", "pass the absolute path of the project directory"],
       ];
-      const session = await connect(box.env);
+      const session = await connectInProcess(box.env);
       const verdicts: unknown[] = [];
       try {
         for (const [name, cwd, code, fix] of cases) {

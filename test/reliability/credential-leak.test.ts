@@ -8,7 +8,8 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
-import { connect, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { openStore } from "../../src/store/db.ts";
 import { CREDENTIALS, planted, type Credential } from "./fixtures/credentials.ts";
@@ -17,7 +18,7 @@ import { b64, elapsed, pool, STEERED_FAKE } from "./helpers.ts";
 const BATCH = 6;
 
 let box: Sandbox | undefined;
-let session: McpSession | undefined;
+let session: ClientSession | undefined;
 afterAll(async () => {
   await session?.close().catch(() => undefined);
   box?.cleanup();
@@ -51,7 +52,7 @@ function batches(): Credential[][] {
 
 type Call = { label: string; reply: ToolReply };
 
-async function plantBatch(s: McpSession, k: number, batch: Credential[]): Promise<Call[]> {
+async function plantBatch(s: ClientSession, k: number, batch: Credential[]): Promise<Call[]> {
   const text = batch.map(planted).join("\n\n");
   const cwd = box!.repo;
   const call = async (label: string, name: string, args: Record<string, unknown>): Promise<Call> => ({ label: `${label} #${k}`, reply: (await s.client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as ToolReply });
@@ -68,7 +69,7 @@ test(`${CREDENTIALS.length} credential formats survive in no reply and nowhere i
   expect(CREDENTIALS.length).toBeGreaterThanOrEqual(30);
   box = makeSandbox({ ORCHESTRATE_HOST_RUNTIME: "gemini" });
   box.writeConfig(CONFIG);
-  session = await connect(box.env);
+  session = await connectInProcess(box.env);
   const s = session;
   const calls = (await pool(2, batches().map((batch, k) => () => plantBatch(s, k, batch)))).flat();
 

@@ -8,7 +8,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { connect, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connect, type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { openStore } from "../../src/store/db.ts";
 import { alive, attemptsOf, elapsed, pool, recordedPids, scale, waitFor } from "./helpers.ts";
@@ -28,7 +28,7 @@ type Kind = "timeout" | "cancelled" | "job_cancel";
 const KINDS: Kind[] = ["timeout", "cancelled", "job_cancel"];
 
 let box: Sandbox | undefined;
-let session: McpSession | undefined;
+let session: ClientSession | undefined;
 
 afterAll(async () => {
   await session?.close().catch(() => undefined);

@@ -6,7 +6,7 @@
  * rows must all be there (and none invented), and the file must pass integrity_check.
  */
 import { afterAll, expect, test } from "bun:test";
-import { connect, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connect, type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { openStore } from "../../src/store/db.ts";
 import { alive, elapsed, scale, waitFor } from "./helpers.ts";
@@ -21,21 +21,21 @@ tiers: { light: null, standard: [fast], heavy: null }
 `;
 
 let box: Sandbox | undefined;
-const sessions: McpSession[] = [];
+const sessions: ClientSession[] = [];
 
 afterAll(async () => {
   for (const s of sessions) await s.close().catch(() => undefined);
   box?.cleanup();
 });
 
-async function routeOnce(s: McpSession, prompt: string): Promise<boolean> {
+async function routeOnce(s: ClientSession, prompt: string): Promise<boolean> {
   const reply = (await s.client.callTool({ name: "route", arguments: { prompt, cwd: box!.repo, tier: "standard" } }, undefined, { timeout: 120_000 })) as ToolReply;
   if (reply.isError) throw new Error(`route failed: ${JSON.stringify(reply.structuredContent)}`);
   return true;
 }
 
 /** `calls` routes tagged `tag`, `PER_SERVER_CONCURRENCY` at a time; returns the answered prompts. */
-async function drive(s: McpSession, tag: string, calls: number, issued: string[], answered: string[]): Promise<void> {
+async function drive(s: ClientSession, tag: string, calls: number, issued: string[], answered: string[]): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < calls) {

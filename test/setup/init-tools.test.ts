@@ -5,12 +5,13 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { j, secretGenerator } from "../helpers/fake-secrets.ts";
-import { connect, textOf, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { textOf, type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import type { Sandbox } from "../../fakes/lib/sandbox.ts";
 import { usualLocationSandbox } from "./helpers.ts";
 
 let box: Sandbox | undefined;
-let session: McpSession | undefined;
+let session: ClientSession | undefined;
 
 afterEach(async () => {
   await session?.close().catch(() => undefined);
@@ -22,14 +23,14 @@ afterEach(async () => {
 const LIVE = "agents:\n  a:\n    backend: opencode\n    model: opencode/big-pickle\ntiers:\n  light: [a]\n";
 const RISKY = { agents: { b: { backend: "claude", model: "opus", permissionMode: "bypassPermissions" } }, tiers: { heavy: ["b"] } };
 
-async function open(env: Record<string, string> = {}): Promise<McpSession> {
+async function open(env: Record<string, string> = {}): Promise<ClientSession> {
   box = usualLocationSandbox(["opencode", "claude"], { ORCHESTRATE_ALLOW_INIT: "1", FAKE_MODELS: "opencode/big-pickle,opencode/other", ...env });
   box.writeConfig(LIVE);
-  session = await connect(box.env);
+  session = await connectInProcess(box.env);
   return session;
 }
 
-const call = async (s: McpSession, name: string, args: Record<string, unknown> = {}) => (await s.client.callTool({ name, arguments: args })) as ToolReply;
+const call = async (s: ClientSession, name: string, args: Record<string, unknown> = {}) => (await s.client.callTool({ name, arguments: args })) as ToolReply;
 
 describe("init tools (ORCHESTRATE_ALLOW_INIT=1)", () => {
   test("init_apply stages <config>.pending 0600 and leaves the live file's bytes and mtime alone", async () => {
@@ -81,7 +82,7 @@ describe("init tools (ORCHESTRATE_ALLOW_INIT=1)", () => {
 
   test("MCP_ROUTER_ALLOW_INIT=1 (the seed's name) also enables them", async () => {
     box = usualLocationSandbox(["opencode"], { MCP_ROUTER_ALLOW_INIT: "1" });
-    session = await connect(box.env);
+    session = await connectInProcess(box.env);
     const names = (await session.client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(["init_status", "init_preview", "init_apply"]));
   }, 60_000);

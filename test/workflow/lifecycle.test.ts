@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { connect } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { openWorkflowWorld, seedConfig, type WorkflowWorld } from "./world.ts";
 
 let world: WorkflowWorld | undefined;
@@ -71,7 +71,7 @@ describe("replan, cancel, delete", () => {
     // The config now routes both research and implement elsewhere, read by a restarted server; only implement is replanned.
     await w.session.close();
     w.box.writeConfig(seedConfig({ implement: "gem" }).replace("research:  {agent: claude-opus}", "research:  {agent: gem}"));
-    const next = await connect(w.box.env);
+    const next = await connectInProcess(w.box.env);
     const call = async (name: string, args: Record<string, unknown>): Promise<Reply> => {
       const data = (await next.client.callTool({ name, arguments: args })).structuredContent;
       return typeof data === "object" && data !== null ? { ...data } : {};

@@ -5,11 +5,12 @@
  * stale token (the decisions changed since the preview) is refused with invalid_token.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { connect, type McpSession } from "../../fakes/lib/mcp-client.ts";
+import { type ClientSession } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { openWorkflowWorld, seedConfig, type WorkflowWorld } from "./world.ts";
 
 let world: WorkflowWorld | undefined;
-let extra: McpSession | undefined;
+let extra: ClientSession | undefined;
 afterEach(async () => {
   await extra?.close().catch(() => undefined);
   await world?.close();
@@ -20,7 +21,7 @@ afterEach(async () => {
 type Reply = Record<string, unknown> & { error?: { code: string; message: string } };
 type Call = (name: string, args: Record<string, unknown>) => Promise<Reply>;
 
-function caller(session: McpSession): Call {
+function caller(session: ClientSession): Call {
   return async (name, args) => {
     const data = (await session.client.callTool({ name, arguments: args })).structuredContent;
     return typeof data === "object" && data !== null ? { ...data } : {};
@@ -35,7 +36,7 @@ async function rerouted(opts: { elicit?: "accept" | "decline" } = {}): Promise<{
   await w.session.close();
   w.box.writeConfig(seedConfig({ implement: "gem" }));
   const answer = opts.elicit;
-  extra = await connect(w.box.env, answer ? { elicit: async () => answer } : {});
+  extra = await connectInProcess(w.box.env, answer ? { elicit: async () => answer } : {});
   return { w, call: caller(extra), wf, planned };
 }
 
@@ -98,7 +99,7 @@ describe("workflow_replan: preview, then apply with the token", () => {
     const preview = await call("workflow_replan", { workflow_id: wf, steps: ["implement"] });
     await extra?.close();
     w.box.writeConfig(seedConfig());
-    extra = await connect(w.box.env);
+    extra = await connectInProcess(w.box.env);
     const out = await caller(extra)("workflow_replan", { workflow_id: wf, steps: ["implement"], token: preview.token });
     expect(out.error?.code).toBe("invalid_token");
     const status = await caller(extra)("workflow_status", { workflow_id: wf });

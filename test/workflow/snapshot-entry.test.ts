@@ -3,11 +3,12 @@
  * between plan and run changes neither the model the step is given nor its backend.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { connect, type McpSession } from "../../fakes/lib/mcp-client.ts";
+import { type ClientSession } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { openWorkflowWorld, seedConfig, type WorkflowWorld } from "./world.ts";
 
 let world: WorkflowWorld | undefined;
-let next: McpSession | undefined;
+let next: ClientSession | undefined;
 afterEach(async () => {
   await next?.close().catch(() => undefined);
   await world?.close();
@@ -17,7 +18,7 @@ afterEach(async () => {
 
 type Reply = Record<string, unknown> & { error?: { code: string; message: string } };
 
-async function call(session: McpSession, name: string, args: Record<string, unknown>): Promise<Reply> {
+async function call(session: ClientSession, name: string, args: Record<string, unknown>): Promise<Reply> {
   const data = (await session.client.callTool({ name, arguments: args })).structuredContent;
   return typeof data === "object" && data !== null ? { ...data } : {};
 }
@@ -30,14 +31,14 @@ async function editedBetweenSteps(edit: (text: string) => string): Promise<{ w: 
   expect(planned.error).toBeUndefined();
   await w.session.close();
   w.box.writeConfig(edit(seedConfig()));
-  next = await connect(w.box.env);
+  next = await connectInProcess(w.box.env);
   return { w, wf, planned };
 }
 
 describe("workflow steps run the snapshotted agent entry", () => {
   test("a model edited after workflow_start is not the one the step runs", async () => {
     const { w, wf, planned } = await editedBetweenSteps((t) => t.replace("model: claude-opus-4-6", "model: claude-sonnet-4-5"));
-    await call(next as McpSession, "workflow_run_step", { workflow_id: wf, step_id: String(planned.step_id), token: String(planned.token) });
+    await call(next as ClientSession, "workflow_run_step", { workflow_id: wf, step_id: String(planned.step_id), token: String(planned.token) });
     const argv = w.box.recordings("claude").flatMap((r) => r.argv);
     expect(argv).toContain("claude-opus-4-6");
     expect(argv).not.toContain("claude-sonnet-4-5");
@@ -45,7 +46,7 @@ describe("workflow steps run the snapshotted agent entry", () => {
 
   test("an entry whose runtime changed after workflow_start is refused, not run on the new backend", async () => {
     const { w, wf, planned } = await editedBetweenSteps((t) => t.replace("runtime: claude\n      model: claude-opus-4-6", "runtime: gemini\n      model: gemini-2.5-pro"));
-    const ran = await call(next as McpSession, "workflow_run_step", { workflow_id: wf, step_id: String(planned.step_id), token: String(planned.token) });
+    const ran = await call(next as ClientSession, "workflow_run_step", { workflow_id: wf, step_id: String(planned.step_id), token: String(planned.token) });
     expect(ran.error?.code).toBe("mode_refused");
     expect(ran.error?.message).toContain("replan");
     expect(w.box.recordings()).toEqual([]);

@@ -1,13 +1,17 @@
-/** A seed-001 world for workflow tests: a real MCP client, the real server, fakes as agents, a real repo. */
+/**
+ * A seed-001 world for workflow tests: a real MCP client, the real server (in this process, or
+ * spawned for what only a process shows — docs/testing.md), fakes as agents, a real repo.
+ */
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { connect, type McpSession } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
+import { connect, type ClientSession, type McpSession } from "../../fakes/lib/mcp-client.ts";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 
-export interface WorkflowWorld {
+export interface WorkflowWorld<S extends ClientSession = ClientSession> {
   box: Sandbox;
-  session: McpSession;
+  session: S;
   reviewFile: string;
   call(name: string, args?: Record<string, unknown>): Promise<Record<string, unknown> & { ok?: boolean; error?: { code: string; message: string } }>;
   git(...args: string[]): string;
@@ -56,7 +60,16 @@ ${opts.review === false ? "" : "      review:    {agents: [claude-opus]}\n"}    
 export const REVIEW_IMPORTANT = JSON.stringify({ summary: "s", findings: [{ severity: "important", location: "README.md", claim: "IMPORTANT-ISSUE", evidence: "e" }], checked: ["x"], not_checked: [] });
 export const REVIEW_CLEAN = JSON.stringify({ summary: "s", findings: [{ severity: "minor", location: "README.md", claim: "nit", evidence: "e" }], checked: ["x"], not_checked: [] });
 
-export async function openWorkflowWorld(config: string, env: Record<string, string> = {}): Promise<WorkflowWorld> {
+export function openWorkflowWorld(config: string, env: Record<string, string> = {}): Promise<WorkflowWorld> {
+  return open(config, env, (e) => connectInProcess(e));
+}
+
+/** The same world over a spawned server process, for tests that read its stderr. */
+export function openWorkflowServerWorld(config: string, env: Record<string, string> = {}): Promise<WorkflowWorld<McpSession>> {
+  return open(config, env, (e) => connect(e));
+}
+
+async function open<S extends ClientSession>(config: string, env: Record<string, string>, start: (env: Record<string, string>) => Promise<S>): Promise<WorkflowWorld<S>> {
   const box = makeSandbox({ ORCHESTRATE_HOST_RUNTIME: "pi", FAKE_CODEX_SCENARIO: "edits-then-ok", FAKE_CLAUDE_SCENARIO: "edits-then-ok", FAKE_GEMINI_SCENARIO: "edits-then-ok", FAKE_MUTATION: "workflow-set", ...env });
   const reviewFile = join(box.root, "review-reply.json");
   writeFileSync(reviewFile, REVIEW_CLEAN);
@@ -74,7 +87,7 @@ export async function openWorkflowWorld(config: string, env: Record<string, stri
   writeFileSync(join(box.repo, ".gitignore"), "ignored/\n");
   git("add", "-A");
   git("commit", "-q", "-m", "fixture");
-  const session = await connect(box.env);
+  const session = await start(box.env);
   return {
     box,
     session,

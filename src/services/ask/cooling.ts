@@ -9,6 +9,7 @@ import type { DeploymentFailure } from "../../backends/http/classify.ts";
 import type { AskDeployment } from "../../config/types.ts";
 import type { CooldownClass } from "../../store/cooldowns.ts";
 import type { Runtime } from "../shared/runtime.ts";
+import { forgetAtServerEnd } from "../../lifetime.ts";
 
 export function deploymentKey(d: AskDeployment): string {
   return JSON.stringify(["deployment", d.endpoint.wire, d.endpoint.url, d.apiModel, d.keyEnv ?? ""]);
@@ -30,6 +31,7 @@ const CLASS_OF: Record<DeploymentFailure | "timeout", CooldownClass | undefined>
 const MINUTE_MS = 60_000;
 /** Failure times per deployment in this process, for allowed_fails (LiteLLM counts them per minute). */
 const recentFailures = new Map<string, number[]>();
+forgetAtServerEnd(() => recentFailures.clear());
 
 /** Whether this failure is past the deployment's allowance for the minute; a rate limit always is. */
 function pastAllowance(key: string, failure: DeploymentFailure | "timeout", allowed: number, now: number): boolean {

@@ -9,12 +9,14 @@ import type { LoadFacts } from "../../routing/ask-plan.ts";
 import type { Runtime } from "../shared/runtime.ts";
 import { deploymentKey } from "./cooling.ts";
 import { hostOf } from "./trail.ts";
+import { forgetAtServerEnd } from "../../lifetime.ts";
 
 const MINUTE_MS = 60_000;
 /** Latency is averaged over a longer window than rate limits: a quiet minute should not forget it. */
 const LATENCY_WINDOW_MS = 15 * MINUTE_MS;
 
 const inFlight = new Map<string, number>();
+forgetAtServerEnd(() => inFlight.clear());
 
 /** Counts a leg as in flight until the returned function is called. */
 export function startLeg(d: AskDeployment): () => void {

@@ -10,6 +10,7 @@ import type { Result } from "../../result.ts";
 import { fail, ok } from "../../result.ts";
 import type { ReviewMode } from "../../store/reviews.ts";
 import { readMaterial, type MaterialInput, type MaterialItem } from "./material.ts";
+import { forgetAtServerEnd } from "../../lifetime.ts";
 
 export interface ReviewScope {
   goal: string;
@@ -33,6 +34,7 @@ const MAX_HELD = 32;
 const MAX_HELD_CHARS = 32 * 1024 * 1024;
 
 const held = new Map<string, { scope: ReviewScope; sha256: string; chars: number }>();
+forgetAtServerEnd(() => held.clear());
 
 export function snapshotOf(scope: ReviewScope, items: readonly MaterialItem[]): string {
   const { goal, mode, context, web, webReviewers, reviewers } = scope;

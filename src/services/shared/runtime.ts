@@ -16,6 +16,7 @@ import type { Failure, Result } from "../../result.ts";
 import { processStartedAt, reconcileOrphans } from "./jobs.ts";
 import { recordGroupsIn } from "../../process/group-records.ts";
 import { dirname, join } from "node:path";
+import { forgetAtServerEnd } from "../../lifetime.ts";
 
 export interface Runtime {
   env: Record<string, string | undefined>;
@@ -29,6 +30,13 @@ export interface Runtime {
 }
 
 let cached: Promise<Result<Runtime>> | undefined;
+
+// The store stays open for the server's life; its end closes it and the next call builds afresh.
+forgetAtServerEnd(async () => {
+  const rt = await cached;
+  cached = undefined;
+  if (rt?.ok) rt.value.store.close();
+});
 
 /** The server's runtime. The first creation also reconciles jobs a dead server left `running`. */
 export function getRuntime(env: Record<string, string | undefined>): Promise<Result<Runtime>> {
