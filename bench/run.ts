@@ -5,7 +5,7 @@
  *   BENCH_N=<n>         iterations per measured side (each benchmark has its own default)
  *   BENCH_SMALL=1       fingerprint on 5k/20k-file repos instead of 50k/200k
  *   BENCH_ONLY=a,b      only the benchmarks whose names are listed (startup, route, fingerprint,
- *                       concurrency, review, surface, stream, dashboard, ask, imports)
+ *                       concurrency, review, review-block, surface, stream, dashboard, ask, imports)
  *   BENCH_IMPORTS=1     also the per-import startup cost probes (bench/import-cost.ts)
  *   BENCH_NO_PEER_INSTALL=1  never run `npm install mcp-orchestrate` (skip the peer column if absent)
  */
@@ -22,6 +22,7 @@ const BENCHES: Bench[] = [
   { name: "worktree", load: () => import("./worktree.ts") },
   { name: "concurrency", load: () => import("./concurrency.ts") },
   { name: "review", load: () => import("./review-parallel.ts") },
+  { name: "review-block", load: () => import("./review-block.ts") },
   { name: "surface", load: () => import("./tool-surface.ts") },
   { name: "stream", load: () => import("./stream-parse.ts") },
   { name: "ask", load: () => import("./ask-overhead.ts") },

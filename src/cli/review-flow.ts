@@ -25,7 +25,7 @@ export interface CliReview extends ReviewPlanRequest {
 export async function runCliReview(rt: Runtime, req: CliReview): Promise<number> {
   // From a shell the person is the host; a configured or declared host runtime is still excluded.
   const host = resolveHost(rt, undefined);
-  const plan = planReview(rt, req, host.ok ? host.value : undefined);
+  const plan = await planReview(rt, req, host.ok ? host.value : undefined);
   if (!plan.ok) return fail(plan.error);
   say(describePlan({ ok: true, ...plan.value }).join("\n"));
   const prompts = await import("../setup/prompts.ts");

@@ -124,6 +124,9 @@ const ASSIGNMENT = new RegExp(
 /** `--password x`, `--api-key=x`, `-token x` on a command line. */
 const FLAG = /(?<pre>(?<![A-Za-z0-9_-])--?(?<key>[A-Za-z][A-Za-z0-9-]{0,40})(?:=|[ \t]+))(?<value>"[^"\n]{1,500}"|'[^'\n]{1,500}'|[^\s"'`;&|]+)/g;
 
+/** The assignment passes, after the shape passes: `key = value`, then command-line flags. */
+const ASSIGNMENTS = [ASSIGNMENT, FLAG];
+
 function unquote(value: string): { inner: string; open: string; close: string } {
   const m = /^(\\?["'`])([\s\S]*)(\1)$/.exec(value);
   if (!m) return { inner: value, open: "", close: "" };
@@ -145,6 +148,11 @@ interface SecretAssignment {
  * outer value is a URL, and the key inside it names a secret (replace() would have consumed both).
  */
 function* secretAssignments(text: string, re: RegExp): Generator<SecretAssignment> {
+  for (const a of assignmentScan(text, re)) if (a) yield a;
+}
+
+/** Every `key = value` match in order: its assignment when the key names a secret, else null. */
+function* assignmentScan(text: string, re: RegExp): Generator<SecretAssignment | null> {
   const scan = new RegExp(re.source, re.flags);
   for (let m = scan.exec(text); m; m = scan.exec(text)) {
     const { key = "", value = "", pre = "" } = m.groups ?? {};
@@ -152,6 +160,7 @@ function* secretAssignments(text: string, re: RegExp): Generator<SecretAssignmen
     const { inner, open, close } = unquote(value);
     if (!kind || isNotASecret(inner, open !== "", key)) {
       scan.lastIndex = m.index + pre.length;
+      yield null;
       continue;
     }
     const start = m.index + pre.length;
@@ -160,9 +169,14 @@ function* secretAssignments(text: string, re: RegExp): Generator<SecretAssignmen
 }
 
 function replaceAssignments(text: string, re: RegExp): string {
+  return spliced(text, secretAssignments(text, re));
+}
+
+/** The text with each assignment's value (in order) replaced by its mark, quotes kept. */
+function spliced(text: string, assignments: Iterable<SecretAssignment>): string {
   let out = "";
   let copied = 0;
-  for (const a of secretAssignments(text, re)) {
+  for (const a of assignments) {
     out += `${text.slice(copied, a.start)}${a.open}${mark(a.kind)}${a.close}`;
     copied = a.end;
   }
@@ -223,13 +237,76 @@ function redactYamlBlocks(text: string): string {
   return copied === 0 ? text : out + text.slice(copied);
 }
 
+const RULES = [...BLOCK_RULES, ...TOKEN_RULES, ...CONTEXT_RULES];
+
+/** redact()'s shape passes, in order, each one linear scan; the assignment passes (ASSIGNMENTS) follow. */
+const REDACT_PASSES: readonly ((text: string) => string)[] = [redactPem, redactYamlBlocks, ...RULES.map((rule) => (text: string) => applyRule(text, rule))];
+
 /** Scrubs credentials out of free text. Idempotent: scrubbing twice changes nothing more. */
 export function redact(text: string): string {
   if (text.length < SHORTEST_SECRET) return text;
-  let out = redactYamlBlocks(redactPem(text.includes("\x1b") ? text.replace(ANSI, "") : text));
-  for (const rule of [...BLOCK_RULES, ...TOKEN_RULES, ...CONTEXT_RULES]) out = applyRule(out, rule);
-  out = replaceAssignments(out, ASSIGNMENT);
-  return replaceAssignments(out, FLAG);
+  const shaped = REDACT_PASSES.reduce((out, pass) => pass(out), withoutEscapes(text));
+  return ASSIGNMENTS.reduce((out, re) => replaceAssignments(out, re), shaped);
+}
+
+function withoutEscapes(text: string): string {
+  return text.includes("\x1b") ? text.replace(ANSI, "") : text;
+}
+
+/**
+ * Above this many characters the yielding forms below hand the event loop back between passes: one
+ * pass over the 2M-character review limit takes a few milliseconds, all of them ~100 ms, and a
+ * server that scrubs for 100 ms answers nobody else meanwhile (docs/design.md, "One event loop").
+ */
+const YIELD_ABOVE = 64 * 1024;
+
+const toLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The longest the yielding forms run before handing the loop back, inside a pass that finds many assignments. */
+const SLICE_MS = 10;
+
+/**
+ * secretAssignments(), handing the loop back every SLICE_MS — counted over every match, a key that
+ * names no secret included: source text is full of `x = …` that each cost a key check.
+ */
+async function assignmentsYielding(text: string, re: RegExp): Promise<SecretAssignment[]> {
+  const out: SecretAssignment[] = [];
+  let since = performance.now();
+  for (const a of assignmentScan(text, re)) {
+    if (a) out.push(a);
+    if (performance.now() - since < SLICE_MS) continue;
+    await toLoop();
+    since = performance.now();
+  }
+  return out;
+}
+
+/** redact(), the same passes in the same order, with the loop free between them: the same result. */
+export async function redactYielding(text: string): Promise<string> {
+  if (text.length <= YIELD_ABOVE) return redact(text);
+  let out = withoutEscapes(text);
+  for (const pass of REDACT_PASSES) {
+    await toLoop();
+    out = pass(out);
+  }
+  for (const re of ASSIGNMENTS) out = spliced(out, await assignmentsYielding(out, re));
+  return out;
+}
+
+/**
+ * Text that has been through redact(). The store takes it as it is instead of scrubbing it again —
+ * only this module makes one, so holding one is proof (src/store/content.ts).
+ */
+export class Redacted {
+  private constructor(readonly text: string) {}
+
+  toJSON(): string {
+    return this.text;
+  }
+
+  static async of(text: string): Promise<Redacted> {
+    return new Redacted(await redactYielding(text));
+  }
 }
 
 /**
@@ -267,6 +344,8 @@ export function mapStrings(value: unknown, at: (text: string, key: string | unde
 function mapWalk(value: unknown, key: string | undefined, at: (text: string, key: string | undefined) => string, seen: WeakMap<object, unknown>): unknown {
   if (typeof value === "string") return at(value, key);
   if (typeof value !== "object" || value === null) return value;
+  // Already scrubbed: every caller of mapStrings redacts, and once is enough (redact() is idempotent).
+  if (value instanceof Redacted) return value.text;
   const done = seen.get(value);
   if (done !== undefined) return done;
   if (Array.isArray(value)) {
@@ -298,11 +377,26 @@ export interface SecretSpan {
 export function findSecrets(text: string): SecretSpan[] {
   if (!text) return [];
   if (text.includes("\x1b")) return withoutAnsi(text, findSecrets);
-  let kept = keepFirst(pemSpans(text), [...yamlBlocks(text)]);
-  for (const rule of [...BLOCK_RULES, ...TOKEN_RULES, ...CONTEXT_RULES]) kept = keepFirst(kept, ruleSpans(text, rule));
-  kept = keepFirst(kept, assignmentSpans(text, ASSIGNMENT));
-  return keepFirst(kept, assignmentSpans(text, FLAG));
+  const shaped = FIND_PASSES.reduce((kept: SecretSpan[], pass) => keepFirst(kept, pass(text)), []);
+  return ASSIGNMENTS.reduce((kept, re) => keepFirst(kept, assignmentSpans(text, re)), shaped);
 }
+
+/** findSecrets(), the same passes in the same order, with the loop free between them (see redactYielding). */
+export async function findSecretsYielding(text: string): Promise<SecretSpan[]> {
+  if (text.length <= YIELD_ABOVE) return findSecrets(text);
+  const clean = text.includes("\x1b") ? stripEscapes(text) : undefined;
+  const scanned = clean?.text ?? text;
+  let kept: SecretSpan[] = [];
+  for (const pass of FIND_PASSES) {
+    await toLoop();
+    kept = keepFirst(kept, pass(scanned));
+  }
+  for (const re of ASSIGNMENTS) kept = keepFirst(kept, (await assignmentsYielding(scanned, re)).map(assignmentSpan));
+  return clean ? clean.back(kept) : kept;
+}
+
+/** The same order as REDACT_PASSES: where two rules cover the same text, the one applied first names it. */
+const FIND_PASSES: readonly ((text: string) => SecretSpan[])[] = [pemSpans, (text) => [...yamlBlocks(text)], ...RULES.map((rule) => (text: string) => ruleSpans(text, rule))];
 
 /**
  * `kept` (disjoint, in order) plus each span of `next` (one rule's, in order) that overlaps none of
@@ -333,6 +427,12 @@ function keepFirst(kept: readonly SecretSpan[], next: readonly SecretSpan[]): Se
 
 /** The spans found in the text without its terminal escapes, mapped back to the text as given. */
 function withoutAnsi(text: string, find: (clean: string) => SecretSpan[]): SecretSpan[] {
+  const clean = stripEscapes(text);
+  return clean.back(find(clean.text));
+}
+
+/** The text without its terminal escapes, and how to map spans in it back to the text as given. */
+function stripEscapes(text: string): { text: string; back(spans: readonly SecretSpan[]): SecretSpan[] } {
   const origin: number[] = [];
   let clean = "";
   let at = 0;
@@ -346,7 +446,7 @@ function withoutAnsi(text: string, find: (clean: string) => SecretSpan[]): Secre
   }
   keep(text.length);
   origin.push(text.length);
-  return find(clean).map((s) => ({ start: origin[s.start] ?? s.start, end: (origin[s.end - 1] ?? s.end - 1) + 1, kind: s.kind }));
+  return { text: clean, back: (spans) => spans.map((s) => ({ start: origin[s.start] ?? s.start, end: (origin[s.end - 1] ?? s.end - 1) + 1, kind: s.kind })) };
 }
 
 /** `d` adds match indices: the spans of the named groups. */
@@ -366,7 +466,12 @@ function ruleSpans(text: string, rule: Rule): SecretSpan[] {
 }
 
 function assignmentSpans(text: string, re: RegExp): SecretSpan[] {
-  return [...secretAssignments(text, re)].map((a) => ({ start: a.start + a.open.length, end: a.end - a.close.length, kind: a.kind }));
+  return [...secretAssignments(text, re)].map(assignmentSpan);
+}
+
+/** The value inside its quotes. */
+function assignmentSpan(a: SecretAssignment): SecretSpan {
+  return { start: a.start + a.open.length, end: a.end - a.close.length, kind: a.kind };
 }
 
 /** The BEGIN…END span of each private key; a BEGIN without its END runs over the base64 after it (as redactPem). */

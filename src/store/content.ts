@@ -3,7 +3,7 @@
  * (`store_full_content`) for prompts, answers, context and partial output.
  */
 import { createHash } from "node:crypto";
-import { redact, redactDeep } from "../safety/redact.ts";
+import { redact, redactDeep, Redacted } from "../safety/redact.ts";
 
 export interface ContentPolicy {
   /** false = metadata and routing only: content columns are written as NULL. */
@@ -17,10 +17,13 @@ export interface StoredContent {
   sha256: string;
 }
 
-/** Redacted text, or NULL under metadata-only; length and hash always describe the redacted text. */
-export function content(raw: string, policy: ContentPolicy): StoredContent {
+/**
+ * Redacted text, or NULL under metadata-only; length and hash always describe the redacted text.
+ * Text the scrubber already made a Redacted of (src/safety/redact.ts) is kept as it is.
+ */
+export function content(raw: string | Redacted, policy: ContentPolicy): StoredContent {
   // Hash the redacted text, never the raw one: a hash of a short secret can be brute-forced.
-  const clean = redact(raw);
+  const clean = raw instanceof Redacted ? raw.text : redact(raw);
   return { text: policy.fullContent ? clean : null, length: clean.length, sha256: sha256(clean) };
 }
 

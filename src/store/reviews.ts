@@ -7,6 +7,7 @@
 import type { Database } from "bun:sqlite";
 import type { Usage } from "../backends/contract.ts";
 import { content, metaText, optionalContent, parseJson, redactedJson, storedJson, type ContentPolicy } from "./content.ts";
+import type { Redacted } from "../safety/redact.ts";
 import { eraseRows } from "./erase.ts";
 import { newId } from "./ids.ts";
 import { removeJobsNaming } from "./jobs.ts";
@@ -98,8 +99,8 @@ export interface CreateReviewInput {
   plan: unknown;
   /** The material items as JSON (their text is redacted here, like every stored copy). */
   material: unknown;
-  /** The material's full text, for its stored length and hash. */
-  materialText: string;
+  /** The material's full text, for its stored length and hash (already scrubbed, or scrubbed here). */
+  materialText: string | Redacted;
   hostRuntime?: string;
   token: { sha256: string; binding: string; expiresAt: number };
   reviewers: { agentId: string; backend: string; model?: string }[];

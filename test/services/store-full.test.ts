@@ -112,7 +112,7 @@ describe("a full store after the work ran", () => {
     if (!opened.ok) throw new Error(opened.error.message);
     const rt = opened.value;
     const host = resolveHost(rt, undefined);
-    const plan = planReview(rt, { goal: "Is it safe?", mode: "standard", material: [{ text: "const x = 1;" }] }, host.ok ? host.value : undefined);
+    const plan = await planReview(rt, { goal: "Is it safe?", mode: "standard", material: [{ text: "const x = 1;" }] }, host.ok ? host.value : undefined);
     if (!plan.ok) throw new Error(plan.error.message);
     const approved = await approveRun(rt, { review_id: plan.value.review_id, token: plan.value.token }, undefined);
     if (!approved.ok) throw new Error(approved.error.message);
@@ -146,7 +146,7 @@ describe("a full store after the work ran", () => {
       if (!host.ok) throw new Error(host.error.message);
       const wf = await startWorkflow(rt, { goal: "add a greeting", workdir: w.box.repo }, host.value);
       if (!wf.ok) throw new Error(wf.error.message);
-      const planned = planStep(rt, { workflow_id: wf.value.workflow_id, step: "research", context: "README.md:\nhello\n" });
+      const planned = await planStep(rt, { workflow_id: wf.value.workflow_id, step: "research", context: "README.md:\nhello\n" });
       if (!planned.ok) throw new Error(planned.error.message);
       const prepared = await prepareStep(rt, { workflow_id: wf.value.workflow_id, step_id: planned.value.step_id, token: planned.value.token }, undefined);
       if (!prepared.ok) throw new Error(prepared.error.message);

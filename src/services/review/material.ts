@@ -3,7 +3,7 @@
  * read here — at plan time, and again when the review runs, so a file edited after the plan was
  * approved is caught. Also what the plan shows about it: sizes, and where credential-shaped text is.
  */
-import { findSecrets, redact } from "../../safety/redact.ts";
+import { findSecrets, findSecretsYielding, redact, type SecretSpan } from "../../safety/redact.ts";
 import { fail, ok, type Result } from "../../result.ts";
 import { readExcerpt } from "./excerpt.ts";
 import type { PromptMaterial } from "./envelope.ts";
@@ -69,20 +69,31 @@ export interface SecretLocation {
   kind: string;
 }
 
-export function locateSecrets(named: readonly { label: string; text: string; firstLine?: number }[]): SecretLocation[] {
-  return named.flatMap((m) => {
-    // The spans come in order: one walk forward over the newlines, not a count from the start per span.
-    let line = m.firstLine ?? 1;
-    let lineStart = 0;
-    let nl = m.text.indexOf("\n");
-    return findSecrets(m.text).map((span) => {
-      while (nl !== -1 && nl < span.start) {
-        line += 1;
-        lineStart = nl + 1;
-        nl = m.text.indexOf("\n", lineStart);
-      }
-      return { where: m.label, line, column: span.start - lineStart + 1, kind: span.kind };
-    });
+export function locateSecrets(named: readonly NamedText[]): SecretLocation[] {
+  return named.flatMap((m) => placed(m, findSecrets(m.text)));
+}
+
+/** locateSecrets() for a plan: the server answers other requests between the scrubber's passes. */
+export async function locateSecretsYielding(named: readonly NamedText[]): Promise<SecretLocation[]> {
+  const out: SecretLocation[] = [];
+  for (const m of named) out.push(...placed(m, await findSecretsYielding(m.text)));
+  return out;
+}
+
+type NamedText = { label: string; text: string; firstLine?: number };
+
+function placed(m: NamedText, spans: readonly SecretSpan[]): SecretLocation[] {
+  // The spans come in order: one walk forward over the newlines, not a count from the start per span.
+  let line = m.firstLine ?? 1;
+  let lineStart = 0;
+  let nl = m.text.indexOf("\n");
+  return spans.map((span) => {
+    while (nl !== -1 && nl < span.start) {
+      line += 1;
+      lineStart = nl + 1;
+      nl = m.text.indexOf("\n", lineStart);
+    }
+    return { where: m.label, line, column: span.start - lineStart + 1, kind: span.kind };
   });
 }
 

@@ -9,11 +9,12 @@ import { pickReviewers, type ReviewerPick } from "../../routing/review-plan.ts";
 import { fail, ok, type Result } from "../../result.ts";
 import { newId } from "../../store/ids.ts";
 import type { ReviewMode } from "../../store/reviews.ts";
-import { lineCount, locateSecrets, readMaterial, sizeOf, type MaterialInput, type MaterialItem, type MaterialSize, type SecretLocation } from "./material.ts";
+import { lineCount, locateSecretsYielding, readMaterial, sizeOf, type MaterialInput, type MaterialItem, type MaterialSize, type SecretLocation } from "./material.ts";
 import { hold, snapshotOf, type ReviewScope } from "./scope.ts";
 import { bindToken, digest, newToken } from "../shared/tokens.ts";
 import type { Runtime } from "../shared/runtime.ts";
 import { webGrant } from "../answer/web.ts";
+import { Redacted } from "../../safety/redact.ts";
 
 /** Long enough to read a plan and ask the person; short enough that a token in a transcript dies. */
 export const REVIEW_TOKEN_TTL_MS = 30 * 60_000;
@@ -49,7 +50,11 @@ export interface IssuedPlan extends ReviewPlan {
 /** Said when web was requested and no reviewer may browse. */
 const NO_WEB = "No reviewer may search the web (see each one's reason); they judge the material and what they already know.";
 
-export function planReview(rt: Runtime, req: ReviewPlanRequest, host: Host | undefined): Result<IssuedPlan> {
+/**
+ * Material up to 2M characters is scrubbed three times here (located, and two stored copies): each
+ * with the loop free between the scrubber's passes, so a plan never stalls the server's other calls.
+ */
+export async function planReview(rt: Runtime, req: ReviewPlanRequest, host: Host | undefined): Promise<Result<IssuedPlan>> {
   const pick = pickReviewers(rt.config, host, req.mode, req.reviewers);
   if (!pick.ok) return fail(pick.error.code, pick.error.message);
   const items = readMaterial(req.material, rt.roots);
@@ -69,14 +74,18 @@ export function planReview(rt: Runtime, req: ReviewPlanRequest, host: Host | und
   const token = newToken("rvw");
   const expiresAt = rt.now() + REVIEW_TOKEN_TTL_MS;
   const id = newId(rt.now());
-  const plan = describe(id, req, scope, pick.pick, items.value, expiresAt, grants.map((g) => ({ id: g.id, granted: g.grant.granted, ...(g.grant.granted ? {} : { why: g.grant.why }) })));
+  const named = [{ label: "goal", text: req.goal }, ...(req.context ? [{ label: "context", text: req.context }] : []), ...items.value];
+  const secrets = await locateSecretsYielding(named);
+  const plan = describe(id, req, scope, pick.pick, items.value, expiresAt, secrets, grants.map((g) => ({ id: g.id, granted: g.grant.granted, ...(g.grant.granted ? {} : { why: g.grant.why }) })));
+  const material = await Promise.all(items.value.map(async ({ label, text, firstLine }) => ({ label, text: await Redacted.of(text), ...(firstLine !== undefined ? { firstLine } : {}) })));
+  const materialText = await Redacted.of(items.value.map((m) => m.text).join("\n"));
   rt.store.reviews.create({
     id,
     mode: req.mode,
     goal: req.goal,
     plan,
-    material: items.value.map(({ label, text, firstLine }) => ({ label, text, ...(firstLine !== undefined ? { firstLine } : {}) })),
-    materialText: items.value.map((m) => m.text).join("\n"),
+    material,
+    materialText,
     ...(host ? { hostRuntime: host.runtime } : {}),
     token: { sha256: digest(token), binding: bindToken(token, snapshot), expiresAt },
     reviewers: pick.pick.reviewers.map((a) => ({ agentId: a.id, backend: a.backend, ...(a.model ? { model: a.model } : {}) })),
@@ -88,9 +97,8 @@ export function planReview(rt: Runtime, req: ReviewPlanRequest, host: Host | und
 
 type WebLine = { id: string; granted: boolean; why?: string };
 
-function describe(id: string, req: ReviewPlanRequest, scope: ReviewScope, pick: ReviewerPick, items: readonly MaterialItem[], expiresAt: number, web: WebLine[]): ReviewPlan {
+function describe(id: string, req: ReviewPlanRequest, scope: ReviewScope, pick: ReviewerPick, items: readonly MaterialItem[], expiresAt: number, secrets: SecretLocation[], web: WebLine[]): ReviewPlan {
   const granted = web.some((w) => w.granted);
-  const named = [{ label: "goal", text: req.goal }, ...(req.context ? [{ label: "context", text: req.context }] : []), ...items];
   return {
     review_id: id,
     mode: req.mode,
@@ -101,7 +109,7 @@ function describe(id: string, req: ReviewPlanRequest, scope: ReviewScope, pick: 
     web: { requested: req.web === true, granted, ...(req.web ? { reviewers: web } : {}), ...(req.web && !granted ? { note: NO_WEB } : {}) },
     // A reply that is not the required JSON gets one repair turn on the same session.
     requests: { reviewers: scope.reviewers.length, at_most: scope.reviewers.length * 2 },
-    secrets: locateSecrets(named),
+    secrets,
     expires_at: new Date(expiresAt).toISOString(),
   };
 }

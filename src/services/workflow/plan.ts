@@ -47,7 +47,7 @@ export interface StepPreview {
   token: string;
 }
 
-export function planStep(rt: Runtime, req: PlanStepRequest): Result<StepPreview> {
+export async function planStep(rt: Runtime, req: PlanStepRequest): Promise<Result<StepPreview>> {
   const wf = rt.store.workflows.get(req.workflow_id);
   if (!wf) return fail("unknown_workflow", `No workflow "${req.workflow_id}" is stored here.`);
   if (wf.status !== "active") return fail("workflow_wrong_state", `Workflow ${wf.id} is ${wf.status}.`);
@@ -101,7 +101,7 @@ function priorOutputs(steps: readonly StepRecord[]): Pick<PromptPayload, "plan" 
   return { ...(plan ? { plan } : {}), ...(brief ? { brief } : {}) };
 }
 
-function planReviewStep(rt: Runtime, wf: WorkflowRecord, binding: Extract<StepBinding, { kind: "agents" }>, payload: PromptPayload, redacted: boolean, findings: number): Result<StepPreview> {
+async function planReviewStep(rt: Runtime, wf: WorkflowRecord, binding: Extract<StepBinding, { kind: "agents" }>, payload: PromptPayload, redacted: boolean, findings: number): Promise<Result<StepPreview>> {
   const snapshot = snapshotOf(wf);
   const barred = snapshot ? barredBy(rt, wf, snapshot.policy.reviewPolicy) : [];
   const reviewers = binding.agents.filter((id) => {
@@ -111,7 +111,7 @@ function planReviewStep(rt: Runtime, wf: WorkflowRecord, binding: Extract<StepBi
   if (reviewers.length === 0) return fail("mode_refused", `operator: ${barred.map((b) => `review_policy.${b.rule} (${b.agent.id})`).join(" and ")} leaves no reviewer: every bound reviewer runs the same model.`);
   const patch = latestPatch(rt.store.workflows.steps(wf.id));
   const material = [{ text: payload.context || "(no context supplied)", label: "context" }, ...(patch ? [{ text: patch, label: "patch" }] : [])];
-  const plan = planReview(rt, { goal: wf.goal, mode: reviewers.length === 1 ? "standard" : "deep", material, ...(payload.open_findings ? { context: JSON.stringify({ open_findings: payload.open_findings }) } : {}), reviewers }, snapshot?.host);
+  const plan = await planReview(rt, { goal: wf.goal, mode: reviewers.length === 1 ? "standard" : "deep", material, ...(payload.open_findings ? { context: JSON.stringify({ open_findings: payload.open_findings }) } : {}), reviewers }, snapshot?.host);
   if (!plan.ok) return plan;
   const id = newId(rt.now());
   const expiresAt = Date.parse(plan.value.expires_at);

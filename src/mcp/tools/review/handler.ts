@@ -15,10 +15,10 @@ import { reviewKind } from "./kind.ts";
 import type { reviewFinalizeInput, reviewIdInput, reviewInput, reviewListInput, reviewRetryInput, reviewRunInput } from "./schema.ts";
 
 export function review(input: typeof reviewInput.infer, ctx: ToolContext): Promise<ToolOutcome> {
-  return withRuntime((rt) => {
+  return withRuntime(async (rt) => {
     const host = resolveHost(rt, ctx.clientName);
     if (!host.ok) return { ok: false, error: host.error };
-    const plan = planReview(rt, input, host.value);
+    const plan = await planReview(rt, input, host.value);
     if (!plan.ok) return { ok: false, error: plan.error };
     const data = { ...plan.value, approval: ctx.elicit ? ("elicitation" as const) : ("token" as const) };
     return { ok: true, data, text: formatPlan({ ok: true, ...data }) };

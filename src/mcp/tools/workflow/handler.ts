@@ -71,7 +71,7 @@ export function workflowPlanStep(input: typeof workflowPlanStepInput.infer, ctx:
   return withRuntime(async (rt) => {
     const [, { planStep }] = await service();
     const approval = ctx.elicit ? "elicitation" : "token";
-    const out = planStep(rt, input);
+    const out = await planStep(rt, input);
     return reply<Success<typeof workflowPlanStepOutput>>(out.ok ? { ok: true, value: { ...out.value, approval } } : out, (v) =>
       `Step ${v.step} (round ${v.round}) planned for ${v.executor === "host" ? "the host" : v.agent ? `${v.agent.id} in ${v.execution} mode` : `reviewers ${(v.reviewers ?? []).map((r) => r.id).join(", ")}`}; nothing was sent. Show this to the person, then ${v.executor === "host" ? "workflow_record_host_step" : "workflow_run_step"} with step_id ${v.step_id} and the token${approval === "elicitation" ? " (the person is asked to approve)" : ""}.`,
     );
