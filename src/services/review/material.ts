@@ -3,7 +3,7 @@
  * read here — at plan time, and again when the review runs, so a file edited after the plan was
  * approved is caught. Also what the plan shows about it: sizes, and where credential-shaped text is.
  */
-import { findSecrets, findSecretsYielding, redact, type SecretSpan } from "../../safety/redact.ts";
+import { findSecrets, findSecretsYielding, redactYielding, type SecretSpan } from "../../safety/redact.ts";
 import { fail, ok, type Result } from "../../result.ts";
 import { readExcerpt } from "./excerpt.ts";
 import type { PromptMaterial } from "./envelope.ts";
@@ -97,7 +97,7 @@ function placed(m: NamedText, spans: readonly SecretSpan[]): SecretLocation[] {
   });
 }
 
-/** What a masked review sends: every credential-shaped value replaced, as in every stored copy. */
-export function masked(items: readonly MaterialItem[]): MaterialItem[] {
-  return items.map((m) => ({ ...m, text: redact(m.text) }));
+/** What a masked review sends: every credential-shaped value replaced, as in every stored copy (the loop free meanwhile). */
+export function masked(items: readonly MaterialItem[]): Promise<MaterialItem[]> {
+  return Promise.all(items.map(async (m) => ({ ...m, text: await redactYielding(m.text) })));
 }

@@ -13,7 +13,7 @@ import { fail, ok, type Failure, type Result } from "../../result.ts";
 import type { Approval, FindingInput, ReviewerEnd, ReviewRecord, ReviewStatus, SecretsMode } from "../../store/reviews.ts";
 import { cancelJob } from "../shared/jobs.ts";
 import { buildReviewPrompt } from "./envelope.ts";
-import { locateSecrets, masked, sizeOf } from "./material.ts";
+import { locateSecretsYielding, masked, sizeOf } from "./material.ts";
 import { runReviewer } from "./reviewer.ts";
 import { heldHere, release, resolveHeld, type ResolvedScope } from "./scope.ts";
 import { reviewView, type ReviewView } from "./views.ts";
@@ -95,7 +95,7 @@ function checkBinding(rt: Runtime, req: ReviewRunRequest, binding: string): Resu
 
 async function approve(rt: Runtime, record: ReviewRecord, scope: ResolvedScope, approver: Approver | undefined, secrets: SecretsMode): Promise<Result<Approval>> {
   if (!approver) return ok("token");
-  const answer = await approver.ask(approvalQuestion(record, scope, secrets)).catch((): "failed" => "failed");
+  const answer = await approver.ask(await approvalQuestion(record, scope, secrets)).catch((): "failed" => "failed");
   if (answer === "accept") return ok(approver.kind);
   rt.store.reviews.transition(record.id, ["approving"], "declined", {}, rt.now());
   release(record.id);
@@ -104,10 +104,10 @@ async function approve(rt: Runtime, record: ReviewRecord, scope: ResolvedScope, 
 }
 
 /** The plan in a few lines, as the person is asked to approve it: worked out from the scope that would be sent. */
-export function approvalQuestion(record: ReviewRecord, resolved: ResolvedScope, secrets: SecretsMode): string {
+export async function approvalQuestion(record: ReviewRecord, resolved: ResolvedScope, secrets: SecretsMode): Promise<string> {
   const { goal, context } = resolved.scope;
   const who = record.reviewers.map((r) => `${r.agentId} (${r.backend}${r.model ? ` · ${r.model}` : ""})`).join(", ");
-  const found = locateSecrets([{ label: "goal", text: goal }, ...(context ? [{ label: "context", text: context }] : []), ...resolved.items]).length;
+  const found = (await locateSecretsYielding([{ label: "goal", text: goal }, ...(context ? [{ label: "context", text: context }] : []), ...resolved.items])).length;
   const size = sizeOf(resolved.items);
   const handling = found === 0 ? "No credential-shaped text was found." : `${found} credential-shaped value(s) found; they will be ${secrets === "mask" ? "masked" : "SENT AS IS"}.`;
   return [
@@ -129,7 +129,7 @@ export interface ReviewHooks {
 export async function runReviewers(rt: Runtime, req: ReviewJobRequest, hooks: ReviewHooks): Promise<ReviewOutcome> {
   const scope = resolveHeld(req.review_id, rt.roots);
   if (!scope.ok) return stop(rt, req.review_id, "stale", scope.error);
-  const items = req.secrets === "mask" ? masked(scope.value.items) : scope.value.items;
+  const items = req.secrets === "mask" ? await masked(scope.value.items) : scope.value.items;
   const { goal, mode, context } = scope.value.scope;
   const prompt = buildReviewPrompt({ goal: req.secrets === "mask" ? redact(goal) : goal, mode, ...(context ? { context: req.secrets === "mask" ? redact(context) : context } : {}), material: items });
   const agents = req.agents.map((id) => rt.config.agents[id]).filter((a): a is AgentConfig => a !== undefined);
