@@ -1,11 +1,11 @@
 /**
  * Google Antigravity CLI (`agy`), headless print mode with `--output-format stream-json`.
- * Built from Google's documentation and third-party captures of agy 1.1.10–1.2.17
- * (research/cli-agy.md); agy is a closed Go binary no installer here reaches, so nothing in this
- * folder was checked against a real run. `agy --version` is read first (./version.ts): builds
+ * Built from Google's documentation and third-party captures of agy 1.1.10–1.2.17; agy is a
+ * closed Go binary no installer here reaches, so nothing in this folder was checked against a
+ * real run. `agy --version` is read first (./version.ts): builds
  * before 1.1.10 are refused, never driven.
  *
- * One run: the prompt on stdin with no -p (read to EOF, §2.2 — no argv limit, not in `ps`),
+ * One run: the prompt on stdin with no -p (docs/backends/agy.md: no argv limit, not in `ps`),
  * stream-json out (./parse.ts), classification from the stream and stderr (./classify.ts).
  */
 import { join } from "node:path";
@@ -17,14 +17,14 @@ import { parseAgyLine } from "./parse.ts";
 import { agyVariant, AGY_MIN_VERSION } from "./version.ts";
 
 /**
- * Unbounded in Go's duration syntax (§2.4: `2562047h` on 1.1.18). Used when the request carries no
+ * Unbounded in Go's duration syntax (`2562047h`, docs/backends/agy.md). Used when the request carries no
  * budget, so agy's own 5-minute default (1.1.x) never cuts a run the runner's timer allows.
  */
 const NO_PRINT_TIMEOUT = "2562047h";
 
 /**
  * `--print-timeout` as a Go duration. Never `0`: on 1.1.x that times out at once, on 1.2.14 it
- * means "wait forever" (§2.4).
+ * means "wait forever" (docs/backends/agy.md).
  */
 export function agyPrintTimeout(timeoutSec: number | undefined): string {
   if (timeoutSec === undefined || !Number.isFinite(timeoutSec) || timeoutSec <= 0) return NO_PRINT_TIMEOUT;
