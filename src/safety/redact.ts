@@ -307,6 +307,14 @@ export class Redacted {
   static async of(text: string): Promise<Redacted> {
     return new Redacted(await redactYielding(text));
   }
+
+  /**
+   * Scrubbed parts joined: what the store keeps when it keeps each part scrubbed on its own (a
+   * review's material items), so their joined length and hash describe exactly what is stored.
+   */
+  static joined(parts: readonly Redacted[], separator: string): Redacted {
+    return new Redacted(parts.map((p) => p.text).join(separator));
+  }
 }
 
 /**

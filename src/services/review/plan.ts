@@ -51,8 +51,9 @@ export interface IssuedPlan extends ReviewPlan {
 const NO_WEB = "No reviewer may search the web (see each one's reason); they judge the material and what they already know.";
 
 /**
- * Material up to 2M characters is scrubbed three times here (located, and two stored copies): each
- * with the loop free between the scrubber's passes, so a plan never stalls the server's other calls.
+ * Material up to 2M characters is scrubbed twice here (located, then the stored copy, whose joined
+ * text gives the row's length and hash): each with the loop free between the scrubber's passes, so
+ * a plan never stalls the server's other calls.
  */
 export async function planReview(rt: Runtime, req: ReviewPlanRequest, host: Host | undefined): Promise<Result<IssuedPlan>> {
   const pick = pickReviewers(rt.config, host, req.mode, req.reviewers);
@@ -78,7 +79,7 @@ export async function planReview(rt: Runtime, req: ReviewPlanRequest, host: Host
   const secrets = await locateSecretsYielding(named);
   const plan = describe(id, req, scope, pick.pick, items.value, expiresAt, secrets, grants.map((g) => ({ id: g.id, granted: g.grant.granted, ...(g.grant.granted ? {} : { why: g.grant.why }) })));
   const material = await Promise.all(items.value.map(async ({ label, text, firstLine }) => ({ label, text: await Redacted.of(text), ...(firstLine !== undefined ? { firstLine } : {}) })));
-  const materialText = await Redacted.of(items.value.map((m) => m.text).join("\n"));
+  const materialText = Redacted.joined(material.map((m) => m.text), "\n");
   rt.store.reviews.create({
     id,
     mode: req.mode,
