@@ -58,7 +58,15 @@ async function overhead(): Promise<Row[]> {
     const over = a - d;
     say(`ask ${ms(a)}  direct fetch ${ms(d)}  overhead ${ms(over)}  (stdio ping ${ms(p)})  n=${n}`);
     return [
-      { benchmark: "ask overhead (ask − direct fetch), p50", value: ms(over), reference: `ask ${ms(a)}, direct ${ms(d)}`, ratio: ratio(a, d), target: "≤ 2 ms", pass: over <= 2, note: `compiled binary, raw JSON-RPC over stdio; of it, the bare stdio round trip (ping) is ${ms(p)}; n=${n}` },
+      {
+        benchmark: "ask overhead (ask − direct fetch), p50",
+        value: ms(over),
+        reference: `ask ${ms(a)}, direct ${ms(d)}`,
+        ratio: ratio(a, d),
+        target: "≤ 2 ms",
+        pass: over <= 2,
+        note: `compiled binary, raw JSON-RPC over stdio; of it, the bare stdio round trip (ping) is ${ms(p)}; n=${n}`,
+      },
     ];
   } finally {
     await s.close();
@@ -69,7 +77,11 @@ async function overhead(): Promise<Row[]> {
 
 /** The request the server made, made directly: POST, then the SSE stream read to its end. */
 async function directFetch(url: string, body: unknown): Promise<void> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", authorization: `Bearer ${KEY}` }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream", authorization: `Bearer ${KEY}` },
+    body: JSON.stringify(body),
+  });
   await res.text();
 }
 
@@ -92,7 +104,13 @@ const SCHEMA = {
         type: "object",
         additionalProperties: false,
         required: ["id", "name", "tags", "score"],
-        properties: { id: { type: "integer", minimum: 0 }, name: { type: "string", minLength: 1, maxLength: 200 }, tags: { type: "array", items: { enum: ["a", "b", "c", "d"] } }, score: { type: "number", minimum: 0, maximum: 1 }, email: { type: "string", format: "email" } },
+        properties: {
+          id: { type: "integer", minimum: 0 },
+          name: { type: "string", minLength: 1, maxLength: 200 },
+          tags: { type: "array", items: { enum: ["a", "b", "c", "d"] } },
+          score: { type: "number", minimum: 0, maximum: 1 },
+          email: { type: "string", format: "email" },
+        },
       },
     },
   },
@@ -100,7 +118,8 @@ const SCHEMA = {
 
 function reply100k(): string {
   const items = [];
-  for (let i = 0; JSON.stringify(items).length < 100_000; i++) items.push({ id: i, name: `item number ${i}`, tags: ["a", "b", "c"].slice(0, (i % 3) + 1), score: (i % 100) / 100, email: `u${i}@example.com` });
+  for (let i = 0; JSON.stringify(items).length < 100_000; i++)
+    items.push({ id: i, name: `item number ${i}`, tags: ["a", "b", "c"].slice(0, (i % 3) + 1), score: (i % 100) / 100, email: `u${i}@example.com` });
   return JSON.stringify({ summary: "x".repeat(400), items });
 }
 
@@ -131,15 +150,27 @@ async function validation(): Promise<Row[]> {
     5,
   );
   const [v, p] = [median(samples.validate), median(samples.parse)];
-  say(`100 KB reply (${text.length} chars): parse + validate ${ms(v)}, parse alone ${ms(p)}; first compile ${ms(firstCompileMs)}; import ${ms(importMs)}  n=${n}`);
+  say(
+    `100 KB reply (${text.length} chars): parse + validate ${ms(v)}, parse alone ${ms(p)}; first compile ${ms(firstCompileMs)}; import ${ms(importMs)}  n=${n}`,
+  );
   return [
-    { benchmark: "structured: validate a 100 KB reply, p50", value: ms(v), reference: `JSON.parse alone ${ms(p)}`, ratio: ratio(v, p), target: "≤ 5 ms", pass: v <= 5, note: `schemasafe, schema compiled once and cached by its text; the first compile of a new schema ${ms(firstCompileMs)}; importing schemasafe ${ms(importMs)} under bun (loaded only when a schema is used)` },
+    {
+      benchmark: "structured: validate a 100 KB reply, p50",
+      value: ms(v),
+      reference: `JSON.parse alone ${ms(p)}`,
+      ratio: ratio(v, p),
+      target: "≤ 5 ms",
+      pass: v <= 5,
+      note: `schemasafe, schema compiled once and cached by its text; the first compile of a new schema ${ms(firstCompileMs)}; importing schemasafe ${ms(importMs)} under bun (loaded only when a schema is used)`,
+    },
   ];
 }
 
 /** A fresh bun process, so the import is cold. */
 function schemasafeImportMs(): number {
-  const out = Bun.spawnSync([BUN, "-e", 'const t = performance.now(); await import("@exodus/schemasafe"); console.log(performance.now() - t)'], { cwd: `${import.meta.dir}/..` });
+  const out = Bun.spawnSync([BUN, "-e", 'const t = performance.now(); await import("@exodus/schemasafe"); console.log(performance.now() - t)'], {
+    cwd: `${import.meta.dir}/..`,
+  });
   return Number(out.stdout.toString().trim());
 }
 
@@ -152,11 +183,25 @@ async function startup(): Promise<Row[]> {
   try {
     const binary = orchestrateBinary();
     const n = iterations(20);
-    const samples = await interleave({ plain: () => measureStartup([binary], plain.env, plain.repo, rssOf), ask: () => measureStartup([binary], withAsk.env, withAsk.repo, rssOf) }, n, 2);
+    const samples = await interleave(
+      { plain: () => measureStartup([binary], plain.env, plain.repo, rssOf), ask: () => measureStartup([binary], withAsk.env, withAsk.repo, rssOf) },
+      n,
+      2,
+    );
     const advertised = samples.ask.at(-1)?.tools.length ?? 0;
     const [a, b] = [median(samples.ask.map((x) => x.toolsListMs)), median(samples.plain.map((x) => x.toolsListMs))];
     say(`spawn → tools/list with capabilities ${ms(a)} (${advertised} tools), without ${ms(b)}  n=${n}`);
-    return [{ benchmark: "startup → tools/list with ask capabilities vs without", value: ms(a), reference: ms(b), ratio: ratio(a, b), target: "≤ 1.1×", pass: a <= 1.1 * b, note: `same binary and config but the ask: block; ${advertised} tools advertised with it` }];
+    return [
+      {
+        benchmark: "startup → tools/list with ask capabilities vs without",
+        value: ms(a),
+        reference: ms(b),
+        ratio: ratio(a, b),
+        target: "≤ 1.1×",
+        pass: a <= 1.1 * b,
+        note: `same binary and config but the ask: block; ${advertised} tools advertised with it`,
+      },
+    ];
   } finally {
     plain.cleanup();
     withAsk.cleanup();
@@ -164,4 +209,5 @@ async function startup(): Promise<Row[]> {
   }
 }
 
-if (import.meta.main) console.log((await run()).map((r) => `${r.benchmark}: ${r.value} vs ${r.reference} = ${r.ratio} (${r.target}: ${r.pass ? "pass" : "MISS"})`).join("\n"));
+if (import.meta.main)
+  console.log((await run()).map((r) => `${r.benchmark}: ${r.value} vs ${r.reference} = ${r.ratio} (${r.target}: ${r.pass ? "pass" : "MISS"})`).join("\n"));

@@ -67,8 +67,16 @@ async function measure(delayMs: number): Promise<Measured> {
       1,
     );
     const routes = (n + 1) * (1 + CONCURRENT);
-    const m = { one: median(samples.one), eight: median(samples.eight), directOne: median(samples.directOne), directEight: median(samples.directEight), serverCpuPerRoute: (cpuMs(pid) - cpu0) / routes };
-    say(`fake delay ${delayMs} ms: one ${ms(m.one)}  ${CONCURRENT} concurrent ${ms(m.eight)}  ${ratio(m.eight, m.one)}  |  fakes spawned directly: one ${ms(m.directOne)}  ${CONCURRENT} ${ms(m.directEight)}  ${ratio(m.directEight, m.directOne)}  |  server CPU ${ms(m.serverCpuPerRoute)}/route  (n=${n})`);
+    const m = {
+      one: median(samples.one),
+      eight: median(samples.eight),
+      directOne: median(samples.directOne),
+      directEight: median(samples.directEight),
+      serverCpuPerRoute: (cpuMs(pid) - cpu0) / routes,
+    };
+    say(
+      `fake delay ${delayMs} ms: one ${ms(m.one)}  ${CONCURRENT} concurrent ${ms(m.eight)}  ${ratio(m.eight, m.one)}  |  fakes spawned directly: one ${ms(m.directOne)}  ${CONCURRENT} ${ms(m.directEight)}  ${ratio(m.directEight, m.directOne)}  |  server CPU ${ms(m.serverCpuPerRoute)}/route  (n=${n})`,
+    );
     return m;
   } finally {
     await world.close();
@@ -89,7 +97,13 @@ function cpuMs(pid: number): number {
 }
 
 async function runDirect(rec: Recording): Promise<void> {
-  const proc = Bun.spawn([join(FAKES_DIR, "opencode"), ...rec.argv], { cwd: rec.cwd, env: rec.env, stdin: rec.stdin ? new TextEncoder().encode(rec.stdin) : "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([join(FAKES_DIR, "opencode"), ...rec.argv], {
+    cwd: rec.cwd,
+    env: rec.env,
+    stdin: rec.stdin ? new TextEncoder().encode(rec.stdin) : "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [, , code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   if (code !== 0) throw new Error(`direct fake run exited ${code}`);
 }

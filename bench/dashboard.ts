@@ -40,14 +40,29 @@ const DEEP_PAGES = [
   { path: "/runs", table: "runs", where: "", order: "started_at DESC, id DESC" },
   { path: "/runs?status=failed", table: "runs", where: "status = 'failed'", order: "started_at DESC, id DESC" },
   { path: "/runs?tier=heavy", table: "runs", where: "tier = 'heavy'", order: "started_at DESC, id DESC" },
-  { path: "/runs?agent=cheap", table: "runs", where: "EXISTS (SELECT 1 FROM attempts a WHERE a.run_id = runs.id AND a.agent_id = 'cheap')", order: "started_at DESC, id DESC" },
+  {
+    path: "/runs?agent=cheap",
+    table: "runs",
+    where: "EXISTS (SELECT 1 FROM attempts a WHERE a.run_id = runs.id AND a.agent_id = 'cheap')",
+    order: "started_at DESC, id DESC",
+  },
   { path: "/consultations", table: "consultations", where: "", order: "updated_at DESC, id DESC" },
   { path: "/jobs", table: "jobs", where: "", order: "created_at DESC, id DESC" },
   { path: "/jobs?status=ok", table: "jobs", where: "status = 'ok'", order: "created_at DESC, id DESC" },
   { path: "/jobs?kind=route", table: "jobs", where: "kind = 'route'", order: "created_at DESC, id DESC" },
   { path: "/workflows", table: "workflows", where: "", order: "updated_at DESC, id DESC" },
 ] as const;
-const PAGES = ["/", "/runs", "/runs?status=failed", "/consultations", "/workflows", "/workflows?status=needs_attention", "/usage", "/usage?range=90d&by=agent", "/usage?range=90d&by=tier"] as const;
+const PAGES = [
+  "/",
+  "/runs",
+  "/runs?status=failed",
+  "/consultations",
+  "/workflows",
+  "/workflows?status=needs_attention",
+  "/usage",
+  "/usage?range=90d&by=agent",
+  "/usage?range=90d&by=tier",
+] as const;
 
 /** Deterministic pseudo-random numbers, so every bench run measures the same history. */
 function rng(seed: number): () => number {
@@ -62,7 +77,13 @@ function fillRuns(store: Store, now: number, rand: () => number): void {
   for (let i = 0; i < RUNS; i++) {
     const startedAt = now - Math.floor(rand() * SPAN_MS);
     const tier = TIERS[i % 3] ?? "light";
-    const runId = store.runs.startRun({ tool: "route", tier, cwd: "/home/u/Projects/repo", prompt: `Task ${i}: refactor module ${i % 977} and keep the tests green`, startedAt });
+    const runId = store.runs.startRun({
+      tool: "route",
+      tier,
+      cwd: "/home/u/Projects/repo",
+      prompt: `Task ${i}: refactor module ${i % 977} and keep the tests green`,
+      startedAt,
+    });
     const tries = 1 + (rand() < 0.2 ? 1 : 0) + (rand() < 0.05 ? 1 : 0);
     let at = startedAt;
     let served: string | undefined;
@@ -72,10 +93,26 @@ function fillRuns(store: Store, now: number, rand: () => number): void {
       const failedHere = !last || rand() < 0.07;
       const durationMs = 200 + Math.floor(rand() * 20_000);
       at += durationMs;
-      store.runs.addAttempt({ runId, n, ...a, outcome: failedHere ? (last ? "timeout" : "capacity") : "ok", reason: failedHere ? "unavailable" : "answered", exitCode: failedHere ? 1 : 0, durationMs, fellBack: !last, usage: { inputTokens: 1000 + Math.floor(rand() * 9000), outputTokens: 50 + Math.floor(rand() * 900), costUsd: rand() * 0.05 }, createdAt: at });
+      store.runs.addAttempt({
+        runId,
+        n,
+        ...a,
+        outcome: failedHere ? (last ? "timeout" : "capacity") : "ok",
+        reason: failedHere ? "unavailable" : "answered",
+        exitCode: failedHere ? 1 : 0,
+        durationMs,
+        fellBack: !last,
+        usage: { inputTokens: 1000 + Math.floor(rand() * 9000), outputTokens: 50 + Math.floor(rand() * 900), costUsd: rand() * 0.05 },
+        createdAt: at,
+      });
       if (!failedHere) served = a.agentId;
     }
-    store.runs.finishRun(runId, { status: served ? "ok" : "failed", ...(served ? { servedBy: served, answer: `Done: module ${i % 977} refactored.` } : { errorCode: "timeout", errorMessage: "did not finish in time" }), treeChanged: false, endedAt: at });
+    store.runs.finishRun(runId, {
+      status: served ? "ok" : "failed",
+      ...(served ? { servedBy: served, answer: `Done: module ${i % 977} refactored.` } : { errorCode: "timeout", errorMessage: "did not finish in time" }),
+      treeChanged: false,
+      endedAt: at,
+    });
   }
 }
 
@@ -84,7 +121,15 @@ function fillConsultations(store: Store, now: number, rand: () => number): void 
     const a = AGENTS[1 + (i % 2)] ?? AGENTS[1];
     const at = now - Math.floor(rand() * SPAN_MS);
     const id = store.consultations.create({ agentId: a.agentId, backend: a.backend, model: a.model, hostRuntime: "claude", now: at });
-    store.consultations.addTurn(id, { prompt: `Question ${i}: trie or hash map?`, answer: { answer: "A trie.", assumptions: [], uncertainties: [], follow_up_questions: [], sources: [] }, modelVerified: "verified", modelReported: a.model, usage: { inputTokens: 800, outputTokens: 120 }, latencyMs: 3000 + Math.floor(rand() * 9000), now: at + 5000 });
+    store.consultations.addTurn(id, {
+      prompt: `Question ${i}: trie or hash map?`,
+      answer: { answer: "A trie.", assumptions: [], uncertainties: [], follow_up_questions: [], sources: [] },
+      modelVerified: "verified",
+      modelReported: a.model,
+      usage: { inputTokens: 800, outputTokens: 120 },
+      latencyMs: 3000 + Math.floor(rand() * 9000),
+      now: at + 5000,
+    });
   }
 }
 
@@ -96,11 +141,42 @@ function fillWorkflows(store: Store, now: number, rand: () => number): void {
   for (let i = 0; i < WORKFLOWS; i++) {
     const id = `wf-${String(i).padStart(5, "0")}`;
     const at = now - Math.floor(rand() * SPAN_MS);
-    store.workflows.create({ id, goal: `Goal ${i}: make module ${i % 977} faster`, workdir: "/home/u/Projects/repo", commit, snapshot: { bindings: {}, policy: { maxFixRounds: 2 } }, now: at });
+    store.workflows.create({
+      id,
+      goal: `Goal ${i}: make module ${i % 977} faster`,
+      workdir: "/home/u/Projects/repo",
+      commit,
+      snapshot: { bindings: {}, policy: { maxFixRounds: 2 } },
+      now: at,
+    });
     STEPS.forEach((step, n) => {
       const stepId = `${id}-${n}`;
-      store.workflows.addStep({ id: stepId, workflowId: id, step, round: 0, executor: "host", preview: {}, context: "", promptSha256: "p", token: { sha256: stepId, binding: "b", expiresAt: at + 60_000 }, commitBefore: commit }, at + n);
-      store.workflows.finishStep(stepId, { status: "succeeded", result: step === "test" ? { report: { command: "bun test", exit_code: 0, status: "pass", output: "ok", duration_ms: 900, commit, reported_by: "host" } } : { text: step } }, at + n + 1);
+      store.workflows.addStep(
+        {
+          id: stepId,
+          workflowId: id,
+          step,
+          round: 0,
+          executor: "host",
+          preview: {},
+          context: "",
+          promptSha256: "p",
+          token: { sha256: stepId, binding: "b", expiresAt: at + 60_000 },
+          commitBefore: commit,
+        },
+        at + n,
+      );
+      store.workflows.finishStep(
+        stepId,
+        {
+          status: "succeeded",
+          result:
+            step === "test"
+              ? { report: { command: "bun test", exit_code: 0, status: "pass", output: "ok", duration_ms: 900, commit, reported_by: "host" } }
+              : { text: step },
+        },
+        at + n + 1,
+      );
     });
     store.workflows.update(id, { status: END_STATES[i % END_STATES.length] ?? "completed" }, at + 10);
   }
@@ -113,7 +189,11 @@ function fillJobs(store: Store, now: number, rand: () => number): void {
     const kind = i % 2 === 0 ? "route" : "consult";
     const id = store.jobs.create({ kind, args: { prompt: `Job ${i}` }, ownerPid: 1, ownerStartedAt: at, now: at });
     const failed = rand() < 0.1;
-    store.jobs.finish(id, { status: failed ? "failed" : "ok", ...(failed ? { errorCode: "timeout" } : { result: kind === "route" ? { runId: `run-${i}` } : { consultation_id: `c-${i}` } }), now: at + 1000 });
+    store.jobs.finish(id, {
+      status: failed ? "failed" : "ok",
+      ...(failed ? { errorCode: "timeout" } : { result: kind === "route" ? { runId: `run-${i}` } : { consultation_id: `c-${i}` } }),
+      now: at + 1000,
+    });
   }
 }
 
@@ -221,7 +301,12 @@ export async function run(): Promise<Row[]> {
         reference: `empty store ${ms(reference)}`,
         ratio: ratio(value, reference),
         target: first ? `≤ ${TARGET_MS} ms` : "—",
-        ...(first ? { pass: value <= TARGET_MS, note: `server time from Server-Timing, median of ${n}; ${RUNS / 1000}k runs (1–3 attempts), ${CONSULTATIONS / 1000}k consultations, ${WORKFLOWS / 1000}k workflows over 90 days; store opened read-only` } : {}),
+        ...(first
+          ? {
+              pass: value <= TARGET_MS,
+              note: `server time from Server-Timing, median of ${n}; ${RUNS / 1000}k runs (1–3 attempts), ${CONSULTATIONS / 1000}k consultations, ${WORKFLOWS / 1000}k workflows over 90 days; store opened read-only`,
+            }
+          : {}),
       });
     }
     rows.push(...(await deepPages(full, big, n)));
@@ -242,7 +327,13 @@ async function deepPages(full: Dashboard, dbPath: string, n: number): Promise<Ro
     const value = median(samples.deep);
     const reference = median(samples.first);
     say(`${`${spec.path} deep`.padEnd(28)} ${ms(value)} deep, ${ms(reference)} page 1 (n=${n})`);
-    rows.push({ benchmark: `dashboard ${spec.path} deep page (~${DEEP_ROWS / 1000}k rows in), ${RUNS / 1000}k runs`, value: ms(value), reference: `page 1 ${ms(reference)}`, ratio: ratio(value, reference), target: "—" });
+    rows.push({
+      benchmark: `dashboard ${spec.path} deep page (~${DEEP_ROWS / 1000}k rows in), ${RUNS / 1000}k runs`,
+      value: ms(value),
+      reference: `page 1 ${ms(reference)}`,
+      ratio: ratio(value, reference),
+      target: "—",
+    });
   }
   return rows;
 }

@@ -13,7 +13,13 @@ const FILES_PER_DIR = 500;
 /** Shares of the tree left modified (tracked) and added untracked after the commit. */
 const DIRTY_SHARE = 0.005;
 const UNTRACKED_SHARE = 0.002;
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@example.invalid", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@example.invalid" };
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "b",
+  GIT_AUTHOR_EMAIL: "b@example.invalid",
+  GIT_COMMITTER_NAME: "b",
+  GIT_COMMITTER_EMAIL: "b@example.invalid",
+};
 
 export async function run(): Promise<Row[]> {
   const sizes = SMALL ? [5_000, 20_000] : [50_000, 200_000];
@@ -26,7 +32,14 @@ export async function run(): Promise<Row[]> {
     const fp = median(samples.fingerprint);
     const st = median(samples.status);
     say(`${k(size)} files: fingerprintTree ${ms(fp)}  git status ${ms(st)}  ${ratio(fp, st)}  (n=${n})`);
-    rows.push({ benchmark: `fingerprint, ${k(size)} files`, value: ms(fp), reference: `git status ${ms(st)}`, ratio: ratio(fp, st), target: "≤ 1.3×", pass: fp <= 1.3 * st });
+    rows.push({
+      benchmark: `fingerprint, ${k(size)} files`,
+      value: ms(fp),
+      reference: `git status ${ms(st)}`,
+      ratio: ratio(fp, st),
+      target: "≤ 1.3×",
+      pass: fp <= 1.3 * st,
+    });
   }
   return rows;
 }

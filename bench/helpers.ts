@@ -94,7 +94,19 @@ export function fixtureBinary(name: "floor" | "sdk-floor"): string {
   const file = join(WORK, name);
   if (existsSync(file) && statSync(file).mtimeMs > statSync(src).mtimeMs) return file;
   mkdirSync(WORK, { recursive: true });
-  sh([BUN, "build", src, "--compile", "--minify", "--bytecode", "--format=esm", "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig", "--outfile", file]);
+  sh([
+    BUN,
+    "build",
+    src,
+    "--compile",
+    "--minify",
+    "--bytecode",
+    "--format=esm",
+    "--no-compile-autoload-dotenv",
+    "--no-compile-autoload-bunfig",
+    "--outfile",
+    file,
+  ]);
   return file;
 }
 

@@ -50,7 +50,13 @@ export async function run(): Promise<Row[]> {
   const rows: Row[] = [];
   for (const [name] of probes) {
     say(`${name.padEnd(60)} +${ms(t(name) - t("floor")).padStart(9)}  +${mib(r(name) - r("floor")).padStart(9)}`);
-    rows.push({ benchmark: `import cost: ${name}`, value: `+${ms(t(name) - t("floor"))} / +${mib(r(name) - r("floor"))}`, reference: `floor ${ms(t("floor"))} / ${mib(r("floor"))}`, ratio: "—", target: "—" });
+    rows.push({
+      benchmark: `import cost: ${name}`,
+      value: `+${ms(t(name) - t("floor"))} / +${mib(r(name) - r("floor"))}`,
+      reference: `floor ${ms(t("floor"))} / ${mib(r("floor"))}`,
+      ratio: "—",
+      target: "—",
+    });
   }
   return rows;
 }

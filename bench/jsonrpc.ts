@@ -86,7 +86,12 @@ export interface StartupSample {
   tools: unknown[];
 }
 
-export async function measureStartup(argv: string[], env: Record<string, string>, cwd: string, rss: (pid: number, field?: "VmRSS" | "RssAnon") => number): Promise<StartupSample> {
+export async function measureStartup(
+  argv: string[],
+  env: Record<string, string>,
+  cwd: string,
+  rss: (pid: number, field?: "VmRSS" | "RssAnon") => number,
+): Promise<StartupSample> {
   const s = spawnRaw(argv, env, cwd);
   try {
     const init = await s.request(1, "initialize", INITIALIZE_PARAMS);

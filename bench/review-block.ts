@@ -43,9 +43,13 @@ export async function run(): Promise<Row[]> {
     const text = material(SIZE);
     let done = false;
     const started = performance.now();
-    const plan = session.client.callTool({ name: "review", arguments: { goal: "Bench: is this safe?", mode: "deep", reviewers: ["r1"], material: [{ text }] } }, undefined, { timeout: 600_000 }).finally(() => {
-      done = true;
-    });
+    const plan = session.client
+      .callTool({ name: "review", arguments: { goal: "Bench: is this safe?", mode: "deep", reviewers: ["r1"], material: [{ text }] } }, undefined, {
+        timeout: 600_000,
+      })
+      .finally(() => {
+        done = true;
+      });
     const busy: number[] = [];
     while (!done) busy.push(...(await pings(session, 1)));
     const reply = await plan;

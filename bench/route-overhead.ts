@@ -92,7 +92,13 @@ async function git(cwd: string, args: string[]): Promise<void> {
 
 /** The fake exactly as the server ran it: same argv, env, cwd and stdin (opencode takes the prompt there). */
 async function runDirect(rec: Recording): Promise<void> {
-  const proc = Bun.spawn([join(FAKES_DIR, "opencode"), ...rec.argv], { cwd: rec.cwd, env: rec.env, stdin: rec.stdin ? new TextEncoder().encode(rec.stdin) : "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([join(FAKES_DIR, "opencode"), ...rec.argv], {
+    cwd: rec.cwd,
+    env: rec.env,
+    stdin: rec.stdin ? new TextEncoder().encode(rec.stdin) : "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [out, , code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   if (code !== 0 || out.length === 0) throw new Error(`direct fake run exited ${code}`);
 }

@@ -31,7 +31,9 @@ const BENCHES: Bench[] = [
 ];
 
 function selected(): Bench[] {
-  const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim()).filter(Boolean);
+  const only = process.env.BENCH_ONLY?.split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (only?.length) return BENCHES.filter((b) => only.includes(b.name));
   return BENCHES.filter((b) => !b.optIn || (b.name === "imports" && process.env.BENCH_IMPORTS === "1"));
 }
@@ -41,7 +43,12 @@ export function machine(): string {
   const uname = Bun.spawnSync(["uname", "-srvm"]).stdout.toString().trim();
   const git = Bun.spawnSync(["git", "--version"]).stdout.toString().trim();
   const node = Bun.which("node") ? Bun.spawnSync(["node", "--version"]).stdout.toString().trim() : "absent";
-  return [`- machine: ${uname}`, `- CPU: ${cpu}, ${cpus().length} cores`, `- bun ${Bun.version}, node ${node}, ${git}`, `- date: ${new Date().toISOString()}`].join("\n");
+  return [
+    `- machine: ${uname}`,
+    `- CPU: ${cpu}, ${cpus().length} cores`,
+    `- bun ${Bun.version}, node ${node}, ${git}`,
+    `- date: ${new Date().toISOString()}`,
+  ].join("\n");
 }
 
 function safeRead(path: string): string {
@@ -66,7 +73,9 @@ async function main(): Promise<number> {
     }
   }
   const env = ["BENCH_N", "BENCH_SMALL", "BENCH_ONLY", "BENCH_IMPORTS"].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]}`);
-  process.stdout.write(`\n${machine()}\n- command: ${[...env, "npm run bench"].join(" ")}\n- wall time: ${((performance.now() - started) / 1000).toFixed(0)} s\n\n${renderTable(rows)}\n`);
+  process.stdout.write(
+    `\n${machine()}\n- command: ${[...env, "npm run bench"].join(" ")}\n- wall time: ${((performance.now() - started) / 1000).toFixed(0)} s\n\n${renderTable(rows)}\n`,
+  );
   if (failed.length) process.stdout.write(`\nFAILED: ${failed.join("; ")}\n`);
   return failed.length ? 1 : 0;
 }

@@ -45,7 +45,13 @@ export async function run(): Promise<Row[]> {
     // What a client gets with no opt-in set: the groups activeTools({}) keeps.
     const byDefault = new Set(activeTools({}).map((t) => t.group));
     const defaultTokens = [...perGroup].filter(([group]) => byDefault.has(group as never)).reduce((a, [, g]) => a + g.tokens, 0);
-    rows.push({ benchmark: `tool surface: default (${[...byDefault].join("+")})`, value: `${Math.round(defaultTokens)} tokens`, reference: `all groups ${Math.round(total)}`, ratio: `${((100 * defaultTokens) / total).toFixed(0)}%`, target: "—" });
+    rows.push({
+      benchmark: `tool surface: default (${[...byDefault].join("+")})`,
+      value: `${Math.round(defaultTokens)} tokens`,
+      reference: `all groups ${Math.round(total)}`,
+      ratio: `${((100 * defaultTokens) / total).toFixed(0)}%`,
+      target: "—",
+    });
     return rows;
   } finally {
     box.cleanup();

@@ -53,7 +53,8 @@ async function once(): Promise<Sample> {
       if (found?.[1] && want === Infinity) want = found[1].split(", ").length;
       if (/^\s*\w+\s+\/\S+/.test(text) && Number.isNaN(firstMs)) firstMs = performance.now() - started;
       // A CLI is listed once its line shows its version and sign-in (its flag check may still run).
-      if (/^\s*\w+\s+\/\S+/.test(text) && /signed in|sign-in unknown/.test(text) && !lines.some((l) => l.text.split(/\s+/)[0] === text.split(/\s+/)[0])) lines.push({ at: performance.now() - started, text });
+      if (/^\s*\w+\s+\/\S+/.test(text) && /signed in|sign-in unknown/.test(text) && !lines.some((l) => l.text.split(/\s+/)[0] === text.split(/\s+/)[0]))
+        lines.push({ at: performance.now() - started, text });
       if (lines.length >= want && Number.isNaN(listedMs)) listedMs = performance.now() - started;
       // The flag checks end (and the cache is written) before the model lists are read.
       if (text.startsWith("Reading the model lists")) {
@@ -81,9 +82,13 @@ async function series(label: string, cold: boolean): Promise<void> {
     totals.push(s.totalMs);
     firsts.push(s.firstMs);
     flags.push(s.flagsMs);
-    console.log(`${label} run ${i + 1}: first line ${(s.firstMs / 1000).toFixed(2)} s, flags done ${(s.flagsMs / 1000).toFixed(2)} s, ${(s.totalMs / 1000).toFixed(2)} s to the last CLI line · ${s.lines.map((l) => `${l.text.split(/\s+/)[0]} ${(l.at / 1000).toFixed(2)}`).join(", ")}`);
+    console.log(
+      `${label} run ${i + 1}: first line ${(s.firstMs / 1000).toFixed(2)} s, flags done ${(s.flagsMs / 1000).toFixed(2)} s, ${(s.totalMs / 1000).toFixed(2)} s to the last CLI line · ${s.lines.map((l) => `${l.text.split(/\s+/)[0]} ${(l.at / 1000).toFixed(2)}`).join(", ")}`,
+    );
   }
-  console.log(`${label}: first line median ${(median(firsts) / 1000).toFixed(2)} s; flags done median ${(median(flags) / 1000).toFixed(2)} s; last CLI line median ${(median(totals) / 1000).toFixed(2)} s over ${RUNS} runs (min ${(Math.min(...totals) / 1000).toFixed(2)}, max ${(Math.max(...totals) / 1000).toFixed(2)})`);
+  console.log(
+    `${label}: first line median ${(median(firsts) / 1000).toFixed(2)} s; flags done median ${(median(flags) / 1000).toFixed(2)} s; last CLI line median ${(median(totals) / 1000).toFixed(2)} s over ${RUNS} runs (min ${(Math.min(...totals) / 1000).toFixed(2)}, max ${(Math.max(...totals) / 1000).toFixed(2)})`,
+  );
 }
 
 try {

@@ -10,7 +10,13 @@ import { createWorktree, removeWorktree } from "../src/git/worktree.ts";
 import { interleave, iterations, median, ms, ratio, say, section, sh, SMALL, WORK, type Row } from "./helpers.ts";
 
 const FILES_PER_DIR = 500;
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@example.invalid", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@example.invalid" };
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "b",
+  GIT_AUTHOR_EMAIL: "b@example.invalid",
+  GIT_COMMITTER_NAME: "b",
+  GIT_COMMITTER_EMAIL: "b@example.invalid",
+};
 
 export async function run(): Promise<Row[]> {
   const size = SMALL ? 5_000 : 50_000;
@@ -47,7 +53,16 @@ export async function run(): Promise<Row[]> {
   const b = median(samples.plain);
   say(`${size / 1000}k files: createWorktree ${ms(a)}  git worktree add ${ms(b)}  ${ratio(a, b)}  (n=${rounds})`);
   rmSync(dir, { recursive: true, force: true });
-  return [{ benchmark: `worktree set-up, ${size / 1000}k files`, value: ms(a), reference: `git worktree add ${ms(b)}`, ratio: ratio(a, b), target: "≤ 1.5×", pass: a <= 1.5 * b }];
+  return [
+    {
+      benchmark: `worktree set-up, ${size / 1000}k files`,
+      value: ms(a),
+      reference: `git worktree add ${ms(b)}`,
+      ratio: ratio(a, b),
+      target: "≤ 1.5×",
+      pass: a <= 1.5 * b,
+    },
+  ];
 }
 
 /** bench/.work/wt-<size>: a clean committed tree, created once (a marker says it is complete). */
@@ -60,7 +75,8 @@ function ensureRepo(size: number): string {
   mkdirSync(repo, { recursive: true });
   sh(["git", "init", "-q", "-b", "main"], repo, GIT_ENV);
   for (let d = 0; d * FILES_PER_DIR < size; d++) mkdirSync(join(repo, `d${d}`), { recursive: true });
-  for (let i = 0; i < size; i++) writeFileSync(join(repo, `d${Math.floor(i / FILES_PER_DIR)}`, `f${i}.ts`), `// file ${i}\nexport const value${i} = ${i};\n${"x".repeat(i % 400)}\n`);
+  for (let i = 0; i < size; i++)
+    writeFileSync(join(repo, `d${Math.floor(i / FILES_PER_DIR)}`, `f${i}.ts`), `// file ${i}\nexport const value${i} = ${i};\n${"x".repeat(i % 400)}\n`);
   sh(["git", "add", "-A"], repo, GIT_ENV);
   sh(["git", "commit", "-q", "-m", "synthetic tree"], repo, GIT_ENV);
   writeFileSync(marker, `${new Date().toISOString()}\n`);

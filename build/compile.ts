@@ -87,7 +87,10 @@ export function runtimePath(t: Target, cacheDir = defaultRuntimeCache(), bunVers
 }
 
 async function exists(path: string): Promise<boolean> {
-  return stat(path).then(() => true, () => false);
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function run(cmd: string[], cwd: string): Promise<Result<string>> {
@@ -218,7 +221,10 @@ export async function build(opts: BuildOptions): Promise<Result<Built[]>> {
     if (!res.ok) return res;
     built.push(res.value);
   }
-  await writeSums(opts.outDir, built.map((b) => b.file));
+  await writeSums(
+    opts.outDir,
+    built.map((b) => b.file),
+  );
   return ok(built);
 }
 
@@ -281,4 +287,3 @@ function report(message: string): number {
 }
 
 if (import.meta.main) process.exit(await main(process.argv.slice(2)));
-

@@ -72,10 +72,30 @@ export async function demoWorkflow(session: McpSession, box: Sandbox, out: Out):
   git("commit", "-q", "-m", "docs: prefix lookups");
   await step("apply_patch");
   const check = git("diff", "--check", "HEAD~1", "HEAD");
-  await step("test", { test: { command: "git diff --check HEAD~1 HEAD", exit_code: check.status ?? 1, status: check.status === 0 ? "pass" : "fail", output: check.stdout || "(no whitespace errors)", duration_ms: 5 } });
+  await step("test", {
+    test: {
+      command: "git diff --check HEAD~1 HEAD",
+      exit_code: check.status ?? 1,
+      status: check.status === 0 ? "pass" : "fail",
+      output: check.stdout || "(no whitespace errors)",
+      duration_ms: 5,
+    },
+  });
   const reviewed = await step("review");
   const findings = Number((reviewed.result as { findings?: number } | undefined)?.findings ?? 0);
-  await step("synthesize", { synthesis: { summary: `${findings} finding(s), none serious`, recommendation: "ship it", checked: ["README.md"], not_checked: [], combined_findings: [], agreements: [], disagreements: [] } });
+  await step("synthesize", {
+    synthesis: {
+      summary: `${findings} finding(s), none serious`,
+      recommendation: "ship it",
+      checked: ["README.md"],
+      not_checked: [],
+      combined_findings: [],
+      agreements: [],
+      disagreements: [],
+    },
+  });
   const status = await call("workflow_status", { workflow_id: wf });
-  out(`  → status ${String(status.status)}, loop_done ${String(status.loop_done)} (tests passed for the current commit, every reviewer parsed, nothing serious open)`);
+  out(
+    `  → status ${String(status.status)}, loop_done ${String(status.loop_done)} (tests passed for the current commit, every reviewer parsed, nothing serious open)`,
+  );
 }

@@ -55,7 +55,11 @@ async function main(): Promise<void> {
     if (job) await show(session, "job_wait", { id: job, waitSec: 30 });
     await show(session, "route", { prompt: "Tidy the imports", cwd: box.repo, tier: "standard", limits: { maxCostUsd: 0.5 } });
     await show(session, "consult", { prompt: "Is a trie or a hash map better for prefix lookups here?", capability: "review" });
-    const plan = await show(session, "review", { goal: "Find bugs in the prefix index", mode: "standard", material: [{ label: "index.ts", text: "export function find(prefix: string) { return keys.filter((k) => k.startsWith(prefix)); }\n" }] });
+    const plan = await show(session, "review", {
+      goal: "Find bugs in the prefix index",
+      mode: "standard",
+      material: [{ label: "index.ts", text: "export function find(prefix: string) { return keys.filter((k) => k.startsWith(prefix)); }\n" }],
+    });
     const planned = plan.structuredContent as { review_id?: string; token?: string } | undefined;
     if (planned?.review_id && planned.token) await show(session, "review_run", { review_id: planned.review_id, token: planned.token });
     await show(session, "ask", { capability: "quick", prompt: "Trie or hash map for prefix lookups? One line." });
@@ -66,7 +70,9 @@ async function main(): Promise<void> {
     await provider.stop();
     box.cleanup();
   }
-  out("\nDone: a routed call (its model checked), a fallback after a fast clean failure (tree unchanged) with its trace, a background job, a typed refusal, a second opinion from another vendor's agent, a review behind a one-time token, a direct HTTP ask, and a workflow whose diff came back from an isolated worktree.");
+  out(
+    "\nDone: a routed call (its model checked), a fallback after a fast clean failure (tree unchanged) with its trace, a background job, a typed refusal, a second opinion from another vendor's agent, a review behind a one-time token, a direct HTTP ask, and a workflow whose diff came back from an isolated worktree.",
+  );
 }
 
 async function show(session: Awaited<ReturnType<typeof connect>>, name: string, args: Record<string, unknown>): Promise<ToolReply> {

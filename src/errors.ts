@@ -28,7 +28,8 @@ export const ERROR_CODES = {
   // ---- the store ----
   store_unavailable: "Check the store path's permissions and free space, or set ORCHESTRATE_DB to another file; `orchestrate check` shows the store.",
   store_too_new: "Upgrade orchestrate (re-run install.sh, or rebuild it from a newer clone), or point ORCHESTRATE_DB at another file.",
-  store_corrupt: "Move the damaged store file named in the message aside (with its -wal and -shm files) so orchestrate starts a new one, or set ORCHESTRATE_DB to another file.",
+  store_corrupt:
+    "Move the damaged store file named in the message aside (with its -wal and -shm files) so orchestrate starts a new one, or set ORCHESTRATE_DB to another file.",
   store_foreign: "Remove store.path / database_path from the config to use orchestrate's own store, or point it at a new file.",
 
   // ---- where a call may run ----
@@ -73,7 +74,8 @@ export const ERROR_CODES = {
   review_unconfigured: "Add a consult.review block (reviewers and/or deep_reviewers) to the config, then restart the client.",
   review_mode_unconfigured: "Use the mode consult.review configures, or add that mode's list (reviewers: one id; deep_reviewers: one to five).",
   reviewer_count: "Standard reviews take exactly one reviewer and deep reviews one to five: name that many distinct models.",
-  no_eligible_reviewer: "Name reviewers on a runtime other than the host's (or set host.model and give them versioned models); the plan says why each was left out.",
+  no_eligible_reviewer:
+    "Name reviewers on a runtime other than the host's (or set host.model and give them versioned models); the plan says why each was left out.",
   unknown_review: "Review ids come from the review tool's plan; review_list shows the stored ones.",
   review_wrong_state: "Call review_get to see where the review stands; this step does not apply to it now.",
   material_invalid: "Pass text, or absolute paths of readable files inside the roots with line ranges that exist.",
@@ -84,17 +86,22 @@ export const ERROR_CODES = {
   review_declined: "Nothing was sent. Plan the review again if the person wants a different scope.",
   approval_failed: "The client could not put the plan to the person; nothing was sent. Plan the review again.",
   review_incomplete: "Call review_retry for the reviewers named (failed or unparseable), then finalize.",
-  critical_finding_dropped: "Carry each critical finding named into combined_findings (severity critical, its id in sources); disagree through its disposition and reason, not by leaving it out.",
+  critical_finding_dropped:
+    "Carry each critical finding named into combined_findings (severity critical, its id in sources); disagree through its disposition and reason, not by leaving it out.",
   disposition_reason_required: "Give a reason when rejecting or accepting the risk of a critical or important finding.",
   unknown_finding: "Cite finding ids review_get lists (F… from reviewers, H… from your host_findings).",
 
   // ---- ask: seed 002's closed set (orchestrator-mcp's ErrorCode), which its envelope speaks. Its
   //      other outcomes are the shared timeout, rate_limited, cancelled; services/ask/envelope.ts
   //      maps orchestrate's own words for the rest (auth_required → auth_failed, …) ----
-  invalid_request: "Fix what the message names (capability — list_capabilities shows them —, prompt, context, max_output_tokens or response_schema) and ask again.",
-  auth_failed: "Keys are read from the server's own environment (the MCP client's env block for this server), not your shell's: set the variable the config names, or check the key.",
-  no_deployment: "Every deployment of this capability and its fallbacks failed recently and is cooling down: ask again after the time in the message, or add a deployment.",
-  upstream_error: "The provider failed the request or stopped without an answer (a tool call, an empty or unspecified finish); the message says which. Check the deployment's model and base URL (orchestrate check), or ask again.",
+  invalid_request:
+    "Fix what the message names (capability — list_capabilities shows them —, prompt, context, max_output_tokens or response_schema) and ask again.",
+  auth_failed:
+    "Keys are read from the server's own environment (the MCP client's env block for this server), not your shell's: set the variable the config names, or check the key.",
+  no_deployment:
+    "Every deployment of this capability and its fallbacks failed recently and is cooling down: ask again after the time in the message, or add a deployment.",
+  upstream_error:
+    "The provider failed the request or stopped without an answer (a tool call, an empty or unspecified finish); the message says which. Check the deployment's model and base URL (orchestrate check), or ask again.",
   output_truncated: "The reply hit the token limit and is not returned: raise max_output_tokens, or ask for less.",
   content_filtered: "The provider filtered the reply; nothing is returned. Rephrase, or use a capability whose model allows it.",
   schema_validation_failed: "The reply did not satisfy response_schema after the repair turns; simplify the schema or ask a stronger capability.",
@@ -102,17 +109,20 @@ export const ERROR_CODES = {
   // ---- workflows ----
   workflows_not_configured: "Add a consult.workflow block (and store_full_content: true) to the config; the workflow tools are offered only with one.",
   unknown_workflow: "Workflow ids come from workflow_start; workflow_status without an id lists them.",
-  workflow_wrong_state: "Only an active workflow takes steps; workflow_status says where it stands (start a new one after completed, needs_attention or cancelled).",
+  workflow_wrong_state:
+    "Only an active workflow takes steps; workflow_status says where it stands (start a new one after completed, needs_attention or cancelled).",
   wrong_step: "Plan the step workflow_status names as next (a step's order is fixed: research, plan, brief, implement, apply, test, review, synthesize, fix).",
   review_unbound: "Bind reviewers in config: consult.workflow.bindings.review: {agents: [id, …]}; a review cannot be the host's.",
   workdir_dirty: "Commit or stash your changes first, or pass allow_dirty: true if the workflow should start from this tree.",
   workdir_not_git: "A workflow works in a git repository: run it in one (git init, commit) or pick another workdir.",
-  mode_refused: "The message names which side said no: add the mode to the agent's execution_modes (operator), or bind an agent whose backend can be contained (backend) — patch works everywhere.",
+  mode_refused:
+    "The message names which side said no: add the mode to the agent's execution_modes (operator), or bind an agent whose backend can be contained (backend) — patch works everywhere.",
   not_host_step: "This step is bound to an agent: run it with workflow_run_step.",
   not_delegated_step: "This step is the host's: do it yourself and record it with workflow_record_host_step.",
   step_declined: "The person declined the step; nothing ran. Plan it again (perhaps with other context) to ask again.",
   replan_declined: "The person declined the replan; every step keeps its routing. Call workflow_replan without a token to preview it again.",
-  nested_repository: "Remove the nested .git from the kept worktree (its path is in the message) and copy the work out, or plan the step again with instructions not to create repositories.",
+  nested_repository:
+    "Remove the nested .git from the kept worktree (its path is in the message) and copy the work out, or plan the step again with instructions not to create repositories.",
   containment_breach: "The agent changed your checkout: inspect it (git status) before anything else, and remove isolated_write from that agent.",
   worktree_failed: "Check the repository (git worktree list; git worktree prune) and the state directory's free space, then plan the step again.",
   no_patch: "The agent produced no diff: plan the step again with the source it must change in context.",

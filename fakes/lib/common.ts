@@ -122,7 +122,18 @@ export async function hangWithGrandchild(): Promise<never> {
 export function editTree(name = "FAKE_EDIT.txt"): void {
   const cwd = process.cwd();
   const target = process.env.FAKE_MUTATION_FILE ?? "README.md";
-  const git = (...args: string[]) => spawnSync("git", args, { cwd, stdio: "ignore", env: { ...process.env, GIT_AUTHOR_NAME: "fake", GIT_AUTHOR_EMAIL: "fake@example.invalid", GIT_COMMITTER_NAME: "fake", GIT_COMMITTER_EMAIL: "fake@example.invalid" } });
+  const git = (...args: string[]) =>
+    spawnSync("git", args, {
+      cwd,
+      stdio: "ignore",
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: "fake",
+        GIT_AUTHOR_EMAIL: "fake@example.invalid",
+        GIT_COMMITTER_NAME: "fake",
+        GIT_COMMITTER_EMAIL: "fake@example.invalid",
+      },
+    });
   const mutations: Record<string, () => void> = {
     "new-untracked": () => writeFileSync(join(cwd, name), `edited by fake at ${Date.now()}\n`),
     "edit-file": () => appendFileSync(join(cwd, target), `edited by fake at ${Date.now()}\n`),

@@ -13,7 +13,16 @@
  */
 
 export type Scenario =
-  | { kind: "ok"; text?: string; chunks?: number; chunkDelayMs?: number; delayMs?: number; usage?: { input: number; output: number }; cost?: number; costHeader?: string }
+  | {
+      kind: "ok";
+      text?: string;
+      chunks?: number;
+      chunkDelayMs?: number;
+      delayMs?: number;
+      usage?: { input: number; output: number };
+      cost?: number;
+      costHeader?: string;
+    }
   | { kind: "json"; value: unknown; delayMs?: number }
   | { kind: "status"; status: number; retryAfter?: string; retryAfterMs?: string; delayMs?: number; echoKey?: boolean; message?: string }
   | { kind: "truncate"; text?: string }
@@ -80,7 +89,8 @@ export function startFakeProvider(opts: FakeProviderOptions = {}): FakeProvider 
       const url = new URL(req.url);
       const path = url.pathname;
       const format: WireFormat | undefined = path.endsWith("/chat/completions") ? "openai" : path.endsWith("/v1/messages") ? "anthropic" : undefined;
-      if (!format || req.method !== "POST") return new Response(JSON.stringify({ error: { message: `Not found: ${req.method} ${path}`, type: "invalid_request_error" } }), { status: 404 });
+      if (!format || req.method !== "POST")
+        return new Response(JSON.stringify({ error: { message: `Not found: ${req.method} ${path}`, type: "invalid_request_error" } }), { status: 404 });
       // Azure OpenAI: the deployment is in the path, the version in the query, the key in api-key;
       // without an api-version Azure answers 404 "Resource not found".
       const azure = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/.exec(path);
@@ -140,13 +150,30 @@ function turns(format: WireFormat, body: Record<string, unknown>): { messages: {
 // ---- errors, as each API words them ----
 
 const ERROR_TYPES: Record<WireFormat, Record<number, string>> = {
-  openai: { 400: "invalid_request_error", 401: "invalid_request_error", 404: "invalid_request_error", 429: "requests", 500: "server_error", 503: "server_error" },
-  anthropic: { 400: "invalid_request_error", 401: "authentication_error", 404: "not_found_error", 429: "rate_limit_error", 500: "api_error", 529: "overloaded_error" },
+  openai: {
+    400: "invalid_request_error",
+    401: "invalid_request_error",
+    404: "invalid_request_error",
+    429: "requests",
+    500: "server_error",
+    503: "server_error",
+  },
+  anthropic: {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    404: "not_found_error",
+    429: "rate_limit_error",
+    500: "api_error",
+    529: "overloaded_error",
+  },
 };
 
 function errorResponse(format: WireFormat, status: number, message: string, headers: Record<string, string> = {}): Response {
   const type = ERROR_TYPES[format][status] ?? "api_error";
-  const body = format === "openai" ? { error: { message, type, param: null, code: status === 429 ? "rate_limit_exceeded" : null } } : { type: "error", error: { type, message } };
+  const body =
+    format === "openai"
+      ? { error: { message, type, param: null, code: status === 429 ? "rate_limit_exceeded" : null } }
+      : { type: "error", error: { type, message } };
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 }
 
@@ -221,16 +248,30 @@ function chunksOf(text: string, n: number): string[] {
 
 function openaiReply(model: string, s: Scenario, stream: boolean, body: Record<string, unknown>): Response {
   const base = { id: "chatcmpl-fake", object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model };
-  const chunk = (delta: object, finish: string | null = null, native?: string) => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish, ...(native ? { native_finish_reason: native } : {}) }] });
+  const chunk = (delta: object, finish: string | null = null, native?: string) => ({
+    ...base,
+    choices: [{ index: 0, delta, finish_reason: finish, ...(native ? { native_finish_reason: native } : {}) }],
+  });
   if (s.kind === "malformed") return streamed(["data: {not json\n\n", "data: <html>oops</html>\n\n"]);
-  if (s.kind === "overloaded_midstream") return streamed(sse([chunk({ role: "assistant", content: "Par" }), { error: { message: "Provider returned error: overloaded", code: 502 } }]));
-  if (s.kind === "stall" || s.kind === "cut") return streamed(sse([chunk({ role: "assistant", content: s.text ?? "Partial" })]), { endWithSilence: s.kind === "stall" });
+  if (s.kind === "overloaded_midstream")
+    return streamed(sse([chunk({ role: "assistant", content: "Par" }), { error: { message: "Provider returned error: overloaded", code: 502 } }]));
+  if (s.kind === "stall" || s.kind === "cut")
+    return streamed(sse([chunk({ role: "assistant", content: s.text ?? "Partial" })]), { endWithSilence: s.kind === "stall" });
   const reply = replyOf(model, s);
   if (!reply) return errorResponse("openai", 500, "unscripted");
-  const usage = { prompt_tokens: reply.usage.input, completion_tokens: reply.usage.output, total_tokens: reply.usage.input + reply.usage.output, ...(s.kind === "ok" && s.cost !== undefined ? { cost: s.cost } : {}) };
+  const usage = {
+    prompt_tokens: reply.usage.input,
+    completion_tokens: reply.usage.output,
+    total_tokens: reply.usage.input + reply.usage.output,
+    ...(s.kind === "ok" && s.cost !== undefined ? { cost: s.cost } : {}),
+  };
   const headers: Record<string, string> = s.kind === "ok" && s.costHeader ? { "x-litellm-response-cost": s.costHeader } : {};
   if (!stream) {
-    const message = { role: "assistant", content: reply.toolCall ? null : reply.text, ...(reply.toolCall ? { tool_calls: [{ id: "call_1", type: "function", function: { name: "lookup", arguments: "{}" } }] } : {}) };
+    const message = {
+      role: "assistant",
+      content: reply.toolCall ? null : reply.text,
+      ...(reply.toolCall ? { tool_calls: [{ id: "call_1", type: "function", function: { name: "lookup", arguments: "{}" } }] } : {}),
+    };
     return Response.json({ ...base, object: "chat.completion", choices: [{ index: 0, message, finish_reason: reply.finish }], usage }, { headers });
   }
   const records: (string | object)[] = [chunk({ role: "assistant", content: "" })];
@@ -252,24 +293,50 @@ function event(type: string, data: object): string {
 }
 
 function anthropicReply(model: string, s: Scenario, stream: boolean): Response {
-  const start = event("message_start", { message: { id: "msg_fake", type: "message", role: "assistant", model, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } });
+  const start = event("message_start", {
+    message: { id: "msg_fake", type: "message", role: "assistant", model, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } },
+  });
   if (s.kind === "malformed") return streamed(["event: message_start\ndata: {broken\n\n"]);
   if (s.kind === "overloaded_midstream") return streamed([start, event("error", { error: { type: "overloaded_error", message: "Overloaded" } })]);
-  if (s.kind === "stall" || s.kind === "cut") return streamed([start, event("content_block_start", { index: 0, content_block: { type: "text", text: "" } }), event("content_block_delta", { index: 0, delta: { type: "text_delta", text: s.text ?? "Partial" } })], { endWithSilence: s.kind === "stall" });
+  if (s.kind === "stall" || s.kind === "cut")
+    return streamed(
+      [
+        start,
+        event("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
+        event("content_block_delta", { index: 0, delta: { type: "text_delta", text: s.text ?? "Partial" } }),
+      ],
+      { endWithSilence: s.kind === "stall" },
+    );
   const reply = replyOf(model, s);
   if (!reply) return errorResponse("anthropic", 500, "unscripted");
   const stop = reply.native ?? STOP_REASONS[reply.finish] ?? "end_turn";
   if (!stream) {
     const content = reply.toolCall ? [{ type: "tool_use", id: "toolu_1", name: "lookup", input: {} }] : reply.text ? [{ type: "text", text: reply.text }] : [];
-    return Response.json({ id: "msg_fake", type: "message", role: "assistant", model, content, stop_reason: stop, usage: { input_tokens: reply.usage.input, output_tokens: reply.usage.output } });
+    return Response.json({
+      id: "msg_fake",
+      type: "message",
+      role: "assistant",
+      model,
+      content,
+      stop_reason: stop,
+      usage: { input_tokens: reply.usage.input, output_tokens: reply.usage.output },
+    });
   }
   const parts = [start];
-  if (reply.toolCall) parts.push(event("content_block_start", { index: 0, content_block: { type: "tool_use", id: "toolu_1", name: "lookup", input: {} } }), event("content_block_stop", { index: 0 }));
+  if (reply.toolCall)
+    parts.push(
+      event("content_block_start", { index: 0, content_block: { type: "tool_use", id: "toolu_1", name: "lookup", input: {} } }),
+      event("content_block_stop", { index: 0 }),
+    );
   else {
     parts.push(event("content_block_start", { index: 0, content_block: { type: "text", text: "" } }), event("ping", {}));
-    for (const piece of chunksOf(reply.text, s.kind === "ok" ? (s.chunks ?? 3) : 2)) parts.push(event("content_block_delta", { index: 0, delta: { type: "text_delta", text: piece } }));
+    for (const piece of chunksOf(reply.text, s.kind === "ok" ? (s.chunks ?? 3) : 2))
+      parts.push(event("content_block_delta", { index: 0, delta: { type: "text_delta", text: piece } }));
     parts.push(event("content_block_stop", { index: 0 }));
   }
-  parts.push(event("message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: reply.usage.output } }), event("message_stop", {}));
+  parts.push(
+    event("message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: reply.usage.output } }),
+    event("message_stop", {}),
+  );
   return streamed(parts, { chunkDelayMs: s.kind === "ok" ? s.chunkDelayMs : undefined });
 }

@@ -61,7 +61,8 @@ function enforceClosedCodes(client: Client): void {
   client.callTool = async (...args: Parameters<Client["callTool"]>) => {
     const reply = await call(...args);
     const error = (reply.structuredContent as { error?: { code?: unknown } } | undefined)?.error;
-    if (error && (typeof error.code !== "string" || !isErrorCode(error.code))) throw new Error(`reply carries an error code outside the closed set: ${JSON.stringify(error.code)}`);
+    if (error && (typeof error.code !== "string" || !isErrorCode(error.code)))
+      throw new Error(`reply carries an error code outside the closed set: ${JSON.stringify(error.code)}`);
     return reply;
   };
 }

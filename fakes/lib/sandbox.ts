@@ -89,7 +89,10 @@ export function makeSandbox(extraEnv: Record<string, string> = {}): Sandbox {
 }
 
 export function git(cwd: string, ...args: string[]): string {
-  const out = Bun.spawnSync(["git", ...args], { cwd, env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" } });
+  const out = Bun.spawnSync(["git", ...args], {
+    cwd,
+    env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" },
+  });
   if (out.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${out.stderr.toString()}`);
   return out.stdout.toString();
 }
@@ -104,14 +107,24 @@ function signIn(home: string): void {
   // the GitHub CLI's stored login it falls back to; community grok: the key `grok -k` saves.
   mkdirSync(join(home, ".gemini"), { recursive: true, mode: 0o700 });
   writeFileSync(join(home, ".gemini", "settings.json"), JSON.stringify({ security: { auth: { selectedType: "oauth-personal" } } }), { mode: 0o600 });
-  writeFileSync(join(home, ".gemini", "oauth_creds.json"), JSON.stringify({ access_token: "ya29.dummy", refresh_token: "1//dummy", token_type: "Bearer", expiry_date: 4102444800000 }), { mode: 0o600 });
+  writeFileSync(
+    join(home, ".gemini", "oauth_creds.json"),
+    JSON.stringify({ access_token: "ya29.dummy", refresh_token: "1//dummy", token_type: "Bearer", expiry_date: 4102444800000 }),
+    { mode: 0o600 },
+  );
   mkdirSync(join(home, ".config", "gh"), { recursive: true, mode: 0o700 });
-  writeFileSync(join(home, ".config", "gh", "hosts.yml"), "github.com:\n    user: fake\n    oauth_token: gho_dummy\n    git_protocol: https\n", { mode: 0o600 });
+  writeFileSync(join(home, ".config", "gh", "hosts.yml"), "github.com:\n    user: fake\n    oauth_token: gho_dummy\n    git_protocol: https\n", {
+    mode: 0o600,
+  });
   mkdirSync(join(home, ".grok"), { recursive: true, mode: 0o700 });
   writeFileSync(join(home, ".grok", "user-settings.json"), JSON.stringify({ apiKey: "xai-dummy", defaultModel: "grok-code-fast-1" }), { mode: 0o600 });
   writeFileSync(join(home, ".codex", "auth.json"), JSON.stringify({ auth_mode: "apikey", OPENAI_API_KEY: "sk-dummy-1234567890" }), { mode: 0o600 });
   mkdirSync(join(home, ".claude"), { recursive: true, mode: 0o700 });
-  writeFileSync(join(home, ".claude", ".credentials.json"), JSON.stringify({ claudeAiOauth: { accessToken: "sk-ant-oat-dummy", refreshToken: "dummy", expiresAt: 4102444800000 } }), { mode: 0o600 });
+  writeFileSync(
+    join(home, ".claude", ".credentials.json"),
+    JSON.stringify({ claudeAiOauth: { accessToken: "sk-ant-oat-dummy", refreshToken: "dummy", expiresAt: 4102444800000 } }),
+    { mode: 0o600 },
+  );
   const opencode = join(home, ".local", "share", "opencode");
   mkdirSync(opencode, { recursive: true, mode: 0o700 });
   const key = (k: string) => ({ type: "api", key: k });

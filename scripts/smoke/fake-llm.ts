@@ -33,14 +33,23 @@ function failure(api: Api, status: 429 | 503): Response {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (status === 429 && RETRY_AFTER !== "") headers["retry-after"] = RETRY_AFTER;
   if (api === "anthropic") {
-    const body = status === 429 ? { type: "error", error: { type: "rate_limit_error", message: "Number of request tokens has exceeded your per-minute rate limit" } } : { type: "error", error: { type: "overloaded_error", message: "Overloaded" } };
+    const body =
+      status === 429
+        ? { type: "error", error: { type: "rate_limit_error", message: "Number of request tokens has exceeded your per-minute rate limit" } }
+        : { type: "error", error: { type: "overloaded_error", message: "Overloaded" } };
     return new Response(JSON.stringify(body), { status: status === 429 ? 429 : 529, headers });
   }
   if (api === "gemini") {
-    const body = status === 429 ? { error: { code: 429, message: "Resource has been exhausted (e.g. check quota).", status: "RESOURCE_EXHAUSTED" } } : { error: { code: 503, message: "The model is overloaded. Please try again later.", status: "UNAVAILABLE" } };
+    const body =
+      status === 429
+        ? { error: { code: 429, message: "Resource has been exhausted (e.g. check quota).", status: "RESOURCE_EXHAUSTED" } }
+        : { error: { code: 503, message: "The model is overloaded. Please try again later.", status: "UNAVAILABLE" } };
     return new Response(JSON.stringify(body), { status, headers });
   }
-  const body = status === 429 ? { error: { message: "Rate limit reached for requests. Please try again in 20s.", type: "requests", param: null, code: "rate_limit_exceeded" } } : { error: { message: "The server is overloaded. Please try again later.", type: "server_error", param: null, code: "server_overloaded" } };
+  const body =
+    status === 429
+      ? { error: { message: "Rate limit reached for requests. Please try again in 20s.", type: "requests", param: null, code: "rate_limit_exceeded" } }
+      : { error: { message: "The server is overloaded. Please try again later.", type: "server_error", param: null, code: "server_overloaded" } };
   return new Response(JSON.stringify(body), { status, headers });
 }
 
@@ -66,16 +75,28 @@ const server = Bun.serve({
     const body = req.method === "POST" ? await req.json().catch(() => ({})) : {};
     // A consult asked in the prompt alone (an ACP agent has no schema flag) names the envelope's
     // marker (src/services/answer/envelope.ts): the answer is then that object, as a model would write it.
-    const reply = JSON.stringify(body).includes("ORCHESTRATE_JSON_ENVELOPE") ? JSON.stringify({ answer: REPLY, assumptions: [], uncertainties: [], follow_up_questions: [], sources: [] }) : REPLY;
+    const reply = JSON.stringify(body).includes("ORCHESTRATE_JSON_ENVELOPE")
+      ? JSON.stringify({ answer: REPLY, assumptions: [], uncertainties: [], follow_up_questions: [], sources: [] })
+      : REPLY;
     // Which tools a CLI offered, and whether anything the smoke planted in the CLIs' own config
     // (extensions, APPEND_SYSTEM.md, … all carry BOOM_MARKER) reached the request.
     // gemini lists its tools as functionDeclarations inside one entry.
     // A hosted tool (codex's web_search) has a type and no name.
-    const tools = ((body as { tools?: { function?: { name?: string }; name?: string; type?: string; functionDeclarations?: { name?: string }[] }[] }).tools ?? []).flatMap((t) => (t.functionDeclarations ? t.functionDeclarations.map((f) => f.name ?? "?") : [t.function?.name ?? t.name ?? t.type ?? "?"]));
+    const tools = (
+      (body as { tools?: { function?: { name?: string }; name?: string; type?: string; functionDeclarations?: { name?: string }[] }[] }).tools ?? []
+    ).flatMap((t) => (t.functionDeclarations ? t.functionDeclarations.map((f) => f.name ?? "?") : [t.function?.name ?? t.name ?? t.type ?? "?"]));
     const api = apiOf(url.pathname);
     const requested = api === "gemini" ? (url.pathname.split("/").pop()?.split(":")[0] ?? "") : ((body as { model?: string }).model ?? "");
     const failed = api ? failureFor(requested) : undefined;
-    log.push({ at: Date.now(), method: req.method, path: url.pathname, model: requested || undefined, tools, leaked: JSON.stringify(body).includes("BOOM_MARKER"), ...(failed ? { failed } : {}) });
+    log.push({
+      at: Date.now(),
+      method: req.method,
+      path: url.pathname,
+      model: requested || undefined,
+      tools,
+      leaked: JSON.stringify(body).includes("BOOM_MARKER"),
+      ...(failed ? { failed } : {}),
+    });
     if (LOG) await Bun.write(LOG, JSON.stringify(log, null, 1));
     if (api && failed) return failure(api, failed);
     if (url.pathname.endsWith("/messages")) {
@@ -83,7 +104,22 @@ const server = Bun.serve({
       const web = anthropicWeb(body, tools, model);
       if (web) return web;
       return sse([
-        ["message_start", { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 42, output_tokens: 1 } } }],
+        [
+          "message_start",
+          {
+            type: "message_start",
+            message: {
+              id: "msg_1",
+              type: "message",
+              role: "assistant",
+              model,
+              content: [],
+              stop_reason: null,
+              stop_sequence: null,
+              usage: { input_tokens: 42, output_tokens: 1 },
+            },
+          },
+        ],
         ["content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }],
         ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: reply } }],
         ["content_block_stop", { type: "content_block_stop", index: 0 }],
@@ -100,9 +136,27 @@ const server = Bun.serve({
       // before the answer in the same response, as the Responses API runs a hosted tool itself
       // (FAKE_LLM_WEB_SEARCHES of them, default 1).
       const searches = tools.includes("web_search") && JSON.stringify(body).includes("USE_WEB_SEARCH") ? Number(process.env.FAKE_LLM_WEB_SEARCHES ?? 1) : 0;
-      const calls = Array.from({ length: searches }, (_, i) => ({ type: "web_search_call", id: `ws_${i + 1}`, status: "completed", action: { type: "search", query: `pong protocol ${i + 1}` } }));
+      const calls = Array.from({ length: searches }, (_, i) => ({
+        type: "web_search_call",
+        id: `ws_${i + 1}`,
+        status: "completed",
+        action: { type: "search", query: `pong protocol ${i + 1}` },
+      }));
       const output = [...calls, item];
-      const resp = { id: "resp_1", object: "response", status: "completed", model: (body as { model?: string }).model, output, usage: { input_tokens: 42, input_tokens_details: { cached_tokens: 0 }, output_tokens: 7, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 49 } };
+      const resp = {
+        id: "resp_1",
+        object: "response",
+        status: "completed",
+        model: (body as { model?: string }).model,
+        output,
+        usage: {
+          input_tokens: 42,
+          input_tokens_details: { cached_tokens: 0 },
+          output_tokens: 7,
+          output_tokens_details: { reasoning_tokens: 0 },
+          total_tokens: 49,
+        },
+      };
       const at = calls.length;
       return sse([
         ["response.created", { type: "response.created", response: { ...resp, status: "in_progress", output: [] } }],
@@ -118,16 +172,31 @@ const server = Bun.serve({
     }
     if (url.pathname.endsWith("/chat/completions")) {
       const model = (body as { model?: string }).model ?? "m";
-      if (!(body as { stream?: boolean }).stream) return Response.json({ id: "c1", object: "chat.completion", created: 1, model, choices: [{ index: 0, message: { role: "assistant", content: reply }, finish_reason: "stop" }], usage: { prompt_tokens: 42, completion_tokens: 7, total_tokens: 49 } });
-      const chunk = (delta: unknown, finish: string | null) => `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+      if (!(body as { stream?: boolean }).stream)
+        return Response.json({
+          id: "c1",
+          object: "chat.completion",
+          created: 1,
+          model,
+          choices: [{ index: 0, message: { role: "assistant", content: reply }, finish_reason: "stop" }],
+          usage: { prompt_tokens: 42, completion_tokens: 7, total_tokens: 49 },
+        });
+      const chunk = (delta: unknown, finish: string | null) =>
+        `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
       const usage = `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model, choices: [], usage: { prompt_tokens: 42, completion_tokens: 7, total_tokens: 49 } })}\n\n`;
-      return new Response(chunk({ role: "assistant", content: "" }, null) + chunk({ content: reply }, null) + chunk({}, "stop") + usage + "data: [DONE]\n\n", { headers: { "content-type": "text/event-stream" } });
+      return new Response(chunk({ role: "assistant", content: "" }, null) + chunk({ content: reply }, null) + chunk({}, "stop") + usage + "data: [DONE]\n\n", {
+        headers: { "content-type": "text/event-stream" },
+      });
     }
     if (url.pathname.includes(":streamGenerateContent") || url.pathname.includes(":generateContent")) {
       // Gemini: structured side calls (router, next speaker) get a schema-shaped object, the turn gets REPLY.
       const config = (body as { generationConfig?: { responseMimeType?: string; responseJsonSchema?: unknown; responseSchema?: unknown } }).generationConfig;
       const text = config?.responseMimeType === "application/json" ? JSON.stringify(shaped(config.responseJsonSchema ?? config.responseSchema)) : reply;
-      const payload = { candidates: [{ content: { parts: [{ text }], role: "model" }, finishReason: "STOP", index: 0 }], usageMetadata: { promptTokenCount: 42, candidatesTokenCount: 7, totalTokenCount: 49 }, modelVersion: url.pathname.split("/").pop()?.split(":")[0] };
+      const payload = {
+        candidates: [{ content: { parts: [{ text }], role: "model" }, finishReason: "STOP", index: 0 }],
+        usageMetadata: { promptTokenCount: 42, candidatesTokenCount: 7, totalTokenCount: 49 },
+        modelVersion: url.pathname.split("/").pop()?.split(":")[0],
+      };
       if (url.pathname.includes(":generateContent")) return Response.json(payload);
       return new Response(`data: ${JSON.stringify(payload)}\n\n`, { headers: { "content-type": "text/event-stream" } });
     }
@@ -145,18 +214,50 @@ const server = Bun.serve({
 function anthropicWeb(body: unknown, tools: string[], model: string): Response | undefined {
   const text = JSON.stringify(body);
   if (!text.includes("USE_WEB_SEARCH")) return undefined;
-  const hosted = tools.includes("web_search") || ((body as { tools?: { type?: string }[] }).tools ?? []).some((t) => String(t.type ?? "").startsWith("web_search_"));
-  const start = (content: unknown[]) => ["message_start", { type: "message_start", message: { id: "msg_w", type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 42, output_tokens: 1 } } }] as [string, unknown];
-  const blocks = (content: Record<string, unknown>[]): [string, unknown][] => content.flatMap((block, index): [string, unknown][] => [
-    ["content_block_start", { type: "content_block_start", index, content_block: block.type === "tool_use" ? { ...block, input: {} } : block }],
-    ...(block.type === "tool_use" ? [["content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } }] as [string, unknown]] : []),
-    ["content_block_stop", { type: "content_block_stop", index }],
-  ]);
-  const end = (reason: string): [string, unknown][] => [["message_delta", { type: "message_delta", delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: 7 } }], ["message_stop", { type: "message_stop" }]];
+  const hosted =
+    tools.includes("web_search") || ((body as { tools?: { type?: string }[] }).tools ?? []).some((t) => String(t.type ?? "").startsWith("web_search_"));
+  const start = (content: unknown[]) =>
+    [
+      "message_start",
+      {
+        type: "message_start",
+        message: {
+          id: "msg_w",
+          type: "message",
+          role: "assistant",
+          model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 42, output_tokens: 1 },
+        },
+      },
+    ] as [string, unknown];
+  const blocks = (content: Record<string, unknown>[]): [string, unknown][] =>
+    content.flatMap((block, index): [string, unknown][] => [
+      ["content_block_start", { type: "content_block_start", index, content_block: block.type === "tool_use" ? { ...block, input: {} } : block }],
+      ...(block.type === "tool_use"
+        ? [
+            ["content_block_delta", { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } }] as [
+              string,
+              unknown,
+            ],
+          ]
+        : []),
+      ["content_block_stop", { type: "content_block_stop", index }],
+    ]);
+  const end = (reason: string): [string, unknown][] => [
+    ["message_delta", { type: "message_delta", delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: 7 } }],
+    ["message_stop", { type: "message_stop" }],
+  ];
   if (hosted) {
     const content = [
       { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "pong protocol 1" } },
-      { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: [{ type: "web_search_result", url: "https://example.org/pong", title: "Pong", encrypted_content: "x", page_age: null }] },
+      {
+        type: "web_search_tool_result",
+        tool_use_id: "srvtoolu_1",
+        content: [{ type: "web_search_result", url: "https://example.org/pong", title: "Pong", encrypted_content: "x", page_age: null }],
+      },
       { type: "text", text: "Pong is a table-tennis game." },
     ];
     return sse([start(content), ...blocks(content), ...end("end_turn")]);

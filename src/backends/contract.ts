@@ -218,7 +218,12 @@ export interface SideChannelContext {
  */
 export type SideChannel =
   /** A file found by name anywhere under `root` (codex: its rollout, named after the thread id). */
-  | { kind: "file-search"; root(ctx: SideChannelContext): string | undefined; matches(fileName: string, sessionId: string): boolean; read(text: string): SideReport | undefined }
+  | {
+      kind: "file-search";
+      root(ctx: SideChannelContext): string | undefined;
+      matches(fileName: string, sessionId: string): boolean;
+      read(text: string): SideReport | undefined;
+    }
   /** A file at a known path (copilot's usage file, Grok Build's session summary). */
   | { kind: "file"; path(ctx: SideChannelContext): string | undefined; read(text: string): SideReport | undefined }
   /** A command of the CLI's own, run in the request's cwd (opencode export). */
@@ -392,7 +397,25 @@ export interface DrivenFacts {
  * into still checks what is required.
  */
 export type BackendMachine = Partial<
-  Pick<Adapter, "advisoryHint" | "client" | "helperModel" | "history" | "installDirs" | "mcpConfigFiles" | "models" | "options" | "providerConfigFiles" | "registration" | "registrationHelp" | "risks" | "sideChannel" | "traits" | "wizard" | "writes">
+  Pick<
+    Adapter,
+    | "advisoryHint"
+    | "client"
+    | "helperModel"
+    | "history"
+    | "installDirs"
+    | "mcpConfigFiles"
+    | "models"
+    | "options"
+    | "providerConfigFiles"
+    | "registration"
+    | "registrationHelp"
+    | "risks"
+    | "sideChannel"
+    | "traits"
+    | "wizard"
+    | "writes"
+  >
 >;
 
 export interface Adapter {

@@ -141,4 +141,3 @@ export interface ExitOutcome {
   /** Lines on stdout that were not JSON (some CLIs print plain text errors there). */
   rawStdoutTail: string;
 }
-

@@ -25,5 +25,10 @@ export const KNOWN_ACP_LAUNCHES: readonly KnownAcpLaunch[] = [
   { executable: "copilot", launch: ["copilot", "--acp"], label: "Copilot CLI over ACP (copilot --acp)", entry: { backend: "copilot", transport: "acp" } },
   { executable: "qwen", launch: ["qwen", "--acp"], label: "Qwen Code (qwen --acp)", entry: { backend: "acp", command: ["qwen", "--acp"], provider: "qwen" } },
   { executable: "goose", launch: ["goose", "acp"], label: "Goose (goose acp)", entry: { backend: "acp", command: ["goose", "acp"], provider: "goose" } },
-  { executable: "auggie", launch: ["auggie", "--acp"], label: "Augment's auggie (auggie --acp)", entry: { backend: "acp", command: ["auggie", "--acp"], provider: "augment" } },
+  {
+    executable: "auggie",
+    launch: ["auggie", "--acp"],
+    label: "Augment's auggie (auggie --acp)",
+    entry: { backend: "acp", command: ["auggie", "--acp"], provider: "augment" },
+  },
 ];

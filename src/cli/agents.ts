@@ -10,7 +10,10 @@ import { stderr, stdout } from "../safety/egress.ts";
 export const agentsCommand = defineCommand({
   meta: { name: "agents", description: "Who can answer a consult: scores, readiness, and why an agent is excluded for this host." },
   args: {
-    host: { type: "string", description: `The runtime you are calling from (${BACKENDS.join(" | ")}); default ORCHESTRATE_HOST_RUNTIME, else the config's host` },
+    host: {
+      type: "string",
+      description: `The runtime you are calling from (${BACKENDS.join(" | ")}); default ORCHESTRATE_HOST_RUNTIME, else the config's host`,
+    },
     config: { type: "string", description: "Config file (default: the server's lookup)" },
   },
   async run({ args }) {

@@ -14,7 +14,11 @@ export const CHECK_EXIT = { ok: 0, invalid: 1, blocked: 3 } as const;
  * invalid or absent, 3 valid but a problem keeps an agent from running.
  */
 export const checkCommand = defineCommand({
-  meta: { name: "check", description: "Validate the config through the server's hardened load path and report tiers, agents and installed CLIs. Exit 0 ok · 1 invalid or absent · 3 valid, but a problem blocks an agent." },
+  meta: {
+    name: "check",
+    description:
+      "Validate the config through the server's hardened load path and report tiers, agents and installed CLIs. Exit 0 ok · 1 invalid or absent · 3 valid, but a problem blocks an agent.",
+  },
   args: {
     path: { type: "positional", required: false, description: "Config file (default: the server's lookup)" },
   },
@@ -23,7 +27,9 @@ export const checkCommand = defineCommand({
     const location = args.path ? { path: args.path, exists: true } : resolveConfigPath(env);
     if (!location.exists) {
       const skipped = "notice" in location && location.notice ? `Note: ${location.notice}\n` : "";
-      stdout.write(`No config file found (looked for ${location.path}).\n${skipped}The server would run with every tier unconfigured. Create one with: orchestrate init\n`);
+      stdout.write(
+        `No config file found (looked for ${location.path}).\n${skipped}The server would run with every tier unconfigured. Create one with: orchestrate init\n`,
+      );
       process.exit(CHECK_EXIT.invalid);
     }
     const { hostMismatch } = await import("../config/host-check.ts");

@@ -19,7 +19,10 @@ export const consultCommand = defineCommand({
     context: { type: "string", description: "A file whose text goes along as context (- reads stdin)" },
     "context-only": { type: "boolean", description: "Answer from the context alone (source_mode context_only)" },
     web: { type: "boolean", description: "Web mode: an agent trusted with the web may search it (source_mode web)" },
-    host: { type: "string", description: `The runtime you are calling from (${BACKENDS.join(" | ")}); default ORCHESTRATE_HOST_RUNTIME, else the config's host` },
+    host: {
+      type: "string",
+      description: `The runtime you are calling from (${BACKENDS.join(" | ")}); default ORCHESTRATE_HOST_RUNTIME, else the config's host`,
+    },
     json: { type: "boolean", description: "Print the whole envelope as JSON on stdout" },
     config: { type: "string", description: "Config file (default: the server's lookup)" },
     prompt: { type: "positional", required: true, description: "The question (- reads it from stdin)" },
@@ -41,7 +44,14 @@ export const consultCommand = defineCommand({
     installShutdownHandlers({ onShutdown: () => abort.abort("shutdown") });
     const envelope = await consult(
       rt.value,
-      { prompt, capability: args.capability, ...(context !== undefined ? { context } : {}), ...(args.agent ? { agent: args.agent } : {}), ...(args["consultation-id"] ? { consultation_id: args["consultation-id"] } : {}), ...(args.web ? { source_mode: "web" } : args["context-only"] ? { source_mode: "context_only" } : {}) },
+      {
+        prompt,
+        capability: args.capability,
+        ...(context !== undefined ? { context } : {}),
+        ...(args.agent ? { agent: args.agent } : {}),
+        ...(args["consultation-id"] ? { consultation_id: args["consultation-id"] } : {}),
+        ...(args.web ? { source_mode: "web" } : args["context-only"] ? { source_mode: "context_only" } : {}),
+      },
       { signal: abort.signal, onProgress: (m) => stderr.write(`… ${m}\n`) },
     );
     await killAllLive("shutdown");
@@ -51,9 +61,15 @@ export const consultCommand = defineCommand({
     if (args.json) printJson(envelope);
     if (!envelope.ok || !envelope.content) {
       const e = envelope.error;
-      const typo = e?.code === "no_eligible_agent" && !capabilities.includes(args.capability) ? `${didYouMean(args.capability, capabilities)} Capabilities with scores: ${capabilities.join(", ") || "none"}.` : "";
+      const typo =
+        e?.code === "no_eligible_agent" && !capabilities.includes(args.capability)
+          ? `${didYouMean(args.capability, capabilities)} Capabilities with scores: ${capabilities.join(", ") || "none"}.`
+          : "";
       const hint = shellHint(e?.code, e?.hint);
-      return exitWith(`Error [${e?.code ?? "bad_output"}]: ${shellWords(e?.message ?? "no answer")}${typo}${hint ? `\nNext: ${hint}` : ""}`, exitCodeFor(e?.code));
+      return exitWith(
+        `Error [${e?.code ?? "bad_output"}]: ${shellWords(e?.message ?? "no answer")}${typo}${hint ? `\nNext: ${hint}` : ""}`,
+        exitCodeFor(e?.code),
+      );
     }
     if (!args.json) stdout.write(`${formatConsult({ content: envelope.content, ok: true, usage: {}, latency_ms: 0 }).trimStart()}\n`);
     process.exit(EXIT.ok);

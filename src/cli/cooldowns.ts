@@ -38,7 +38,9 @@ const clear = defineCommand({
         return EXIT.usage;
       }
       const cleared = clearCooldowns(rt, agent);
-      stdout.write(agent ? (cleared ? `Cleared ${agent}'s cooldown.\n` : `${agent} was not cooling.\n`) : `Cleared ${cleared} cooldown${cleared === 1 ? "" : "s"}.\n`);
+      stdout.write(
+        agent ? (cleared ? `Cleared ${agent}'s cooldown.\n` : `${agent} was not cooling.\n`) : `Cleared ${cleared} cooldown${cleared === 1 ? "" : "s"}.\n`,
+      );
       return EXIT.ok;
     }),
 });
@@ -64,7 +66,10 @@ export function formatCooldowns(rt: Runtime): string {
     if (!agent) continue;
     const words = failureWords(c.cls, undefined, adapters[agent.backend]);
     const until = `${new Date(c.until).toISOString().slice(11, 19)} UTC (${Math.ceil((c.until - now) / 1000)} s)`;
-    const ends = c.cls === "auth" ? `sign in (${words.fix ?? "the CLI's login"}); the next route checks and clears it` : `\`orchestrate cooldowns clear ${id}\` once it is back`;
+    const ends =
+      c.cls === "auth"
+        ? `sign in (${words.fix ?? "the CLI's login"}); the next route checks and clears it`
+        : `\`orchestrate cooldowns clear ${id}\` once it is back`;
     lines.push(`  ${id} (${agent.backend}${agent.model ? ` · ${agent.model}` : ""}) — ${words.words}, until ${until}; ${ends}`);
   }
   lines.push("Clear them: orchestrate cooldowns clear [AGENT]");

@@ -8,7 +8,10 @@ import { stdout, stderr } from "../safety/egress.ts";
  * loads for `orchestrate` serving MCP. The URL (with this process's token) goes to stdout.
  */
 export const dashboardCommand = defineCommand({
-  meta: { name: "dashboard", description: "Serve a read-only dashboard of runs, consultations, jobs and usage on 127.0.0.1 (prints its URL with a one-process token)." },
+  meta: {
+    name: "dashboard",
+    description: "Serve a read-only dashboard of runs, consultations, jobs and usage on 127.0.0.1 (prints its URL with a one-process token).",
+  },
   args: {
     port: { type: "string", description: "Port on 127.0.0.1 (default 8765; 0 picks a free one)" },
     open: { type: "boolean", description: "Open the URL in the default browser" },
@@ -18,7 +21,8 @@ export const dashboardCommand = defineCommand({
   async run({ args }) {
     const port = args.port === undefined ? 8765 : wholeNumber(args.port, 0, 65535);
     if (port === undefined) return exitWith("--port takes a port number in decimal digits (0–65535)");
-    if (args.host !== undefined && args.host !== "127.0.0.1") stderr.write(`orchestrate dashboard binds 127.0.0.1 only; --host ${args.host} was ignored (what it shows is every stored prompt).\n`);
+    if (args.host !== undefined && args.host !== "127.0.0.1")
+      stderr.write(`orchestrate dashboard binds 127.0.0.1 only; --host ${args.host} was ignored (what it shows is every stored prompt).\n`);
     const { openDashboard } = await import("../dashboard/start.ts");
     const started = await openDashboard({ env: process.env, port, ...(args.config ? { configPath: args.config } : {}) });
     if (!started.ok) return exitWith(`${started.error.message}${started.error.hint ? `\n${started.error.hint}` : ""}`);

@@ -18,9 +18,25 @@ export const EXIT = {
 } as const;
 
 const USAGE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  "invalid_arguments", "invalid_timeout", "limit_unenforceable", "config_absent", "config_invalid", "config_insecure",
-  "store_unavailable", "store_too_new", "store_foreign", "store_corrupt", "cwd_invalid", "cwd_outside_roots", "recursion_limit",
-  "host_unknown", "host_mismatch", "unknown_agent", "unknown_consultation", "session_target_mismatch", "prompt_too_large",
+  "invalid_arguments",
+  "invalid_timeout",
+  "limit_unenforceable",
+  "config_absent",
+  "config_invalid",
+  "config_insecure",
+  "store_unavailable",
+  "store_too_new",
+  "store_foreign",
+  "store_corrupt",
+  "cwd_invalid",
+  "cwd_outside_roots",
+  "recursion_limit",
+  "host_unknown",
+  "host_mismatch",
+  "unknown_agent",
+  "unknown_consultation",
+  "session_target_mismatch",
+  "prompt_too_large",
 ]);
 
 /**
@@ -28,7 +44,11 @@ const USAGE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
  * consult's auth_required, rate_limited, …) is exit 1: an agent was tried, and stderr says why.
  */
 const UNAVAILABLE: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
-  "tier_unconfigured", "no_candidates", "no_eligible_agent", "agent_not_eligible", "resume_unsupported",
+  "tier_unconfigured",
+  "no_candidates",
+  "no_eligible_agent",
+  "agent_not_eligible",
+  "resume_unsupported",
 ]);
 
 export function exitCodeFor(code: ErrorCode | undefined): number {
@@ -40,4 +60,5 @@ export function exitCodeFor(code: ErrorCode | undefined): number {
 }
 
 /** For the commands' --help: the same table in words. */
-export const EXIT_HELP = "Exit: 0 answered (stdout) · 1 an agent was tried and failed · 2 bad flags/config/cwd · 3 nothing was tried (no agent available) · 130 interrupted.";
+export const EXIT_HELP =
+  "Exit: 0 answered (stdout) · 1 an agent was tried and failed · 2 bad flags/config/cwd · 3 nothing was tried (no agent available) · 130 interrupted.";

@@ -12,18 +12,30 @@ const when = (ms: number) => new Date(ms).toISOString().replace("T", " ").slice(
 
 export function formatList(consultations: ConsultationSummary[], runs: RunSummary[], reviews: ReviewSummary[] = [], asks: AskListRow[] = []): string {
   const lines = [`Consultations (${consultations.length}):`];
-  for (const c of consultations) lines.push(`  ${c.id}  ${when(c.updatedAt)}  ${c.agentId} (${c.backend}${c.model ? ` · ${c.model}` : ""})  ${c.status}  ${c.turnCount} turn(s)`);
+  for (const c of consultations)
+    lines.push(`  ${c.id}  ${when(c.updatedAt)}  ${c.agentId} (${c.backend}${c.model ? ` · ${c.model}` : ""})  ${c.status}  ${c.turnCount} turn(s)`);
   lines.push(`Runs (${runs.length}):`);
-  for (const r of runs) lines.push(`  ${r.id}  ${when(r.startedAt)}  ${r.tool}${r.tier ? `/${r.tier}` : ""}  ${r.status}${r.servedBy ? ` by ${r.servedBy}` : ""}${r.errorCode ? ` [${r.errorCode}]` : ""}`);
+  for (const r of runs)
+    lines.push(
+      `  ${r.id}  ${when(r.startedAt)}  ${r.tool}${r.tier ? `/${r.tier}` : ""}  ${r.status}${r.servedBy ? ` by ${r.servedBy}` : ""}${r.errorCode ? ` [${r.errorCode}]` : ""}`,
+    );
   lines.push(`Reviews (${reviews.length}):`);
-  for (const r of reviews) lines.push(`  ${r.id}  ${when(r.updatedAt)}  ${r.mode}  ${r.status}  ${r.reviewers.join(", ")}  ${r.findings.critical} critical, ${r.findings.important} important, ${r.findings.minor} minor`);
+  for (const r of reviews)
+    lines.push(
+      `  ${r.id}  ${when(r.updatedAt)}  ${r.mode}  ${r.status}  ${r.reviewers.join(", ")}  ${r.findings.critical} critical, ${r.findings.important} important, ${r.findings.minor} minor`,
+    );
   lines.push(`Asks (${asks.length}):`);
-  for (const a of asks) lines.push(`  ${a.id}  ${when(a.createdAt)}  ${a.capability}${a.model ? ` → ${a.model}` : ""}  ${a.status}${a.errorCode ? ` [${a.errorCode}]` : ""}  ${a.latencyMs} ms${tokensOf(a)}`);
+  for (const a of asks)
+    lines.push(
+      `  ${a.id}  ${when(a.createdAt)}  ${a.capability}${a.model ? ` → ${a.model}` : ""}  ${a.status}${a.errorCode ? ` [${a.errorCode}]` : ""}  ${a.latencyMs} ms${tokensOf(a)}`,
+    );
   return `${lines.join("\n")}\n`;
 }
 
 export function formatConsultationRecord(c: ConsultationRecord): string {
-  const lines = [`Consultation ${c.id} · ${c.agentId} (${c.backend}${c.model ? ` · ${c.model}` : ""}) · ${c.status} · native session ${c.nativeSessionId ?? "none"}`];
+  const lines = [
+    `Consultation ${c.id} · ${c.agentId} (${c.backend}${c.model ? ` · ${c.model}` : ""}) · ${c.status} · native session ${c.nativeSessionId ?? "none"}`,
+  ];
   for (const t of c.turns) {
     lines.push(`\n— turn ${t.n} · ${when(t.createdAt)} · model ${t.modelReported ?? "?"} (${t.modelVerified})`);
     lines.push(`Q: ${t.prompt ?? `(not stored; ${t.promptLength} chars)`}`);
@@ -59,8 +71,13 @@ function tokensOf(a: { inputTokens: number | null; outputTokens: number | null }
 
 export function formatAskRecord(a: AskRecord): string {
   const served = a.model ? ` → ${a.model}${a.host ? ` @ ${a.host}` : ""}${a.fallbackUsed ? " (fallback)" : ""}` : "";
-  const lines = [`Ask ${a.id} · ${a.capability}${served} · ${a.status} · finish ${a.finishReason ?? "none"} · ${a.latencyMs} ms${tokensOf(a)} · ${when(a.createdAt)}`];
-  for (const l of a.legs) lines.push(`  ${l.n}. ${l.capability}: ${l.model}${l.host ? ` @ ${l.host}` : ""} ${l.outcome}${l.errorCode ? ` [${l.errorCode}]` : ""}${l.statusCode !== null ? ` HTTP ${l.statusCode}` : ""} · ${l.latencyMs} ms${l.retry ? ` · retry ${l.retry}` : ""}`);
+  const lines = [
+    `Ask ${a.id} · ${a.capability}${served} · ${a.status} · finish ${a.finishReason ?? "none"} · ${a.latencyMs} ms${tokensOf(a)} · ${when(a.createdAt)}`,
+  ];
+  for (const l of a.legs)
+    lines.push(
+      `  ${l.n}. ${l.capability}: ${l.model}${l.host ? ` @ ${l.host}` : ""} ${l.outcome}${l.errorCode ? ` [${l.errorCode}]` : ""}${l.statusCode !== null ? ` HTTP ${l.statusCode}` : ""} · ${l.latencyMs} ms${l.retry ? ` · retry ${l.retry}` : ""}`,
+    );
   if (a.system) lines.push(`System: ${a.system}`);
   lines.push(`Prompt: ${a.prompt ?? `(not stored; ${a.promptLength} chars)`}`);
   if (a.context) lines.push(`Context: ${a.context}`);

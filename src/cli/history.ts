@@ -29,7 +29,9 @@ const list = defineCommand({
       const { formatList } = await import("./history-format.ts");
       const limit = args.limit === undefined ? 20 : wholeNumber(args.limit, 1, 100_000);
       if (limit === undefined) exit("--limit takes a whole number of rows, e.g. --limit 50");
-      stdout.write(formatList(store.consultations.list({ limit }), store.runs.listRuns({ limit }), store.reviews.list({ limit }), store.browse.asks({ limit }).rows));
+      stdout.write(
+        formatList(store.consultations.list({ limit }), store.runs.listRuns({ limit }), store.reviews.list({ limit }), store.browse.asks({ limit }).rows),
+      );
     }),
 });
 

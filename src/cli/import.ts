@@ -9,7 +9,10 @@ import { stdout, stderr } from "../safety/egress.ts";
  * offered instead (setup/live-choice.ts).
  */
 export const importCommand = defineCommand({
-  meta: { name: "import", description: "Convert an mcp-router config.json or Orchestrator config.yaml into orchestrate's format; writes only after you confirm." },
+  meta: {
+    name: "import",
+    description: "Convert an mcp-router config.json or Orchestrator config.yaml into orchestrate's format; writes only after you confirm.",
+  },
   args: {
     file: { type: "positional", required: false, description: "The old config file" },
     out: { type: "string", description: "Where to write (default: the server's config path)" },
@@ -35,7 +38,10 @@ export const importCommand = defineCommand({
     const converted = await convertFile(file, target, process.env);
     if (!converted.ok) return exit(`✗ ${converted.error.message}${converted.error.hint ? `\n${converted.error.hint}` : ""}`);
     const { proposal, ignored, from, via } = converted.value;
-    if (via) stderr.write(`${args.file} registers mcp-router as "${via.server}" (npx mcp-orchestrate), which reads ${via.routerConfig}.\nAfter writing, replace its command with orchestrate (no args; drop any MCP_ROUTER_CONFIG so the written file is read).\n`);
+    if (via)
+      stderr.write(
+        `${args.file} registers mcp-router as "${via.server}" (npx mcp-orchestrate), which reads ${via.routerConfig}.\nAfter writing, replace its command with orchestrate (no args; drop any MCP_ROUTER_CONFIG so the written file is read).\n`,
+      );
     stderr.write(`Converted ${args.file} (${from} format):\n\n`);
     stdout.write(proposal.text);
     if (ignored.length) stderr.write(`\nAccepted but without effect in orchestrate: ${ignored.join(", ")}\n`);
@@ -67,7 +73,9 @@ async function importHistory(path: string): Promise<never> {
   rt.value.store.close();
   if (!done.ok) return exit(`✗ ${done.error.message}${done.error.hint ? `\n${done.error.hint}` : ""}`);
   const { imported, skipped, turns, resumable } = done.value;
-  stderr.write(`✓ imported ${imported} consultation(s), ${turns} turn(s) from ${path} (left unchanged); ${skipped} already here were skipped. ${resumable} can be continued with their consultation_id.\n`);
+  stderr.write(
+    `✓ imported ${imported} consultation(s), ${turns} turn(s) from ${path} (left unchanged); ${skipped} already here were skipped. ${resumable} can be continued with their consultation_id.\n`,
+  );
   process.exit(0);
 }
 

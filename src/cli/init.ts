@@ -8,7 +8,11 @@ import { stderr } from "../safety/egress.ts";
  * src/setup/. A cancel at any prompt (Ctrl-C, Escape) writes nothing.
  */
 export const initCommand = defineCommand({
-  meta: { name: "init", description: "Guided setup in a terminal: detect CLIs, pick models per tier, review diff and risks, write the config 0600, check it, register with clients." },
+  meta: {
+    name: "init",
+    description:
+      "Guided setup in a terminal: detect CLIs, pick models per tier, review diff and risks, write the config 0600, check it, register with clients.",
+  },
   args: {
     path: { type: "positional", required: false, description: "Config file to write (default: the server's lookup)" },
     host: { type: "string", description: `Preset the host runtime: ${BACKENDS.join(" | ")}` },

@@ -34,8 +34,21 @@ export async function runCliReview(rt: Runtime, req: CliReview): Promise<number>
   try {
     const given = req.findingsText === undefined ? undefined : parseFindings(req.findingsText);
     const findings = req.mode === "deep" && !given?.length ? await askFindings(prompts.text) : given;
-    const approver: Approver = { kind: "terminal", ask: async () => ((await prompts.confirm(`Send this to ${plan.value.reviewers.length} reviewer(s)${req.secrets === "send_as_is" ? ", credential-shaped text unmasked" : ""}?`, false)) ? "accept" : "decline") };
-    const approved = await approveRun(rt, { review_id: plan.value.review_id, token: plan.value.token, secrets: req.secrets, ...(findings?.length ? { host_findings: findings } : {}) }, approver);
+    const approver: Approver = {
+      kind: "terminal",
+      ask: async () =>
+        (await prompts.confirm(
+          `Send this to ${plan.value.reviewers.length} reviewer(s)${req.secrets === "send_as_is" ? ", credential-shaped text unmasked" : ""}?`,
+          false,
+        ))
+          ? "accept"
+          : "decline",
+    };
+    const approved = await approveRun(
+      rt,
+      { review_id: plan.value.review_id, token: plan.value.token, secrets: req.secrets, ...(findings?.length ? { host_findings: findings } : {}) },
+      approver,
+    );
     if (!approved.ok) return fail(approved.error);
     const { review_id, agents, secrets } = approved.value;
     const job = startKindJob(rt, "review", { review_id, agents, secrets });

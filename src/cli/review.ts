@@ -37,7 +37,14 @@ export const reviewCommand = defineCommand({
       mode: args.deep ? "deep" : "standard",
       material,
       ...(args.context ? { context: readText(args.context) } : {}),
-      ...(args.reviewers ? { reviewers: args.reviewers.split(",").map((r) => r.trim()).filter(Boolean) } : {}),
+      ...(args.reviewers
+        ? {
+            reviewers: args.reviewers
+              .split(",")
+              .map((r) => r.trim())
+              .filter(Boolean),
+          }
+        : {}),
       ...(args.findings ? { findingsText: readText(args.findings) } : {}),
       secrets: args["send-as-is"] ? "send_as_is" : "mask",
     });
@@ -50,7 +57,18 @@ async function retry(reviewId: string, reviewers: string | undefined, configPath
   const rt = await createRuntime(process.env, configPath);
   if (!rt.ok) return exitWith(`${rt.error.message}${rt.error.hint ? `\n${rt.error.hint}` : ""}`, exitCodeFor(rt.error.code));
   const { retryCliReview } = await import("./review-flow.ts");
-  process.exit(await retryCliReview(rt.value, reviewId, reviewers ? reviewers.split(",").map((r) => r.trim()).filter(Boolean) : undefined));
+  process.exit(
+    await retryCliReview(
+      rt.value,
+      reviewId,
+      reviewers
+        ? reviewers
+            .split(",")
+            .map((r) => r.trim())
+            .filter(Boolean)
+        : undefined,
+    ),
+  );
 }
 
 /** `path` or `path:start-end`, resolved against the current directory. */

@@ -2,7 +2,11 @@ import { defineCommand } from "citty";
 import { VERSION } from "../version.ts";
 
 export const rootCommand = defineCommand({
-  meta: { name: "orchestrate", version: VERSION, description: "MCP server that hands coding work to the other coding-agent CLIs on this machine. With no arguments it serves MCP over stdio." },
+  meta: {
+    name: "orchestrate",
+    version: VERSION,
+    description: "MCP server that hands coding work to the other coding-agent CLIs on this machine. With no arguments it serves MCP over stdio.",
+  },
   subCommands: {
     serve: () =>
       Promise.resolve(

@@ -31,13 +31,19 @@ export const runCommand = defineCommand({
   async run({ args }) {
     const tier = TIERS.find((t) => t === args.tier);
     if (!tier) return exitWith(`--tier must be one of ${TIERS.join(", ")}.${didYouMean(args.tier, TIERS)}`, EXIT.usage);
-    if (args.prompt === undefined && !args["dry-run"]) return exitWith("Missing required argument: PROMPT (the task, or - to read it from stdin)\nSee: orchestrate run --help", EXIT.usage);
+    if (args.prompt === undefined && !args["dry-run"])
+      return exitWith("Missing required argument: PROMPT (the task, or - to read it from stdin)\nSee: orchestrate run --help", EXIT.usage);
     // Digits only; the range (30–3600) is the route's own check, which answers invalid_timeout.
     const timeoutSec = args.timeout === undefined ? undefined : wholeNumber(args.timeout, 0, 1_000_000);
     if (args.timeout !== undefined && timeoutSec === undefined) return exitWith("--timeout takes whole seconds (30–3600)", EXIT.usage);
     const rt = await createRuntime(process.env, args.config);
     if (!rt.ok) return exitWith(`${rt.error.message}${rt.error.hint ? `\n${shellWords(rt.error.hint)}` : ""}`, exitCodeFor(rt.error.code));
-    const caps = args.caps ? args.caps.split(",").map((c) => c.trim()).filter(Boolean) : undefined;
+    const caps = args.caps
+      ? args.caps
+          .split(",")
+          .map((c) => c.trim())
+          .filter(Boolean)
+      : undefined;
     const unknownCap = caps && unknownCapability(rt.value.config, caps);
     if (unknownCap) return exitWith(unknownCap, EXIT.usage);
     const request = { cwd: resolve(args.cwd ?? process.cwd()), tier, ...(caps ? { caps } : {}), ...(timeoutSec !== undefined ? { timeoutSec } : {}) };
@@ -46,11 +52,7 @@ export const runCommand = defineCommand({
     const abort = new AbortController();
     const status = new StatusLine(stderr);
     installShutdownHandlers({ onShutdown: () => abort.abort("shutdown") });
-    const outcome = await routeTask(
-      rt.value,
-      { prompt, ...request },
-      { signal: abort.signal, onProgress: (m) => status.update(m) },
-    );
+    const outcome = await routeTask(rt.value, { prompt, ...request }, { signal: abort.signal, onProgress: (m) => status.update(m) });
     status.done();
     await killAllLive("shutdown");
     const { text, ...rest } = outcome;
@@ -58,7 +60,11 @@ export const runCommand = defineCommand({
     stderr.write(`${formatRoute({ ...rest, attempts: outcome.attempts }, record ? personTrace(outcome, record) : undefined)}\n`);
     if (args.json) printJson(outcome);
     const error = personError(outcome, record);
-    if (!outcome.ok) return exitWith(`Error [${outcome.error?.code}]: ${shellWords(error?.message ?? "")}${error?.hint ? `\nNext: ${shellHint(outcome.error?.code, error.hint)?.replace("--tier T`", `--tier ${tier}\``)}` : ""}${text ? `\nPartial output:\n${text}` : ""}`, exitCodeFor(outcome.error?.code));
+    if (!outcome.ok)
+      return exitWith(
+        `Error [${outcome.error?.code}]: ${shellWords(error?.message ?? "")}${error?.hint ? `\nNext: ${shellHint(outcome.error?.code, error.hint)?.replace("--tier T`", `--tier ${tier}\``)}` : ""}${text ? `\nPartial output:\n${text}` : ""}`,
+        exitCodeFor(outcome.error?.code),
+      );
     if (!args.json) stdout.write(`${text ?? ""}\n`);
     process.exit(EXIT.ok);
   },
@@ -75,7 +81,11 @@ function unknownCapability(config: Config, caps: string[]): string | undefined {
 /** `run --dry-run`: router_dry_run from a shell — the plan on stdout, nothing sent. */
 async function dryRunExit(rt: Runtime, request: DryRunRequest, json: boolean): Promise<never> {
   const out = await dryRun(rt, request);
-  if (!out.ok) return exitWith(`Error [${out.error.code}]: ${shellWords(out.error.message)}${out.error.hint ? `\nNext: ${shellWords(out.error.hint)}` : ""}`, exitCodeFor(out.error.code));
+  if (!out.ok)
+    return exitWith(
+      `Error [${out.error.code}]: ${shellWords(out.error.message)}${out.error.hint ? `\nNext: ${shellWords(out.error.hint)}` : ""}`,
+      exitCodeFor(out.error.code),
+    );
   if (json) printJson(out.value);
   else stdout.write(`${formatDryRun(out.value)}\n`);
   process.exit(EXIT.ok);

@@ -26,7 +26,8 @@ export function shellWords(text: string): string {
 
 /** host_unknown from a shell: the flag that fixes it comes first. */
 export function shellHint(code: string | undefined, hint: string | undefined): string | undefined {
-  if (code === "host_unknown") return `Pass --host RUNTIME (the CLI you are calling from), or set ORCHESTRATE_HOST_RUNTIME.${hint ? ` ${shellWords(hint)}` : ""}`;
+  if (code === "host_unknown")
+    return `Pass --host RUNTIME (the CLI you are calling from), or set ORCHESTRATE_HOST_RUNTIME.${hint ? ` ${shellWords(hint)}` : ""}`;
   return hint === undefined ? undefined : shellWords(hint);
 }
 

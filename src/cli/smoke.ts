@@ -11,7 +11,11 @@ import { printJson, stdout, stderr } from "../safety/egress.ts";
  * progress → stderr; exit 0 when every agent asked answered with its configured model.
  */
 export const smokeCommand = defineCommand({
-  meta: { name: "smoke", description: "Live check: one tiny prompt to each configured agent (real CLIs, real accounts, small cost). Reports reachable, model verified, latency, tokens, cost." },
+  meta: {
+    name: "smoke",
+    description:
+      "Live check: one tiny prompt to each configured agent (real CLIs, real accounts, small cost). Reports reachable, model verified, latency, tokens, cost.",
+  },
   args: {
     agent: { type: "string", description: "Comma-separated agent ids (default: every configured agent)" },
     timeout: { type: "string", description: "Seconds per agent (default 120)" },
@@ -25,7 +29,10 @@ export const smokeCommand = defineCommand({
     const rt = await createRuntime(process.env, args.config);
     if (!rt.ok) return exitWith(`${rt.error.message}${rt.error.hint ? `\n${rt.error.hint}` : ""}`, EXIT.usage);
     const { smokeAgents, smokePassed, smokeTargets } = await import("../services/smoke/index.ts");
-    const only = args.agent?.split(",").map((a) => a.trim()).filter(Boolean);
+    const only = args.agent
+      ?.split(",")
+      .map((a) => a.trim())
+      .filter(Boolean);
     const targets = smokeTargets(rt.value, only);
     if (targets.unknown.length) return exitWith(`No agent named ${targets.unknown.join(", ")} in the config.`, EXIT.usage);
     if (targets.agents.length === 0) return exitWith("No agents are configured. Run `orchestrate init` in a terminal.", EXIT.unavailable);
@@ -33,7 +40,12 @@ export const smokeCommand = defineCommand({
     const { installShutdownHandlers, killAllLive } = await import("../process/live.ts");
     const abort = new AbortController();
     installShutdownHandlers({ onShutdown: () => abort.abort("shutdown") });
-    const results = await smokeAgents(rt.value, { ...(only ? { agents: only } : {}), timeoutSec, signal: abort.signal, onProgress: (m) => stderr.write(`… ${m}\n`) });
+    const results = await smokeAgents(rt.value, {
+      ...(only ? { agents: only } : {}),
+      timeoutSec,
+      signal: abort.signal,
+      onProgress: (m) => stderr.write(`… ${m}\n`),
+    });
     await killAllLive("shutdown");
     rt.value.store.close();
     if (args.json) printJson(results, 2);
@@ -43,7 +55,8 @@ export const smokeCommand = defineCommand({
 });
 
 const cost = (r: SmokeResult) => (r.usage.costUsd === undefined ? "—" : `$${r.usage.costUsd.toFixed(4)}`);
-const toks = (r: SmokeResult) => (r.usage.inputTokens === undefined && r.usage.outputTokens === undefined ? "—" : `${r.usage.inputTokens ?? "?"} in / ${r.usage.outputTokens ?? "?"} out`);
+const toks = (r: SmokeResult) =>
+  r.usage.inputTokens === undefined && r.usage.outputTokens === undefined ? "—" : `${r.usage.inputTokens ?? "?"} in / ${r.usage.outputTokens ?? "?"} out`;
 
 export function formatSmoke(results: SmokeResult[]): string {
   const head = ["agent", "backend · model", "reachable", "model", "latency", "tokens", "cost"];
@@ -57,8 +70,14 @@ export function formatSmoke(results: SmokeResult[]): string {
     cost(r),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ").trimEnd();
-  const notes = results.flatMap((r) => (r.skipped ? [`${r.agent}: ${r.skipped}`] : r.error ? [`${r.agent}: [${r.error.code}] ${r.error.message}${r.error.hint ? ` — ${r.error.hint}` : ""}`] : []));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join("  ")
+      .trimEnd();
+  const notes = results.flatMap((r) =>
+    r.skipped ? [`${r.agent}: ${r.skipped}`] : r.error ? [`${r.agent}: [${r.error.code}] ${r.error.message}${r.error.hint ? ` — ${r.error.hint}` : ""}`] : [],
+  );
   return `${[line(head), ...rows.map(line)].join("\n")}\n${notes.length ? `\n${notes.join("\n")}\n` : ""}`;
 }
 

@@ -23,7 +23,10 @@ export class StatusLine {
 
   /** The current "attempt · agent · doing" text; repeats of the same text redraw only on a terminal. */
   update(text: string): void {
-    if (this.stream.isTTY) return this.draw(text);
+    if (this.stream.isTTY) {
+      this.draw(text);
+      return;
+    }
     if (text === this.last) return;
     this.last = text;
     this.stream.write(`… ${text}\n`);

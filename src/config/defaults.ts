@@ -54,7 +54,13 @@ export const ASK_DEFAULTS: Readonly<Omit<AskConfig, "capabilities">> = Object.fr
 });
 
 export function emptyAsk(): AskConfig {
-  return { capabilities: {}, retries: ASK_DEFAULTS.retries, cooldownSec: ASK_DEFAULTS.cooldownSec, allowedFails: ASK_DEFAULTS.allowedFails, limits: { ...ASK_DEFAULTS.limits } };
+  return {
+    capabilities: {},
+    retries: ASK_DEFAULTS.retries,
+    cooldownSec: ASK_DEFAULTS.cooldownSec,
+    allowedFails: ASK_DEFAULTS.allowedFails,
+    limits: { ...ASK_DEFAULTS.limits },
+  };
 }
 
 /** The configuration of a machine with no config file. */

@@ -31,7 +31,7 @@ export function duplicateKeys(text: string): DuplicateKey[] {
 
 function walk(node: unknown, path: PropertyKey[], counter: LineCounter, found: DuplicateKey[]): void {
   if (isSeq(node)) {
-    node.items.forEach((item, i) => walk(item, [...path, i], counter, found));
+    for (const [i, item] of node.items.entries()) walk(item, [...path, i], counter, found);
     return;
   }
   if (!isMap(node)) return;

@@ -68,7 +68,10 @@ function convertHost(file: OrchestratorFile, env: Env, out: Converted): UnifiedF
   // Orchestrator took the runtime from ORCHESTRATOR_HOST_RUNTIME and only asserted it in the file.
   const runtime = host.runtime ?? env.ORCHESTRATE_HOST_RUNTIME ?? env.ORCHESTRATOR_HOST_RUNTIME;
   if (runtime === undefined) {
-    if (host.model !== undefined) out.errors.push(errorLine("consult.host.runtime", "missing: host.model needs the host's runtime", "add runtime: claude, or whichever client runs orchestrate"));
+    if (host.model !== undefined)
+      out.errors.push(
+        errorLine("consult.host.runtime", "missing: host.model needs the host's runtime", "add runtime: claude, or whichever client runs orchestrate"),
+      );
     return undefined;
   }
   return { runtime: runtime as Backend, ...(host.model !== undefined ? { model: host.model } : {}) };
@@ -88,10 +91,22 @@ export function convertOrchestrator(file: OrchestratorFile, env: Env): Converted
     ...(host ? { host } : {}),
     // consult.review and consult.workflow are the same blocks in both formats: carried over as written.
     ...(c.timeout_s !== undefined || c.web_turn_limit !== undefined || c.review !== undefined || c.workflow !== undefined
-      ? { consult: { ...(c.timeout_s !== undefined ? { timeoutSec: c.timeout_s } : {}), ...(c.web_turn_limit !== undefined ? { webTurnLimit: c.web_turn_limit } : {}), ...(c.review !== undefined ? { review: c.review } : {}), ...(c.workflow !== undefined ? { workflow: c.workflow } : {}) } }
+      ? {
+          consult: {
+            ...(c.timeout_s !== undefined ? { timeoutSec: c.timeout_s } : {}),
+            ...(c.web_turn_limit !== undefined ? { webTurnLimit: c.web_turn_limit } : {}),
+            ...(c.review !== undefined ? { review: c.review } : {}),
+            ...(c.workflow !== undefined ? { workflow: c.workflow } : {}),
+          },
+        }
       : {}),
     ...(c.database_path !== undefined || c.store_full_content !== undefined
-      ? { store: { ...(c.database_path !== undefined ? { path: c.database_path } : {}), ...(c.store_full_content !== undefined ? { fullContent: c.store_full_content } : {}) } }
+      ? {
+          store: {
+            ...(c.database_path !== undefined ? { path: c.database_path } : {}),
+            ...(c.store_full_content !== undefined ? { fullContent: c.store_full_content } : {}),
+          },
+        }
       : {}),
   };
   return out;

@@ -38,7 +38,12 @@ export async function loadConfigFile(path: string, env: Env, opts: { withManaged
   const format = formatOf(path, read.value);
   const parsed = parseConfigText(read.value, format, path);
   const invalid = (errors: string[]) =>
-    fail("config_invalid", `${path} is not a valid config:\n${errors.join("\n")}`, `${errors.length > 1 ? "fix each line above" : "fix it as shown above"}, then run orchestrate check ${path}`, { errors });
+    fail(
+      "config_invalid",
+      `${path} is not a valid config:\n${errors.join("\n")}`,
+      `${errors.length > 1 ? "fix each line above" : "fix it as shown above"}, then run orchestrate check ${path}`,
+      { errors },
+    );
   if (!parsed.ok) return invalid(parsed.errors);
   let raw = parsed.value;
   if (opts.withManaged) {

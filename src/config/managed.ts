@@ -51,7 +51,13 @@ export function mergeSeedManaged(main: unknown, managed: ManagedFile, path: stri
   if (!isObject(main) || !isObject(main.consult) || !managed.agents || Object.keys(managed.agents).length === 0) return { ok: true, value: main };
   const agents = isObject(main.consult.agents) ? main.consult.agents : {};
   const clashes = Object.keys(managed.agents).filter((id) => id in agents);
-  if (clashes.length) return { ok: false, errors: clashes.map((id) => errorLine(`${path}: agents.${id}`, "is also defined in consult.agents of the main config", "rename it or remove it from one of the two"))};
+  if (clashes.length)
+    return {
+      ok: false,
+      errors: clashes.map((id) =>
+        errorLine(`${path}: agents.${id}`, "is also defined in consult.agents of the main config", "rename it or remove it from one of the two"),
+      ),
+    };
   return { ok: true, value: { ...main, consult: { ...main.consult, agents: { ...agents, ...managed.agents } } } };
 }
 
@@ -72,11 +78,17 @@ export function readManaged(path: string): Checked<ManagedFile> | { ok: false; r
 function shapeOf(value: unknown, path: string): Checked<ManagedFile> {
   if (!isObject(value)) return { ok: false, errors: [errorLine(path, "the managed file must hold a mapping", "delete it; the dashboard writes it again")] };
   const unknown = Object.keys(value).filter((k) => k !== "agents" && k !== "review");
-  if (unknown.length) return { ok: false, errors: unknown.map((k) => errorLine(`${path}: ${k}`, "is not a key of the managed file (agents, review)", "remove it"))};
+  if (unknown.length)
+    return { ok: false, errors: unknown.map((k) => errorLine(`${path}: ${k}`, "is not a key of the managed file (agents, review)", "remove it")) };
   const agents = value.agents;
   const review = value.review;
-  if (agents !== undefined && !(isObject(agents) && Object.values(agents).every(isObject))) return { ok: false, errors: [errorLine(`${path}: agents`, "must map agent ids to agent entries", "fix it in the dashboard, or delete the file")] };
-  if (review !== undefined && !isObject(review)) return { ok: false, errors: [errorLine(`${path}: review`, "must be a mapping (reviewers, deep_reviewers)", "fix it in the dashboard, or delete the file")] };
+  if (agents !== undefined && !(isObject(agents) && Object.values(agents).every(isObject)))
+    return { ok: false, errors: [errorLine(`${path}: agents`, "must map agent ids to agent entries", "fix it in the dashboard, or delete the file")] };
+  if (review !== undefined && !isObject(review))
+    return {
+      ok: false,
+      errors: [errorLine(`${path}: review`, "must be a mapping (reviewers, deep_reviewers)", "fix it in the dashboard, or delete the file")],
+    };
   return { ok: true, value: value as ManagedFile };
 }
 
@@ -88,7 +100,11 @@ export function mergeManaged(main: unknown, managed: ManagedFile, path: string):
   if (!isObject(main)) return { ok: true, value: main };
   const agents = isObject(main.agents) ? main.agents : {};
   const clashes = Object.keys(managed.agents ?? {}).filter((id) => id in agents);
-  if (clashes.length) return { ok: false, errors: clashes.map((id) => errorLine(`${path}: agents.${id}`, "is also defined in the main config", "rename it or remove it in the dashboard"))};
+  if (clashes.length)
+    return {
+      ok: false,
+      errors: clashes.map((id) => errorLine(`${path}: agents.${id}`, "is also defined in the main config", "rename it or remove it in the dashboard")),
+    };
   const merged: Raw = { ...main };
   if (managed.agents && Object.keys(managed.agents).length) merged.agents = { ...agents, ...managed.agents };
   if (managed.review) {
@@ -104,8 +120,14 @@ export function mergeManaged(main: unknown, managed: ManagedFile, path: string):
  * it must parse to exactly `file`, and the main config merged with it must validate — the same
  * checks the editor ran on the form, now on the bytes the server will read.
  */
-export async function writeManaged(path: string, file: ManagedFile, configPath: string, env: Record<string, string | undefined>): Promise<Result<string, WriteCode>> {
-  const header = "# Written by `orchestrate dashboard` (editable mode). The main config is never rewritten;\n# this file is merged into it when orchestrate starts. Restart the server to pick up changes.\n";
+export async function writeManaged(
+  path: string,
+  file: ManagedFile,
+  configPath: string,
+  env: Record<string, string | undefined>,
+): Promise<Result<string, WriteCode>> {
+  const header =
+    "# Written by `orchestrate dashboard` (editable mode). The main config is never rewritten;\n# this file is merged into it when orchestrate starts. Restart the server to pick up changes.\n";
   const validate = await validator(configPath, env);
   const roundTrip = readsBackAs({ ...file });
   return writeConfigAtomic(path, header + renderYaml({ ...file }), (written) => {

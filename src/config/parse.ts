@@ -26,7 +26,11 @@ export function parseConfigText(text: string, format: FileFormat, where: string)
     const at = format === "yaml" ? locateYamlError(body) : undefined;
     if (!at) return { ok: false, errors: [errorLine(where, `not valid ${format.toUpperCase()}: ${reason}`, "fix the syntax, then run orchestrate check")] };
     const opened = at.openedAt !== undefined ? "; a quote or bracket opened here is never closed" : "";
-    const head = errorLine(`${where}:${at.line}:${at.column}`, `not valid YAML at line ${at.line}, column ${at.column}: ${reason.replace(/^YAML Parse error: /, "")}${opened}`, "fix the syntax there, then run orchestrate check");
+    const head = errorLine(
+      `${where}:${at.line}:${at.column}`,
+      `not valid YAML at line ${at.line}, column ${at.column}: ${reason.replace(/^YAML Parse error: /, "")}${opened}`,
+      "fix the syntax there, then run orchestrate check",
+    );
     return { ok: false, errors: [`${head}\n${caretExcerpt(body, at)}`] };
   }
 }
@@ -35,5 +39,9 @@ export function parseConfigText(text: string, format: FileFormat, where: string)
 function duplicateLine(where: string, d: { path: string; key: string; lines: number[] }): string {
   const at = d.path ? `${d.path}.${d.key}` : d.key;
   const lines = d.lines.join(", ");
-  return errorLine(`${where}: ${at}`, `the key ${JSON.stringify(d.key)} appears ${d.lines.length} times in one mapping (lines ${lines}); only the last would count`, `keep one of lines ${lines} and delete the others`);
+  return errorLine(
+    `${where}: ${at}`,
+    `the key ${JSON.stringify(d.key)} appears ${d.lines.length} times in one mapping (lines ${lines}); only the last would count`,
+    `keep one of lines ${lines} and delete the others`,
+  );
 }

@@ -76,10 +76,7 @@ export function defaultConfigPath(env: Env): string {
 }
 
 function legacyNotice(path: string, how: string, env: Env): string {
-  return (
-    `reading a legacy config ${path} (${how}); it still works, but move it: ` +
-    `orchestrate import ${path} writes ${defaultConfigPath(env)}`
-  );
+  return `reading a legacy config ${path} (${how}); it still works, but move it: ` + `orchestrate import ${path} writes ${defaultConfigPath(env)}`;
 }
 
 /** Why each place is looked at, in the words of the notice. */
@@ -141,7 +138,9 @@ function defaults(env: Env, cwd: string | undefined): Candidate[] {
 /** Why a working-directory config.yaml that looks like Orchestrator MCP's is not read, when it is not. */
 function skippedCwd(cwd: string | undefined): string | undefined {
   const here = cwd === undefined ? undefined : cwdConfig(cwd);
-  return here && !here.ok ? `${here.path} looks like an Orchestrator MCP config but is not read: ${here.reason} (set ORCHESTRATOR_CONFIG to its absolute path to use it)` : undefined;
+  return here && !here.ok
+    ? `${here.path} looks like an Orchestrator MCP config but is not read: ${here.reason} (set ORCHESTRATOR_CONFIG to its absolute path to use it)`
+    : undefined;
 }
 
 function noticeFor(chosen: Candidate, shadowed: Candidate[], env: Env): string | undefined {

@@ -27,7 +27,13 @@ function onlyFor(entry: AgentEntryFile, at: readonly PropertyKey[], path: PathFn
     if (entry[key] === undefined || adapters[entry.backend].options?.[key] !== undefined) continue;
     const owner = BACKENDS.find((b) => adapters[b].options?.[key] !== undefined);
     const note = owner ? adapters[owner].options?.[key] : undefined;
-    errors.push(errorLine(path([...at, key]), `${key} is ${owner ?? "no backend's"}-only, this entry's backend is ${entry.backend}`, `remove ${key}${note ? `; ${note}` : ""}`));
+    errors.push(
+      errorLine(
+        path([...at, key]),
+        `${key} is ${owner ?? "no backend's"}-only, this entry's backend is ${entry.backend}`,
+        `remove ${key}${note ? `; ${note}` : ""}`,
+      ),
+    );
   }
 }
 
@@ -39,7 +45,9 @@ function checkModel(entry: AgentEntryFile, advisory: boolean, at: readonly Prope
   }
   if (entry.model === undefined && !advisory && !adapters[entry.backend].modelOptional) {
     const example = rule.kind === "model-prefix" ? rule.example : "<model>";
-    errors.push(errorLine(path([...at, "model"]), "missing: orchestrate never picks a model for you", `add model: ${example}, as your ${entry.backend} CLI names it`));
+    errors.push(
+      errorLine(path([...at, "model"]), "missing: orchestrate never picks a model for you", `add model: ${example}, as your ${entry.backend} CLI names it`),
+    );
     return;
   }
   const placeholder = placeholderProblem(entry.model, `a model id your ${entry.backend} CLI accepts (orchestrate init lists them)`);
@@ -48,19 +56,40 @@ function checkModel(entry: AgentEntryFile, advisory: boolean, at: readonly Prope
     return;
   }
   if (rule.kind === "model-prefix" && entry.model !== undefined && modelPrefix(entry.model) === undefined) {
-    errors.push(errorLine(path([...at, "model"]), `${entry.backend} models are written ${rule.example}, was ${JSON.stringify(entry.model)}`, `prefix the model with its provider, as \`${entry.backend} models\` lists it`));
+    errors.push(
+      errorLine(
+        path([...at, "model"]),
+        `${entry.backend} models are written ${rule.example}, was ${JSON.stringify(entry.model)}`,
+        `prefix the model with its provider, as \`${entry.backend} models\` lists it`,
+      ),
+    );
   }
 }
 
 function checkProvider(entry: AgentEntryFile, at: readonly PropertyKey[], path: PathFn, errors: string[]): { provider: string; aggregator: boolean } {
   const rule = adapters[entry.backend].provider;
   if (rule.kind === "declared" && entry.provider === undefined) {
-    errors.push(errorLine(path([...at, "provider"]), `missing: a ${entry.backend} agent names its provider (its model id alone does not say which)`, `add provider: <id>, as your ${entry.backend} CLI names it (e.g. anthropic, openai, google)`));
+    errors.push(
+      errorLine(
+        path([...at, "provider"]),
+        `missing: a ${entry.backend} agent names its provider (its model id alone does not say which)`,
+        `add provider: <id>, as your ${entry.backend} CLI names it (e.g. anthropic, openai, google)`,
+      ),
+    );
   }
   const derived = deriveProvider(rule, entry.model, entry.provider) ?? { provider: "unknown", aggregator: false };
   if (rule.kind !== "declared" && entry.provider !== undefined && entry.provider !== derived.provider && derived.provider !== "unknown") {
-    const why = rule.kind === "model-prefix" ? `the model prefix says ${JSON.stringify(derived.provider)}` : `backend ${entry.backend} always uses ${JSON.stringify(derived.provider)}`;
-    errors.push(errorLine(path([...at, "provider"]), `declared ${JSON.stringify(entry.provider)} but ${why}`, `remove provider, it is derived; or set it to ${JSON.stringify(derived.provider)}`));
+    const why =
+      rule.kind === "model-prefix"
+        ? `the model prefix says ${JSON.stringify(derived.provider)}`
+        : `backend ${entry.backend} always uses ${JSON.stringify(derived.provider)}`;
+    errors.push(
+      errorLine(
+        path([...at, "provider"]),
+        `declared ${JSON.stringify(entry.provider)} but ${why}`,
+        `remove provider, it is derived; or set it to ${JSON.stringify(derived.provider)}`,
+      ),
+    );
   }
   return derived;
 }
@@ -70,16 +99,24 @@ export const LIMIT_FIGURES = { maxTokens: "tokens", maxCostUsd: "cost", maxTurns
 
 /** A limit on a figure the backend never reports could never fire: refused, never silently kept. */
 function checkLimits(entry: AgentEntryFile, transport: "acp" | undefined, at: readonly PropertyKey[], path: PathFn, errors: string[]): void {
-  for (const problem of unenforceableLimits({ backend: entry.backend, ...(transport ? { transport } : {}) }, entry.limits ?? {})) errors.push(errorLine(path([...at, "limits", problem.key]), problem.message, problem.fix));
+  for (const problem of unenforceableLimits({ backend: entry.backend, ...(transport ? { transport } : {}) }, entry.limits ?? {}))
+    errors.push(errorLine(path([...at, "limits", problem.key]), problem.message, problem.fix));
 }
 
 /** Read from the facts of the agent's transport: an ACP launch reports what its profile says, not what the headless driver does. */
-export function unenforceableLimits(agent: Pick<AgentConfig, "backend" | "transport">, limits: Partial<Record<keyof typeof LIMIT_FIGURES, number>>): { key: string; message: string; fix: string }[] {
+export function unenforceableLimits(
+  agent: Pick<AgentConfig, "backend" | "transport">,
+  limits: Partial<Record<keyof typeof LIMIT_FIGURES, number>>,
+): { key: string; message: string; fix: string }[] {
   const usage = drivenFacts(adapters[agent.backend], agent.transport).traits.usage;
   const backend = drivenName(adapters[agent.backend], agent);
   return (Object.keys(LIMIT_FIGURES) as (keyof typeof LIMIT_FIGURES)[])
     .filter((key) => limits[key] !== undefined && usage[LIMIT_FIGURES[key]] === "none")
-    .map((key) => ({ key, message: `${backend} reports no ${LIMIT_FIGURES[key] === "cost" ? "cost" : LIMIT_FIGURES[key] === "turns" ? "turn count" : "token usage"} while it runs, so ${key} could never stop it`, fix: "remove it; maxWallSec and stallSec work on every backend" }));
+    .map((key) => ({
+      key,
+      message: `${backend} reports no ${LIMIT_FIGURES[key] === "cost" ? "cost" : LIMIT_FIGURES[key] === "turns" ? "turn count" : "token usage"} while it runs, so ${key} could never stop it`,
+      fix: "remove it; maxWallSec and stallSec work on every backend",
+    }));
 }
 
 function checkNames(entry: AgentEntryFile, at: readonly PropertyKey[], path: PathFn, errors: string[]): void {
@@ -89,11 +126,16 @@ function checkNames(entry: AgentEntryFile, at: readonly PropertyKey[], path: Pat
   const provider = placeholderProblem(entry.provider, `the provider id your ${entry.backend} CLI uses (e.g. anthropic, openai, google)`);
   if (provider) errors.push(errorLine(path([...at, "provider"]), provider.what, provider.fix));
   for (const name of Object.keys(entry.env ?? {})) {
-    if (!ENV_NAME.test(name)) errors.push(errorLine(path([...at, "env", name]), "not a valid environment variable name", "use letters, digits and _ only, not starting with a digit"));
-    else if (RESERVED_ENV.test(name)) errors.push(errorLine(path([...at, "env", name]), "orchestrate's own variables cannot be set per agent (the recursion guard depends on them)", "remove it"));
+    if (!ENV_NAME.test(name))
+      errors.push(errorLine(path([...at, "env", name]), "not a valid environment variable name", "use letters, digits and _ only, not starting with a digit"));
+    else if (RESERVED_ENV.test(name))
+      errors.push(
+        errorLine(path([...at, "env", name]), "orchestrate's own variables cannot be set per agent (the recursion guard depends on them)", "remove it"),
+      );
   }
   (entry.capabilities ?? []).forEach((cap, i) => {
-    if (!NAME.test(cap)) errors.push(errorLine(path([...at, "capabilities", i]), `${JSON.stringify(cap)} is not a valid capability name`, "use letters, digits, _, . and - only"));
+    if (!NAME.test(cap))
+      errors.push(errorLine(path([...at, "capabilities", i]), `${JSON.stringify(cap)} is not a valid capability name`, "use letters, digits, _, . and - only"));
   });
 }
 
@@ -106,13 +148,32 @@ function checkTransport(entry: AgentEntryFile, at: readonly PropertyKey[], path:
   const adapter = adapters[entry.backend];
   const acp = adapter.acp !== undefined && (entry.transport === "acp" || adapter.acp.only === true);
   const speakers = BACKENDS.filter((b) => adapters[b].acp).join(", ");
-  if (entry.transport === "acp" && !adapter.acp) errors.push(errorLine(path([...at, "transport"]), `${entry.backend} has no ACP profile (ACP backends: ${speakers})`, "remove transport, or use backend: acp with command: [the agent's ACP launch]"));
-  if (entry.transport === "cli" && adapter.acp?.only) errors.push(errorLine(path([...at, "transport"]), `${entry.backend} agents are driven only over ACP`, "remove transport"));
+  if (entry.transport === "acp" && !adapter.acp)
+    errors.push(
+      errorLine(
+        path([...at, "transport"]),
+        `${entry.backend} has no ACP profile (ACP backends: ${speakers})`,
+        "remove transport, or use backend: acp with command: [the agent's ACP launch]",
+      ),
+    );
+  if (entry.transport === "cli" && adapter.acp?.only)
+    errors.push(errorLine(path([...at, "transport"]), `${entry.backend} agents are driven only over ACP`, "remove transport"));
   for (const key of ["modes", "permissions"] as const) {
-    if (entry[key] !== undefined && !acp) errors.push(errorLine(path([...at, key]), `${key} is for agents driven over ACP`, `remove ${key}, or add transport: acp`));
+    if (entry[key] !== undefined && !acp)
+      errors.push(errorLine(path([...at, key]), `${key} is for agents driven over ACP`, `remove ${key}, or add transport: acp`));
   }
-  if (Array.isArray(entry.command) && !acp) errors.push(errorLine(path([...at, "command"]), "a command with arguments is only for agents driven over ACP", "write the executable alone, or add transport: acp"));
-  if (acp && adapter.acp?.launch.length === 0 && entry.command === undefined) errors.push(errorLine(path([...at, "command"]), "missing: an agent known only by its ACP launch needs it", "add command: [executable, …arguments], e.g. [qwen, --acp]"));
+  if (Array.isArray(entry.command) && !acp)
+    errors.push(
+      errorLine(path([...at, "command"]), "a command with arguments is only for agents driven over ACP", "write the executable alone, or add transport: acp"),
+    );
+  if (acp && adapter.acp?.launch.length === 0 && entry.command === undefined)
+    errors.push(
+      errorLine(
+        path([...at, "command"]),
+        "missing: an agent known only by its ACP launch needs it",
+        "add command: [executable, …arguments], e.g. [qwen, --acp]",
+      ),
+    );
   return acp ? "acp" : undefined;
 }
 

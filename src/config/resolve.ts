@@ -60,7 +60,13 @@ function resolveInline(item: object, id: string, at: readonly PropertyKey[], ctx
   const where = ctx.path(at);
   const taken = ctx.origins[id] ?? (ctx.declared.has(id) ? ctx.path(["agents", id]) : undefined);
   if (taken) {
-    ctx.errors.push(errorLine(where, `inline entry gets the id ${JSON.stringify(id)}, already used by ${taken}`, `rename ${taken}, or name this agent under agents: and reference it by id`));
+    ctx.errors.push(
+      errorLine(
+        where,
+        `inline entry gets the id ${JSON.stringify(id)}, already used by ${taken}`,
+        `rename ${taken}, or name this agent under agents: and reference it by id`,
+      ),
+    );
     return undefined;
   }
   const agent = resolveAgent(id, checked.value, at, ctx.path, ctx.errors);
@@ -73,11 +79,23 @@ function resolveInline(item: object, id: string, at: readonly PropertyKey[], ctx
 function resolveItem(item: unknown, name: string, index: number, at: readonly PropertyKey[], ctx: Ctx): string | undefined {
   if (typeof item === "string") {
     if (ctx.declared.has(item)) return ctx.agents[item] ? item : undefined;
-    ctx.errors.push(errorLine(ctx.path(at), `refers to an unknown agent ${JSON.stringify(item)}`, `define it under agents:, or use one of: ${[...ctx.declared].join(", ") || "(none defined)"}`));
+    ctx.errors.push(
+      errorLine(
+        ctx.path(at),
+        `refers to an unknown agent ${JSON.stringify(item)}`,
+        `define it under agents:, or use one of: ${[...ctx.declared].join(", ") || "(none defined)"}`,
+      ),
+    );
     return undefined;
   }
   if (typeof item === "object" && item !== null && !Array.isArray(item)) return resolveInline(item, inlineId(name, index), at, ctx);
-  ctx.errors.push(errorLine(ctx.path(at), `must be an agent id or an agent object (was ${item === null ? "null" : Array.isArray(item) ? "a list" : typeof item})`, "write an id defined under agents:, or {backend: …, model: …}"));
+  ctx.errors.push(
+    errorLine(
+      ctx.path(at),
+      `must be an agent id or an agent object (was ${item === null ? "null" : Array.isArray(item) ? "a list" : typeof item})`,
+      "write an id defined under agents:, or {backend: …, model: …}",
+    ),
+  );
   return undefined;
 }
 
@@ -92,11 +110,19 @@ function resolveList(value: unknown, name: string, at: readonly PropertyKey[], c
     return id ? [id] : null;
   }
   if (value.length === 0) {
-    ctx.errors.push(errorLine(ctx.path(at), "empty list", nullable ? "write null to leave it unconfigured, or add entries" : "remove the slot, or add entries"));
+    ctx.errors.push(
+      errorLine(ctx.path(at), "empty list", nullable ? "write null to leave it unconfigured, or add entries" : "remove the slot, or add entries"),
+    );
     return null;
   }
   if (value.length > DEFAULTS.maxTierEntries) {
-    ctx.errors.push(errorLine(ctx.path(at), `${value.length} entries, at most ${DEFAULTS.maxTierEntries} allowed`, `remove ${value.length - DEFAULTS.maxTierEntries} of them`));
+    ctx.errors.push(
+      errorLine(
+        ctx.path(at),
+        `${value.length} entries, at most ${DEFAULTS.maxTierEntries} allowed`,
+        `remove ${value.length - DEFAULTS.maxTierEntries} of them`,
+      ),
+    );
     return null;
   }
   const ids: string[] = [];
@@ -153,7 +179,7 @@ function resolveFallbacks(file: UnifiedFile, ctx: Ctx): Partial<Record<Tier, Tie
       next = fallbacks[next];
     }
     if (next !== start) continue;
-    chain.forEach((t) => reported.add(t));
+    for (const t of chain) reported.add(t);
     ctx.errors.push(errorLine(ctx.path(["fallbacks", start]), `fallback cycle ${[...chain, start].join(" → ")}`, "remove one of these fallbacks"));
   }
   return fallbacks;
@@ -196,7 +222,13 @@ function checkHost(file: UnifiedFile, ctx: Ctx): Config["host"] {
   if (!file.host) return {};
   const model = file.host.model;
   if (model !== undefined && !hasVersion(model)) {
-    ctx.errors.push(errorLine(ctx.path(["host", "model"]), `${JSON.stringify(model)} has no version, so no other model can be proven to differ from it`, "write the host's versioned model id, e.g. claude-opus-5 or gpt-5.5 — or remove host.model to exclude every agent on the host's runtime"));
+    ctx.errors.push(
+      errorLine(
+        ctx.path(["host", "model"]),
+        `${JSON.stringify(model)} has no version, so no other model can be proven to differ from it`,
+        "write the host's versioned model id, e.g. claude-opus-5 or gpt-5.5 — or remove host.model to exclude every agent on the host's runtime",
+      ),
+    );
   }
   return { runtime: file.host.runtime, ...(model !== undefined ? { model } : {}) };
 }
@@ -210,16 +242,30 @@ function resolveReview(file: UnifiedFile, ctx: Ctx): ReviewConfig | undefined {
   if (!block) return undefined;
   const at = ["consult", "review"];
   if (block.reviewers === undefined && block.deep_reviewers === undefined) {
-    ctx.errors.push(errorLine(ctx.path(at), "names no reviewers", "add reviewers: [one agent id] for standard reviews and/or deep_reviewers: [one to five ids]"));
+    ctx.errors.push(
+      errorLine(ctx.path(at), "names no reviewers", "add reviewers: [one agent id] for standard reviews and/or deep_reviewers: [one to five ids]"),
+    );
     return undefined;
   }
   const reviewers = reviewerIds(block.reviewers ?? [], [...at, "reviewers"], ctx);
   const deepReviewers = reviewerIds(block.deep_reviewers ?? [], [...at, "deep_reviewers"], ctx);
   if (block.reviewers !== undefined && block.reviewers.length !== 1) {
-    ctx.errors.push(errorLine(ctx.path([...at, "reviewers"]), `standard reviews take exactly one reviewer (${block.reviewers.length} listed)`, "list one agent id; put more under deep_reviewers"));
+    ctx.errors.push(
+      errorLine(
+        ctx.path([...at, "reviewers"]),
+        `standard reviews take exactly one reviewer (${block.reviewers.length} listed)`,
+        "list one agent id; put more under deep_reviewers",
+      ),
+    );
   }
   if (block.deep_reviewers !== undefined && (block.deep_reviewers.length < 1 || block.deep_reviewers.length > MAX_DEEP_REVIEWERS)) {
-    ctx.errors.push(errorLine(ctx.path([...at, "deep_reviewers"]), `deep reviews take one to ${MAX_DEEP_REVIEWERS} reviewers (${block.deep_reviewers.length} listed)`, `list between 1 and ${MAX_DEEP_REVIEWERS} agent ids`));
+    ctx.errors.push(
+      errorLine(
+        ctx.path([...at, "deep_reviewers"]),
+        `deep reviews take one to ${MAX_DEEP_REVIEWERS} reviewers (${block.deep_reviewers.length} listed)`,
+        `list between 1 and ${MAX_DEEP_REVIEWERS} agent ids`,
+      ),
+    );
   }
   return { reviewers, deepReviewers };
 }
@@ -227,7 +273,14 @@ function resolveReview(file: UnifiedFile, ctx: Ctx): ReviewConfig | undefined {
 function reviewerIds(ids: readonly string[], at: readonly PropertyKey[], ctx: Ctx): string[] {
   const out: string[] = [];
   ids.forEach((id, i) => {
-    if (!ctx.declared.has(id)) ctx.errors.push(errorLine(ctx.path([...at, i]), `refers to an unknown agent ${JSON.stringify(id)}`, `define it under agents:, or use one of: ${[...ctx.declared].join(", ") || "(none defined)"}`));
+    if (!ctx.declared.has(id))
+      ctx.errors.push(
+        errorLine(
+          ctx.path([...at, i]),
+          `refers to an unknown agent ${JSON.stringify(id)}`,
+          `define it under agents:, or use one of: ${[...ctx.declared].join(", ") || "(none defined)"}`,
+        ),
+      );
     else if (out.includes(id)) ctx.errors.push(errorLine(ctx.path([...at, i]), `${JSON.stringify(id)} is listed twice`, "remove the repeat"));
     else out.push(id);
   });
@@ -259,11 +312,20 @@ export function resolveUnified(file: UnifiedFile, opts: ResolveOptions): Checked
       roots,
       maxDepth: file.maxDepth ?? DEFAULTS.maxDepth,
       host,
-      consult: { timeoutSec: file.consult?.timeoutSec ?? DEFAULTS.consultTimeoutSec, ...(file.consult?.webTurnLimit !== undefined ? { webTurnLimit: file.consult.webTurnLimit } : {}), ...(review ? { review } : {}), ...(workflow ? { workflow } : {}) },
+      consult: {
+        timeoutSec: file.consult?.timeoutSec ?? DEFAULTS.consultTimeoutSec,
+        ...(file.consult?.webTurnLimit !== undefined ? { webTurnLimit: file.consult.webTurnLimit } : {}),
+        ...(review ? { review } : {}),
+        ...(workflow ? { workflow } : {}),
+      },
       store,
       cooldowns: { ...DEFAULT_COOLDOWNS, ...(file.cooldowns ?? {}) },
       ...(file.syncBudgetSec !== undefined ? { syncBudgetSec: file.syncBudgetSec } : {}),
-      defaults: { timeoutSec: file.defaults?.timeoutSec ?? DEFAULTS.timeoutSec, stallSec: file.defaults?.stallSec ?? DEFAULTS.stallSec, quotaWarnPercent: file.defaults?.quotaWarnPercent ?? DEFAULTS.quotaWarnPercent },
+      defaults: {
+        timeoutSec: file.defaults?.timeoutSec ?? DEFAULTS.timeoutSec,
+        stallSec: file.defaults?.stallSec ?? DEFAULTS.stallSec,
+        quotaWarnPercent: file.defaults?.quotaWarnPercent ?? DEFAULTS.quotaWarnPercent,
+      },
       ask,
     },
   };

@@ -7,7 +7,18 @@
  */
 import { scope, type } from "arktype";
 import { BACKENDS } from "../backends/index.ts";
-import { AskCapabilityDef, AskDef, AskDeploymentDef, AskFileDef, AskLimitsDef, LiteDeploymentDef, LiteLimitsDef, LiteModelInfoDef, LiteParamsDef, LiteRouterDef } from "./ask/defs.ts";
+import {
+  AskCapabilityDef,
+  AskDef,
+  AskDeploymentDef,
+  AskFileDef,
+  AskLimitsDef,
+  LiteDeploymentDef,
+  LiteLimitsDef,
+  LiteModelInfoDef,
+  LiteParamsDef,
+  LiteRouterDef,
+} from "./ask/defs.ts";
 import { formatIssues, type SchemaIssue } from "./format-errors.ts";
 
 const BACKEND = "Backend" as const;
@@ -67,7 +78,13 @@ const WorkflowDef = {
   "review_policy?": "ReviewPolicy",
   "bindings?": "Record<string, Record<string, unknown>>",
 } as const;
-const ConsultDef = { "+": "reject", "timeoutSec?": "10 <= number.integer <= 3600", "webTurnLimit?": "number.integer > 0", "review?": "Review", "workflow?": "Workflow" } as const;
+const ConsultDef = {
+  "+": "reject",
+  "timeoutSec?": "10 <= number.integer <= 3600",
+  "webTurnLimit?": "number.integer > 0",
+  "review?": "Review",
+  "workflow?": "Workflow",
+} as const;
 const StoreDef = { "+": "reject", "path?": "string > 0", "fullContent?": "boolean" } as const;
 const CooldownsDef = {
   "+": "reject",
@@ -76,7 +93,12 @@ const CooldownsDef = {
   "transportSec?": "number.integer >= 0",
   "notInstalledSec?": "number.integer >= 0",
 } as const;
-const DefaultsDef = { "+": "reject", "timeoutSec?": "30 <= number.integer <= 3600", "stallSec?": "number.integer >= 1", "quotaWarnPercent?": "1 <= number <= 100" } as const;
+const DefaultsDef = {
+  "+": "reject",
+  "timeoutSec?": "30 <= number.integer <= 3600",
+  "stallSec?": "number.integer >= 1",
+  "quotaWarnPercent?": "1 <= number <= 100",
+} as const;
 /** `orchestrate dashboard`: editable lets the browser manage agents and reviewers in managed.yaml (never this file). */
 const DashboardDef = { "+": "reject", "editable?": "boolean" } as const;
 
@@ -279,7 +301,12 @@ const MOVED: Record<string, string> = {
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; errors: string[] };
 
-function check<T>(validator: (data: unknown) => unknown, data: unknown, shape: (rel: readonly PropertyKey[]) => Shape, prefix: readonly PropertyKey[] = []): Checked<T> {
+function check<T>(
+  validator: (data: unknown) => unknown,
+  data: unknown,
+  shape: (rel: readonly PropertyKey[]) => Shape,
+  prefix: readonly PropertyKey[] = [],
+): Checked<T> {
   const out = validator(data);
   if (!(out instanceof type.errors)) return { ok: true, value: out as T };
   const issues = [...out] as unknown as SchemaIssue[];

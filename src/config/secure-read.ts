@@ -42,7 +42,10 @@ export function parentProblems(path: string): Problem[] {
   const st = lstatSync(dir);
   const problems: Problem[] = [];
   if ((st.mode & 0o022) !== 0) {
-    problems.push({ problem: `${dir} is group- or world-writable (mode ${octal(st.mode)}): someone else could replace the config in it`, fix: `chmod go-w ${shellQuote(dir)}` });
+    problems.push({
+      problem: `${dir} is group- or world-writable (mode ${octal(st.mode)}): someone else could replace the config in it`,
+      fix: `chmod go-w ${shellQuote(dir)}`,
+    });
   }
   const uid = process.getuid?.();
   if (uid !== undefined && st.uid !== uid && st.uid !== 0) {
@@ -58,8 +61,10 @@ function fileProblems(path: string, fd: number): Problem[] {
   const problems: Problem[] = [];
   const uid = process.getuid?.();
   if (uid !== undefined && st.uid !== uid) problems.push({ problem: `${path} is owned by uid ${st.uid}, not by you (uid ${uid})`, fix: `chown $USER ${q}` });
-  if ((st.mode & 0o7777) !== 0o600) problems.push({ problem: `${path} has mode ${octal(st.mode)}; it must be 0600 (read/write for you only)`, fix: `chmod 600 ${q}` });
-  if (st.size > MAX_BYTES) problems.push({ problem: `${path} is ${st.size} bytes; a config is at most ${MAX_BYTES}`, fix: `check that ${q} is really your config` });
+  if ((st.mode & 0o7777) !== 0o600)
+    problems.push({ problem: `${path} has mode ${octal(st.mode)}; it must be 0600 (read/write for you only)`, fix: `chmod 600 ${q}` });
+  if (st.size > MAX_BYTES)
+    problems.push({ problem: `${path} is ${st.size} bytes; a config is at most ${MAX_BYTES}`, fix: `check that ${q} is really your config` });
   return problems;
 }
 
@@ -68,7 +73,12 @@ function openRefusal(path: string, error: unknown): Result<never, SecureReadCode
   const q = shellQuote(path);
   if (code === "ENOENT") return fail("config_absent", `no config file at ${path}`, `create it with orchestrate init ${q}`);
   if (code === "ELOOP" || code === "EMLINK") {
-    return insecure([{ problem: `${path} is a symlink; orchestrate reads only a regular file there`, fix: `replace the symlink with the file itself (cp the target over it, then chmod 600 ${q})` }]);
+    return insecure([
+      {
+        problem: `${path} is a symlink; orchestrate reads only a regular file there`,
+        fix: `replace the symlink with the file itself (cp the target over it, then chmod 600 ${q})`,
+      },
+    ]);
   }
   if (code === "EACCES" || code === "EPERM") return insecure([{ problem: `${path} cannot be read by you`, fix: `chown $USER ${q} && chmod 600 ${q}` }]);
   return fail("config_invalid", `${path} cannot be opened: ${(error as Error).message}`, "check the path");
@@ -88,11 +98,18 @@ function readCapped(path: string, fd: number): Result<string, SecureReadCode> {
       const n = readSync(fd, chunk, 0, chunk.length, null);
       if (n === 0) break;
       total += n;
-      if (total > MAX_BYTES) return insecure([{ problem: `${path} holds more than ${MAX_BYTES} bytes; a config is at most that`, fix: `check that ${shellQuote(path)} is really your config` }]);
+      if (total > MAX_BYTES)
+        return insecure([
+          { problem: `${path} holds more than ${MAX_BYTES} bytes; a config is at most that`, fix: `check that ${shellQuote(path)} is really your config` },
+        ]);
       chunks.push(chunk.subarray(0, n));
     }
   } catch (error) {
-    return fail("config_invalid", `${path} cannot be read: ${(error as Error).message}`, `point at your config file (a regular file you wrote), then run orchestrate check`);
+    return fail(
+      "config_invalid",
+      `${path} cannot be read: ${(error as Error).message}`,
+      `point at your config file (a regular file you wrote), then run orchestrate check`,
+    );
   }
   return ok(Buffer.concat(chunks).toString("utf8"));
 }

@@ -64,7 +64,6 @@ export interface AgentConfig {
   executionModes?: ExecutionMode[];
 }
 
-
 export interface CooldownTtls {
   authSec: number;
   capacitySec: number;

@@ -51,7 +51,9 @@ export function writeConfigAtomic(path: string, text: string, check?: WriteCheck
     const problems = check ? check(readFileSync(tmp, "utf8")) : [];
     if (problems.length > 0) {
       rmSync(tmp, { force: true });
-      return fail("config_invalid", `${target} was not written:\n${problems.join("\n")}`, "nothing was changed; report this with the value you entered", { errors: problems });
+      return fail("config_invalid", `${target} was not written:\n${problems.join("\n")}`, "nothing was changed; report this with the value you entered", {
+        errors: problems,
+      });
     }
     renameSync(tmp, target);
     return ok(target);

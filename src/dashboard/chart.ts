@@ -79,12 +79,16 @@ function axes(spec: LineChartSpec, ticks: number[], x: (v: number) => number, y:
   for (const value of ticks) {
     const py = y(value).toFixed(1);
     out.push(`<line class="grid" x1="${PAD.left}" x2="${W - PAD.right}" y1="${py}" y2="${py}" stroke="#e5e7eb" data-value="${value}"/>`);
-    out.push(`<text class="tick y" x="${PAD.left - 6}" y="${py}" text-anchor="end" dominant-baseline="middle" font-size="11" fill="#6b7280" data-value="${value}">${escapeHtml(spec.formatY(value))}</text>`);
+    out.push(
+      `<text class="tick y" x="${PAD.left - 6}" y="${py}" text-anchor="end" dominant-baseline="middle" font-size="11" fill="#6b7280" data-value="${value}">${escapeHtml(spec.formatY(value))}</text>`,
+    );
   }
   const span = spec.to - spec.from;
   for (let i = 0; i <= 5; i++) {
     const t = spec.from + (span * i) / 5;
-    out.push(`<text class="tick" x="${x(t).toFixed(1)}" y="${H - PAD.bottom + 16}" text-anchor="middle" font-size="11" fill="#6b7280">${escapeHtml(axisDate(t, span))}</text>`);
+    out.push(
+      `<text class="tick" x="${x(t).toFixed(1)}" y="${H - PAD.bottom + 16}" text-anchor="middle" font-size="11" fill="#6b7280">${escapeHtml(axisDate(t, span))}</text>`,
+    );
   }
   return out;
 }
@@ -146,7 +150,14 @@ export function failureColour(rate: number): string {
 }
 
 /** Horizontal bars, value in 0..max (rates use max = 1); `colour` colours a bar by its value (default: by position). */
-export function barChart(spec: { id: string; title: string; bars: Bar[]; max: number; formatValue: (v: number) => string; colour?: (value: number) => string }): string {
+export function barChart(spec: {
+  id: string;
+  title: string;
+  bars: Bar[];
+  max: number;
+  formatValue: (v: number) => string;
+  colour?: (value: number) => string;
+}): string {
   const rowH = 22;
   const height = PAD.top + spec.bars.length * rowH + 8;
   const x = scale(0, spec.max || 1, 160, W - 80);
@@ -186,7 +197,10 @@ export function timeline(spec: { id: string; title: string; from: number; to: nu
   });
   const total = spec.to - spec.from;
   const ticks = [0, 0.25, 0.5, 0.75, 1]
-    .map((f) => `<text x="${x(spec.from + total * f).toFixed(1)}" y="${height - 8}" text-anchor="middle" font-size="11" fill="#6b7280">+${((total * f) / 1000).toFixed(total < 10_000 ? 2 : 0)} s</text>`)
+    .map(
+      (f) =>
+        `<text x="${x(spec.from + total * f).toFixed(1)}" y="${height - 8}" text-anchor="middle" font-size="11" fill="#6b7280">+${((total * f) / 1000).toFixed(total < 10_000 ? 2 : 0)} s</text>`,
+    )
     .join("");
   return `<svg class="plot" id="plot-${escapeHtml(spec.id)}" viewBox="0 0 ${W} ${height}" width="${W}" height="${height}" role="img" aria-label="${escapeHtml(spec.title)}" xmlns="http://www.w3.org/2000/svg"><title>${escapeHtml(spec.title)}</title>${rows.join("")}${ticks}</svg>`;
 }

@@ -23,7 +23,9 @@ function current(path: string): ManagedFile | string[] {
 
 function scoresText(scores: unknown): string {
   if (typeof scores !== "object" || scores === null) return "";
-  return Object.entries(scores).map(([k, v]) => `${k}=${String(v)}`).join(", ");
+  return Object.entries(scores)
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(", ");
 }
 
 function editorPage(ctx: DashboardContext, managed: ManagedFile, notice?: Html): Html {
@@ -62,7 +64,10 @@ ${rows.length ? table(["agent", "backend", "model", "scores", "state", ""], rows
 
 function parseScores(text: string): Record<string, number> | string {
   const scores: Record<string, number> = {};
-  for (const part of text.split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [name, value] = part.split("=").map((x) => x.trim());
     const n = Number(value);
     if (!name || !ID.test(name) || !Number.isFinite(n)) return `"${part}" is not name=number`;
@@ -90,7 +95,12 @@ function changeFor(action: string, form: Awaited<ReturnType<Request["formData"]>
   const scores = parseScores(text("scores"));
   if (typeof scores === "string") return { error: `scores: ${scores}` };
   const model = text("model");
-  agents[id] = { backend: text("backend"), ...(model ? { model } : {}), ...(Object.keys(scores).length ? { scores } : {}), enabled: form.get("enabled") !== null };
+  agents[id] = {
+    backend: text("backend"),
+    ...(model ? { model } : {}),
+    ...(Object.keys(scores).length ? { scores } : {}),
+    enabled: form.get("enabled") !== null,
+  };
   return { file: { ...managed, agents } };
 }
 
@@ -105,7 +115,11 @@ async function save(req: Request, action: string, ctx: DashboardContext, path: s
   if (Array.isArray(managed)) return htmlResponse(editorPage(ctx, {}, html`<p class="error">${managed.join("\n")}</p>`), 409);
   const change = changeFor(action, form, managed);
   const invalid = "error" in change ? [change.error] : await checkManaged(configPath, change.file, ctx.rt.env).then((c) => (c.ok ? [] : c.errors));
-  if ("error" in change || invalid.length) return htmlResponse(editorPage(ctx, managed, html`<p class="error">Not saved — the config would not load:<br>${invalid.map((e) => html`${e}<br>`)}</p>`), 400);
+  if ("error" in change || invalid.length)
+    return htmlResponse(
+      editorPage(ctx, managed, html`<p class="error">Not saved — the config would not load:<br>${invalid.map((e) => html`${e}<br>`)}</p>`),
+      400,
+    );
   const written = await writeManaged(path, change.file, configPath, ctx.rt.env);
   if (!written.ok) return htmlResponse(editorPage(ctx, managed, html`<p class="error">${written.error.message}</p>`), 500);
   return new Response(null, { status: 303, headers: { ...SECURITY_HEADERS, location: "/edit/agents?saved=1" } });
@@ -121,6 +135,8 @@ export function editHandler(configPath: string): EditHandler {
     if (url.pathname !== "/edit/agents") return undefined;
     const managed = current(path);
     if (Array.isArray(managed)) return htmlResponse(editorPage(ctx, {}, html`<p class="error">${managed.join("\n")}</p>`), 409);
-    return htmlResponse(editorPage(ctx, managed, url.searchParams.get("saved") ? html`<p class="notice">Saved. Restart orchestrate to use it.</p>` : undefined));
+    return htmlResponse(
+      editorPage(ctx, managed, url.searchParams.get("saved") ? html`<p class="notice">Saved. Restart orchestrate to use it.</p>` : undefined),
+    );
   };
 }

@@ -41,7 +41,10 @@ export function sameToken(given: string | null | undefined, token: string): bool
 }
 
 function refuse(status: number, text: string, extra: Record<string, string> = {}): Verdict {
-  return { pass: false, response: new Response(`${text}\n`, { status, headers: { ...SECURITY_HEADERS, "content-type": "text/plain; charset=utf-8", ...extra } }) };
+  return {
+    pass: false,
+    response: new Response(`${text}\n`, { status, headers: { ...SECURITY_HEADERS, "content-type": "text/plain; charset=utf-8", ...extra } }),
+  };
 }
 
 /** `Host: 127.0.0.1:PORT` (or localhost / [::1]) and nothing else. */
@@ -76,7 +79,9 @@ function methodVerdict(req: Request, url: URL, s: GuardSettings): Verdict {
   if (req.method === "POST" && s.editable && url.pathname.startsWith("/edit/")) {
     return sameOrigin(req) ? { pass: true } : refuse(403, "Refused: a change must come from this dashboard's own page (same origin).");
   }
-  return refuse(405, s.editable ? "Only GET, and POST to /edit/ from this dashboard's pages." : "Read-only dashboard: only GET and HEAD.", { allow: "GET, HEAD" });
+  return refuse(405, s.editable ? "Only GET, and POST to /edit/ from this dashboard's pages." : "Read-only dashboard: only GET and HEAD.", {
+    allow: "GET, HEAD",
+  });
 }
 
 export function guard(req: Request, s: GuardSettings): Verdict {

@@ -57,7 +57,16 @@ export function htmlResponse(body: Html, status = 200, started?: number): Respon
 }
 
 function notFound(ctx: DashboardContext, what: string): Response {
-  return htmlResponse(page({ title: "Not found", section: "", body: html`<p class="empty">${what}</p><p><a href="/">Overview</a></p>`, live: false, editable: ctx.managedPath !== undefined }), 404);
+  return htmlResponse(
+    page({
+      title: "Not found",
+      section: "",
+      body: html`<p class="empty">${what}</p><p><a href="/">Overview</a></p>`,
+      live: false,
+      editable: ctx.managedPath !== undefined,
+    }),
+    404,
+  );
 }
 
 function pageFor(ctx: DashboardContext, url: URL): Html | undefined | null {

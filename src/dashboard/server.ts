@@ -56,7 +56,10 @@ export function startDashboard(o: DashboardOptions): Dashboard {
         return await scrubbedText(await route(req, ctx, editable ? o.edit : undefined));
       } catch (error) {
         const reason = redact(error instanceof Error ? error.message : String(error));
-        return new Response(`The dashboard failed on this page: ${reason}\n`, { status: 500, headers: { ...SECURITY_HEADERS, "content-type": "text/plain; charset=utf-8" } });
+        return new Response(`The dashboard failed on this page: ${reason}\n`, {
+          status: 500,
+          headers: { ...SECURITY_HEADERS, "content-type": "text/plain; charset=utf-8" },
+        });
       }
     },
   });

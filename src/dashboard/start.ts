@@ -33,6 +33,9 @@ export async function openDashboard(o: OpenOptions): Promise<Opened> {
   } catch (error) {
     rt.value.store.close();
     const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: { message: `Cannot serve the dashboard on 127.0.0.1:${o.port}: ${reason}`, hint: "Pick another port with --port N (0 picks a free one)." } };
+    return {
+      ok: false,
+      error: { message: `Cannot serve the dashboard on 127.0.0.1:${o.port}: ${reason}`, hint: "Pick another port with --port N (0 picks a free one)." },
+    };
   }
 }

@@ -16,7 +16,17 @@ export async function acpReport(config: Config, env: Record<string, string | und
 }
 
 export function acpProblems(reports: readonly AcpAgentReport[]): ProbeProblem[] {
-  return reports.flatMap((r) => (r.ok ? [] : [{ problem: `${r.id} (ACP): ${r.problem}`, hint: "check the agent's command: it must start the agent in its ACP mode (e.g. gemini --acp, opencode acp, copilot --acp, claude-agent-acp, codex-acp)", blocks: true }]));
+  return reports.flatMap((r) =>
+    r.ok
+      ? []
+      : [
+          {
+            problem: `${r.id} (ACP): ${r.problem}`,
+            hint: "check the agent's command: it must start the agent in its ACP mode (e.g. gemini --acp, opencode acp, copilot --acp, claude-agent-acp, codex-acp)",
+            blocks: true,
+          },
+        ],
+  );
 }
 
 export function formatAcpAgent(r: AcpAgentReport): string {

@@ -39,7 +39,14 @@ export function askReport(ask: AskConfig, env: Record<string, string | undefined
     fallbacks: c.fallbacks,
     deployments: c.deployments.map((d) => {
       const until = cooling.get(deploymentKey(d))?.until;
-      return { id: d.id, model: d.model, host: hostOf(d.endpoint.url), ...(d.keyEnv !== undefined ? { keyEnv: d.keyEnv } : {}), keySet: d.keyEnv === undefined || Boolean(env[d.keyEnv]), ...(until !== undefined ? { coolingUntil: until } : {}) };
+      return {
+        id: d.id,
+        model: d.model,
+        host: hostOf(d.endpoint.url),
+        ...(d.keyEnv !== undefined ? { keyEnv: d.keyEnv } : {}),
+        keySet: d.keyEnv === undefined || Boolean(env[d.keyEnv]),
+        ...(until !== undefined ? { coolingUntil: until } : {}),
+      };
     }),
   }));
 }
@@ -77,6 +84,10 @@ export function askProblems(report: AskCapabilityReport[]): { problem: string; h
   return report.flatMap((c) =>
     c.deployments
       .filter((d) => !d.keySet)
-      .map((d) => ({ problem: `ask ${c.name}/${d.id}: ${d.keyEnv ?? "its key variable"} is not set`, hint: `set ${d.keyEnv ?? "the variable"} in the environment the server runs with (the MCP client's env block for orchestrate); until then this deployment is skipped`, blocks: true })),
+      .map((d) => ({
+        problem: `ask ${c.name}/${d.id}: ${d.keyEnv ?? "its key variable"} is not set`,
+        hint: `set ${d.keyEnv ?? "the variable"} in the environment the server runs with (the MCP client's env block for orchestrate); until then this deployment is skipped`,
+        blocks: true,
+      })),
   );
 }

@@ -45,11 +45,18 @@ export interface DoctorOptions {
 export async function runDoctor(config: Config, env: Record<string, string | undefined>, opts: DoctorOptions = {}): Promise<DoctorReport> {
   const commands: Partial<Record<Backend, string>> = {};
   // An ACP agent's launch is no headless CLI to probe: it gets its own handshake (acp.ts).
-  for (const agent of Object.values(config.agents)) if (!agent.advisory && agent.enabled && agent.transport !== "acp") commands[agent.backend] ??= agent.command ?? agent.backend;
+  for (const agent of Object.values(config.agents))
+    if (!agent.advisory && agent.enabled && agent.transport !== "acp") commands[agent.backend] ??= agent.command ?? agent.backend;
   const { onCli } = opts;
   const acpReports = acpReport(config, env);
   const now = opts.now ?? Date.now();
-  const probes = await detectBackends({ env, commands, cacheFile: probeCachePath(env), ...(opts.probeTimeoutMs !== undefined ? { probeTimeoutMs: opts.probeTimeoutMs } : {}), ...(onCli ? { onProbe: (p: BackendProbe) => onCli({ ...p, usedByConfig: commands[p.backend] !== undefined }) } : {}) });
+  const probes = await detectBackends({
+    env,
+    commands,
+    cacheFile: probeCachePath(env),
+    ...(opts.probeTimeoutMs !== undefined ? { probeTimeoutMs: opts.probeTimeoutMs } : {}),
+    ...(onCli ? { onProbe: (p: BackendProbe) => onCli({ ...p, usedByConfig: commands[p.backend] !== undefined }) } : {}),
+  });
   const clis = probes.map((p) => ({ ...p, usedByConfig: commands[p.backend] !== undefined }));
   const store = storeHealth(config, env);
   const cooling = activeCooldowns(store.path, now);
@@ -61,7 +68,16 @@ export async function runDoctor(config: Config, env: Record<string, string | und
     const key = keyOf.get(a.id) ?? "";
     const cooldown = cooling.size ? cooling.get(key) : undefined;
     const q = quotaSummary(quota.get(key) ?? [], config.defaults.quotaWarnPercent, now);
-    return { id: a.id, backend: a.backend, ...(a.model ? { model: a.model } : {}), provider: a.provider, advisory: a.advisory, enabled: a.enabled, ...(cooldown ? { cooldown } : {}), ...(q ? { quota: q } : {}) };
+    return {
+      id: a.id,
+      backend: a.backend,
+      ...(a.model ? { model: a.model } : {}),
+      provider: a.provider,
+      advisory: a.advisory,
+      enabled: a.enabled,
+      ...(cooldown ? { cooldown } : {}),
+      ...(q ? { quota: q } : {}),
+    };
   });
   const acp = await acpReports;
   return {
@@ -79,7 +95,8 @@ export async function runDoctor(config: Config, env: Record<string, string | und
 /** Only backends the config uses count as problems; the others are listed for information. */
 function problemsOf(clis: CliReport[], store: StoreHealth): DoctorProblem[] {
   const problems = clis.filter((c) => c.usedByConfig).flatMap((c) => c.problems);
-  if (store.status === "error") problems.push({ problem: `store ${store.path}: ${store.message ?? "unusable"}`, hint: store.hint ?? "set ORCHESTRATE_DB to another file", blocks: true });
+  if (store.status === "error")
+    problems.push({ problem: `store ${store.path}: ${store.message ?? "unusable"}`, hint: store.hint ?? "set ORCHESTRATE_DB to another file", blocks: true });
   return problems;
 }
 

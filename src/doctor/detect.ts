@@ -86,7 +86,9 @@ export async function detectBackends(opts: DetectOptions): Promise<BackendProbe[
   const cache = opts.cacheFile ? openProbeCache(opts.cacheFile) : undefined;
   const probes = await Promise.all(
     backends.map(async (backend) => {
-      const probe = await (await stageBackend(backend, opts.commands?.[backend] ?? backend, opts.env, { helpAtOnce: true, cache, timeoutMs: opts.probeTimeoutMs })).finish();
+      const probe = await (
+        await stageBackend(backend, opts.commands?.[backend] ?? backend, opts.env, { helpAtOnce: true, cache, timeoutMs: opts.probeTimeoutMs })
+      ).finish();
       opts.onProbe?.(probe);
       return probe;
     }),
@@ -167,10 +169,20 @@ async function stageBackend(backend: Backend, command: string, env: Record<strin
   const probe: BackendProbe = { ...base, path: found.path, via: found.via, readiness: ready };
   const parsed = versionFrom(plainOutput(versionOut));
   if (parsed) probe.version = parsed;
-  if (versionOut.problem) probe.problems.push({ problem: `${backend} at ${found.path}: \`${[backend, ...spec.version].join(" ")}\` ${versionOut.problem}`, hint: "run it by hand to see what it waits for; reinstall the CLI if it hangs", blocks: !versionOut.timedOut });
+  if (versionOut.problem)
+    probe.problems.push({
+      problem: `${backend} at ${found.path}: \`${[backend, ...spec.version].join(" ")}\` ${versionOut.problem}`,
+      hint: "run it by hand to see what it waits for; reinstall the CLI if it hangs",
+      blocks: !versionOut.timedOut,
+    });
   if (variant !== undefined) probe.variant = variant;
   if (traits.label) probe.variantLabel = traits.label;
-  if (traits.refuse) probe.problems.push({ problem: `${backend}${probe.version ? ` ${probe.version}` : ""} at ${found.path}: ${traits.refuse}`, hint: `upgrade ${backend}`, blocks: true });
+  if (traits.refuse)
+    probe.problems.push({
+      problem: `${backend}${probe.version ? ` ${probe.version}` : ""} at ${found.path}: ${traits.refuse}`,
+      hint: `upgrade ${backend}`,
+      blocks: true,
+    });
   return once(probe, async () => {
     const help = await (helpNow ?? (sameArgv(probes.help, spec.help) ? (defaultHelp ?? run(spec.help)) : run(probes.help)));
     // A help that never answered lists nothing: that says the probe ran out of time, not that
@@ -186,7 +198,12 @@ async function stageBackend(backend: Backend, command: string, env: Record<strin
     for (const missing of probe.missingFlags) probe.problems.push(flagProblem(probe, missing));
     signInProblem(probe, probes);
     // Only a complete reading is kept: a CLI that did not answer is asked again next time.
-    if (!versionOut.problem && !help.problem) opts.cache?.set(backend, found.path, { ...(probe.version ? { version: probe.version } : {}), ...(variant !== undefined ? { variant } : {}), missingFlags: probe.missingFlags });
+    if (!versionOut.problem && !help.problem)
+      opts.cache?.set(backend, found.path, {
+        ...(probe.version ? { version: probe.version } : {}),
+        ...(variant !== undefined ? { variant } : {}),
+        missingFlags: probe.missingFlags,
+      });
     return probe;
   });
 }
@@ -199,7 +216,12 @@ async function fromCache(backend: Backend, probe: BackendProbe, cached: CachedFi
   if (cached.version) probe.version = cached.version;
   if (cached.variant !== undefined) probe.variant = cached.variant;
   if (traits.label) probe.variantLabel = traits.label;
-  if (traits.refuse) probe.problems.push({ problem: `${backend}${probe.version ? ` ${probe.version}` : ""} at ${probe.path}: ${traits.refuse}`, hint: `upgrade ${backend}`, blocks: true });
+  if (traits.refuse)
+    probe.problems.push({
+      problem: `${backend}${probe.version ? ` ${probe.version}` : ""} at ${probe.path}: ${traits.refuse}`,
+      hint: `upgrade ${backend}`,
+      blocks: true,
+    });
   return once(probe, async () => {
     probe.missingFlags = cached.missingFlags;
     for (const missing of probe.missingFlags) probe.problems.push(flagProblem(probe, missing));
@@ -218,13 +240,18 @@ function plainOutput(out: Captured): string {
 }
 
 function signInProblem(probe: BackendProbe, probes: ProbeSpec): void {
-  if (probe.readiness === "not_ready") probe.problems.push({ problem: `${probe.backend} is installed but not signed in`, hint: `sign in: ${probes.loginHint}`, blocks: true });
+  if (probe.readiness === "not_ready")
+    probe.problems.push({ problem: `${probe.backend} is installed but not signed in`, hint: `sign in: ${probes.loginHint}`, blocks: true });
 }
 
 function helpUnread(probe: BackendProbe, probes: ProbeSpec, problem: string): void {
   const command = [probe.backend, ...probes.help].join(" ");
   probe.flagsUnchecked = problem;
-  probe.problems.push({ problem: `${probe.backend} at ${probe.path}: \`${command}\` ${problem}, so its flags are unchecked (not missing)`, hint: `the machine may be busy: run orchestrate check again, or \`${command}\` by hand`, blocks: false });
+  probe.problems.push({
+    problem: `${probe.backend} at ${probe.path}: \`${command}\` ${problem}, so its flags are unchecked (not missing)`,
+    hint: `the machine may be busy: run orchestrate check again, or \`${command}\` by hand`,
+    blocks: false,
+  });
 }
 
 function settled(probe: BackendProbe): Staged {
@@ -301,7 +328,8 @@ function flagProblem(probe: BackendProbe, missing: MissingFlag): ProbeProblem {
 
 function hintFor(probe: BackendProbe, missing: MissingFlag): string {
   if (missing.since === "documented") return `upgrade ${probe.backend}`;
-  if (probe.version && compareVersions(probe.version, missing.since) >= 0) return `this build lacks a flag ${missing.since} had: reinstall ${probe.backend}, or pin ${missing.since}`;
+  if (probe.version && compareVersions(probe.version, missing.since) >= 0)
+    return `this build lacks a flag ${missing.since} had: reinstall ${probe.backend}, or pin ${missing.since}`;
   return `upgrade ${probe.backend} to ${missing.since} or later`;
 }
 

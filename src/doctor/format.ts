@@ -12,7 +12,10 @@ export function formatDoctor(r: DoctorReport, opts: FormatOptions = {}, now = Da
   for (const t of r.tiers) lines.push(`  ${t.tier.padEnd(8)} ${t.agents ? t.agents.join(" → ") : "(unconfigured)"}`);
   if (r.capabilities.length) lines.push("Capability slots:", ...r.capabilities.map((c) => `  ${c.name.padEnd(8)} ${c.agents.join(", ")}`));
   lines.push("Agents:");
-  for (const a of r.agents) lines.push(`  ${a.id}: ${a.backend}${a.model ? ` · ${a.model}` : ""} [${a.provider}]${a.advisory ? " advisory" : ""}${a.enabled ? "" : " disabled"}${a.cooldown ? ` · ${coolingText(a.cooldown, now)}` : ""}${a.quota ? ` · quota ${a.quota}` : ""}`);
+  for (const a of r.agents)
+    lines.push(
+      `  ${a.id}: ${a.backend}${a.model ? ` · ${a.model}` : ""} [${a.provider}]${a.advisory ? " advisory" : ""}${a.enabled ? "" : " disabled"}${a.cooldown ? ` · ${coolingText(a.cooldown, now)}` : ""}${a.quota ? ` · quota ${a.quota}` : ""}`,
+    );
   if (opts.clis !== false) lines.push("CLIs:", ...r.clis.map(formatCliLine));
   if (r.acp.length) lines.push("ACP agents:", ...r.acp.map(formatAcpAgent));
   if (r.ask.length) lines.push("Ask capabilities:", ...r.ask.flatMap(formatAskCapability));
@@ -50,7 +53,13 @@ function cliLine(c: CliReport): string {
   if (!c.path) return `not found${c.usedByConfig ? "" : "  · not used by this config"}`;
   const parts = [`${c.path} (${c.via === "usual" ? "usual location, not on PATH" : c.via})`, c.version ? `v${c.version}` : "version unknown"];
   if (c.variantLabel) parts.push(c.variantLabel);
-  parts.push(c.flagsUnchecked ? `flags unchecked (help ${c.flagsUnchecked})` : c.missingFlags.length ? `missing ${c.missingFlags.map((m) => m.flag).join(", ")}` : "flags ok");
+  parts.push(
+    c.flagsUnchecked
+      ? `flags unchecked (help ${c.flagsUnchecked})`
+      : c.missingFlags.length
+        ? `missing ${c.missingFlags.map((m) => m.flag).join(", ")}`
+        : "flags ok",
+  );
   parts.push(c.readiness === "ready" ? "signed in" : c.readiness === "not_ready" ? "NOT signed in" : "sign-in not checkable offline");
   if (!c.usedByConfig) parts.push("not used by this config");
   return parts.join(" · ");
@@ -59,9 +68,12 @@ function cliLine(c: CliReport): string {
 /** One line per capability, one per deployment: model, host, the key variable's state (never its value), any cooldown. */
 function formatAskCapability(c: AskCapabilityReport): string[] {
   const head = `  ${c.name} (${c.strategy}${c.fallbacks.length ? `, falls back to ${c.fallbacks.join(", ")}` : ""})`;
-  return [head, ...c.deployments.map((d) => {
-    const key = d.keyEnv === undefined ? "no key" : `${d.keyEnv} ${d.keySet ? "set" : "NOT set"}`;
-    const cooling = d.coolingUntil !== undefined ? ` · cooling until ${new Date(d.coolingUntil).toISOString()}` : "";
-    return `    ${d.id}: ${d.model} @ ${d.host ?? "?"} · ${key}${cooling}`;
-  })];
+  return [
+    head,
+    ...c.deployments.map((d) => {
+      const key = d.keyEnv === undefined ? "no key" : `${d.keyEnv} ${d.keySet ? "set" : "NOT set"}`;
+      const cooling = d.coolingUntil !== undefined ? ` · cooling until ${new Date(d.coolingUntil).toISOString()}` : "";
+      return `    ${d.id}: ${d.model} @ ${d.host ?? "?"} · ${key}${cooling}`;
+    }),
+  ];
 }

@@ -47,7 +47,11 @@ export function openProbeCache(file: string): ProbeCache {
       const entry = entries[`${backend}\0${path}`];
       const key = binaryKey(backend, path);
       if (!entry || key === undefined || entry.key !== key) return undefined;
-      return { ...(entry.version ? { version: entry.version } : {}), ...(entry.variant !== undefined ? { variant: entry.variant } : {}), missingFlags: entry.missingFlags };
+      return {
+        ...(entry.version ? { version: entry.version } : {}),
+        ...(entry.variant !== undefined ? { variant: entry.variant } : {}),
+        missingFlags: entry.missingFlags,
+      };
     },
     set(backend, path, findings) {
       const key = binaryKey(backend, path);
@@ -97,8 +101,15 @@ function readEntries(file: string): Entries {
 function isEntry(value: unknown): value is Entry {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Record<string, unknown>;
-  const flags = Array.isArray(v.missingFlags) && v.missingFlags.every((f) => typeof f === "object" && f !== null && typeof f.flag === "string" && typeof f.since === "string");
-  return typeof v.key === "string" && flags && (v.version === undefined || typeof v.version === "string") && (v.variant === undefined || typeof v.variant === "string");
+  const flags =
+    Array.isArray(v.missingFlags) &&
+    v.missingFlags.every((f) => typeof f === "object" && f !== null && typeof f.flag === "string" && typeof f.since === "string");
+  return (
+    typeof v.key === "string" &&
+    flags &&
+    (v.version === undefined || typeof v.version === "string") &&
+    (v.variant === undefined || typeof v.variant === "string")
+  );
 }
 
 function writeEntries(file: string, entries: Entries): void {

@@ -31,7 +31,8 @@ function checkStore(path: string): StoreHealth {
   try {
     const row = opened.value.db.query("PRAGMA quick_check").get() as Record<string, unknown> | null;
     const verdict = row ? String(Object.values(row)[0]) : "no answer";
-    if (verdict !== "ok") return { path, status: "error", message: `integrity check: ${verdict}`, hint: "move the file aside; orchestrate starts a fresh store" };
+    if (verdict !== "ok")
+      return { path, status: "error", message: `integrity check: ${verdict}`, hint: "move the file aside; orchestrate starts a fresh store" };
     return { path, status: "ok" };
   } finally {
     opened.value.close();

@@ -60,7 +60,13 @@ export async function fingerprintTree(cwd: string, opts: FingerprintOptions): Pr
   const root = repo.top;
   const listing = await readConfigListing(root, { timeoutMs: left(), maxBytes: MAX_STATUS_BYTES, env: gitEnv(process.env) });
   if (!listing.ok) return listing;
-  const status = await runGit(root, STATUS_ARGS, { timeoutMs: left(), maxBytes: MAX_STATUS_BYTES, env: gitEnv(process.env), configListing: listing.value, commonDir: repo.commonDir });
+  const status = await runGit(root, STATUS_ARGS, {
+    timeoutMs: left(),
+    maxBytes: MAX_STATUS_BYTES,
+    env: gitEnv(process.env),
+    configListing: listing.value,
+    commonDir: repo.commonDir,
+  });
   if (!status.ok) return status;
   const hasher = new Bun.CryptoHasher("sha256");
   hasher.update("orchestrate-fingerprint-v2\0");
@@ -77,7 +83,11 @@ export async function fingerprintTree(cwd: string, opts: FingerprintOptions): Pr
 }
 
 async function repoLayout(cwd: string, timeoutMs: number): Promise<{ ok: true; value: RepoLayout } | Extract<GitOutput, { ok: false }>> {
-  const out = await runGit(cwd, ["rev-parse", "--path-format=absolute", "--show-toplevel", "--absolute-git-dir", "--git-common-dir"], { timeoutMs, maxBytes: MAX_TOPLEVEL_BYTES, env: gitEnv(process.env) });
+  const out = await runGit(cwd, ["rev-parse", "--path-format=absolute", "--show-toplevel", "--absolute-git-dir", "--git-common-dir"], {
+    timeoutMs,
+    maxBytes: MAX_TOPLEVEL_BYTES,
+    env: gitEnv(process.env),
+  });
   if (!out.ok) return out;
   const [top, gitDir, commonDir] = out.value.replace(/\n$/, "").split("\n");
   if (!top || !gitDir || !commonDir) return { ok: false, reason: "error", message: "git rev-parse did not name the work tree and its git directories" };

@@ -36,7 +36,11 @@ export async function runGit(cwd: string, args: string[], opts: GitRunOptions): 
  * The effective configuration as `git config --list -z` prints it (includes followed), read with
  * the same leading options (--git-dir, --work-tree) as `args`. Runs no program the config names.
  */
-export async function readConfigListing(cwd: string, opts: Omit<GitRunOptions, "configListing" | "commonDir">, leading: readonly string[] = []): Promise<GitOutput> {
+export async function readConfigListing(
+  cwd: string,
+  opts: Omit<GitRunOptions, "configListing" | "commonDir">,
+  leading: readonly string[] = [],
+): Promise<GitOutput> {
   return spawnGit(cwd, ["--no-pager", ...overrideArgs([]), ...leading, "config", "--list", "-z"], ["config"], { ...opts, maxBytes: MAX_CONFIG_BYTES });
 }
 
@@ -49,14 +53,20 @@ async function driverListings(cwd: string, args: string[], opts: GitRunOptions):
   if (!RECURSES.has(sub)) return listings;
   const common = opts.commonDir ?? (await commonDirOf(cwd, leading, opts));
   for (const file of common ? submoduleConfigs(common) : []) {
-    const listed = await spawnGit(cwd, ["--no-pager", ...overrideArgs([]), "config", "--list", "-z", "--includes", "--file", file], ["config"], { ...opts, maxBytes: MAX_CONFIG_BYTES });
+    const listed = await spawnGit(cwd, ["--no-pager", ...overrideArgs([]), "config", "--list", "-z", "--includes", "--file", file], ["config"], {
+      ...opts,
+      maxBytes: MAX_CONFIG_BYTES,
+    });
     if (listed.ok) listings.push(listed.value);
   }
   return listings;
 }
 
 async function commonDirOf(cwd: string, leading: readonly string[], opts: GitRunOptions): Promise<string | undefined> {
-  const out = await spawnGit(cwd, ["--no-pager", ...overrideArgs([]), ...leading, "rev-parse", "--path-format=absolute", "--git-common-dir"], ["rev-parse"], { ...opts, maxBytes: MAX_CONFIG_BYTES });
+  const out = await spawnGit(cwd, ["--no-pager", ...overrideArgs([]), ...leading, "rev-parse", "--path-format=absolute", "--git-common-dir"], ["rev-parse"], {
+    ...opts,
+    maxBytes: MAX_CONFIG_BYTES,
+  });
   return out.ok ? out.value.trim() : undefined;
 }
 
@@ -87,7 +97,11 @@ function readResult(cwd: string, args: string[], opts: GitRunOptions, result: Pr
       break;
     case "spawn_failed":
       // A missing cwd is "not a repository"; a missing git binary is an error.
-      return { ok: false, reason: result.spawnError === "ENOENT" && !exists(cwd) ? "not_git" : "error", message: `could not start git (${result.spawnError ?? "spawn failed"})` };
+      return {
+        ok: false,
+        reason: result.spawnError === "ENOENT" && !exists(cwd) ? "not_git" : "error",
+        message: `could not start git (${result.spawnError ?? "spawn failed"})`,
+      };
     case "timeout":
       return { ok: false, reason: "timeout", message: `${what} took longer than ${opts.timeoutMs} ms` };
     default:
@@ -113,7 +127,10 @@ class CappedBytes {
 
   push(chunk: Uint8Array): void {
     if (this.overflowed) return;
-    if (this.size + chunk.length > this.maxBytes) return this.overflow.abort("cancelled");
+    if (this.size + chunk.length > this.maxBytes) {
+      this.overflow.abort("cancelled");
+      return;
+    }
     // Copied: the reader may reuse the chunk's memory.
     this.parts.push(chunk.slice());
     this.size += chunk.length;

@@ -74,11 +74,17 @@ export async function captureWorktree(wt: Worktree): Promise<Captured> {
   if (!raw.ok) return { ok: false, reason: "git_failed", message: raw.message };
   const files = parseRaw(raw.value);
   const nested = files.filter((f) => f.gitlink).map((f) => f.path);
-  if (nested.length > 0) return { ok: false, reason: "nested_repository", message: `a git repository was created inside the worktree at ${nested.join(", ")}`, nested };
+  if (nested.length > 0)
+    return { ok: false, reason: "nested_repository", message: `a git repository was created inside the worktree at ${nested.join(", ")}`, nested };
   const patch = await git(wt.path, pinned(wt, ["diff", "--cached", "--binary", "--full-index", "--no-renames", wt.baseline]), MAX_PATCH);
   if (!patch.ok) return { ok: false, reason: "git_failed", message: patch.message };
   const ignored = await git(wt.path, pinned(wt, ["ls-files", "--others", "--ignored", "--exclude-standard", "--directory", "-z"]), SMALL);
-  return { ok: true, patch: patch.value, files: files.map(({ status, path }) => ({ status, path })), ignored: ignored.ok ? ignored.value.split("\0").filter(Boolean) : [] };
+  return {
+    ok: true,
+    patch: patch.value,
+    files: files.map(({ status, path }) => ({ status, path })),
+    ignored: ignored.ok ? ignored.value.split("\0").filter(Boolean) : [],
+  };
 }
 
 /** `:old new oldsha newsha S\0path\0` records; a 160000 new mode is a gitlink (a nested repository). */

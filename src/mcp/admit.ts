@@ -25,7 +25,18 @@ type Schema = { safeParse(value: unknown): { success: boolean; error?: { issues:
 
 /** The methods this server has handlers for, each with the schema the SDK parses its request with. */
 const BY_METHOD = new Map<string, Schema>(
-  [InitializeRequestSchema, PingRequestSchema, ListToolsRequestSchema, CallToolRequestSchema, ListPromptsRequestSchema, GetPromptRequestSchema, GetTaskRequestSchema, GetTaskPayloadRequestSchema, ListTasksRequestSchema, CancelTaskRequestSchema].map((s) => [s.shape.method.value, s]),
+  [
+    InitializeRequestSchema,
+    PingRequestSchema,
+    ListToolsRequestSchema,
+    CallToolRequestSchema,
+    ListPromptsRequestSchema,
+    GetPromptRequestSchema,
+    GetTaskRequestSchema,
+    GetTaskPayloadRequestSchema,
+    ListTasksRequestSchema,
+    CancelTaskRequestSchema,
+  ].map((s) => [s.shape.method.value, s]),
 );
 
 /** The error reply for a request the SDK could not take, or undefined to hand it over. */

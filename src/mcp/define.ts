@@ -128,8 +128,25 @@ async function answer<I>(spec: ToolSpec<I>, loaded: () => ReturnType<typeof load
     if (isCorruption(error)) return refuse(spec, corruptStore(undefined, `SQLite: ${(error as Error).message}`).error, args);
     // Any other SQLite error (disk full, read-only, locked) is the store's, and says so.
     const { isStoreError, storeReason } = await import("../services/shared/store-writes.ts");
-    if (isStoreError(error)) return refuse(spec, { code: "store_unavailable", message: `The history store refused ${spec.name}'s write (${storeReason(error)}).`, hint: "Check the store path's permissions and free space, or set ORCHESTRATE_DB to another file; `orchestrate check` shows the store." }, args);
-    return refuse(spec, { code: "internal_error", message: `orchestrate hit an unexpected error in ${spec.name}.`, hint: "See the server's stderr log; the call had no effect you should rely on." }, args);
+    if (isStoreError(error))
+      return refuse(
+        spec,
+        {
+          code: "store_unavailable",
+          message: `The history store refused ${spec.name}'s write (${storeReason(error)}).`,
+          hint: "Check the store path's permissions and free space, or set ORCHESTRATE_DB to another file; `orchestrate check` shows the store.",
+        },
+        args,
+      );
+    return refuse(
+      spec,
+      {
+        code: "internal_error",
+        message: `orchestrate hit an unexpected error in ${spec.name}.`,
+        hint: "See the server's stderr log; the call had no effect you should rely on.",
+      },
+      args,
+    );
   }
 }
 

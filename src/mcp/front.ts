@@ -47,7 +47,12 @@ export async function serveFront(opts: FrontOptions): Promise<void> {
   if (sdk) await (await sdk).close();
 }
 
-function answerByHand(wire: Wire, message: Message, handshake: { initialize?: Message; initialized: boolean }, env: Record<string, string | undefined>): boolean {
+function answerByHand(
+  wire: Wire,
+  message: Message,
+  handshake: { initialize?: Message; initialized: boolean },
+  env: Record<string, string | undefined>,
+): boolean {
   const id = message.id as string | number | undefined;
   if (!handshake.initialize && id !== undefined && typeof message.method === "string" && message.method !== "initialize" && message.method !== "ping") {
     wire.send(errorReply(id, NOT_INITIALIZED, `Server not initialized: send initialize first (${message.method} was not run).`));

@@ -40,7 +40,11 @@ export function toolReply(outcome: ToolOutcome): ToolReply {
 export function failureReply(failure: Failure, data: Record<string, unknown> = {}, detail?: string, bareError = false): ToolReply {
   const error = closed(failure);
   const text = `Error [${error.code}]: ${error.message}${error.hint ? `\nNext: ${error.hint}` : ""}${detail ? `\n\n${detail}` : ""}`;
-  return { isError: true, content: [{ type: "text", text: capText(text) }], structuredContent: { ...data, ok: false, error: bareError ? { code: error.code, message: error.message } : error } };
+  return {
+    isError: true,
+    content: [{ type: "text", text: capText(text) }],
+    structuredContent: { ...data, ok: false, error: bareError ? { code: error.code, message: error.message } : error },
+  };
 }
 
 /**
@@ -50,7 +54,8 @@ export function failureReply(failure: Failure, data: Record<string, unknown> = {
  */
 function closed(error: Failure): Failure {
   const code: string = error.code;
-  if (!isErrorCode(code)) return { code: "internal_error", message: `${error.message} (unlisted code ${JSON.stringify(code)})`, hint: hintFor("internal_error") };
+  if (!isErrorCode(code))
+    return { code: "internal_error", message: `${error.message} (unlisted code ${JSON.stringify(code)})`, hint: hintFor("internal_error") };
   return error.hint ? error : { ...error, hint: hintFor(error.code) };
 }
 

@@ -56,7 +56,8 @@ const PROMPTS: PromptDef[] = [
   {
     name: "workflow",
     title: "Run a workflow",
-    description: "Hold a whole job together: research, plan, brief, implement, apply, test, review and capped fix rounds, each step previewed and approved on its own.",
+    description:
+      "Hold a whole job together: research, plan, brief, implement, apply, test, review and capped fix rounds, each step previewed and approved on its own.",
     arguments: [
       { name: "goal", description: "What the workflow should achieve", required: false },
       { name: "workdir", description: "The git checkout to work on (under a configured root, clean)", required: false },
@@ -97,7 +98,9 @@ function clean(args: Record<string, string>): Args {
 }
 
 function expandConsult(args: Args): string {
-  const lines = ["Get a second opinion from another vendor's coding agent with orchestrate's `consult` tool (answer-only: it runs no tools and sees no files)."];
+  const lines = [
+    "Get a second opinion from another vendor's coding agent with orchestrate's `consult` tool (answer-only: it runs no tools and sees no files).",
+  ];
   const ask: string[] = [];
   if (args.question) lines.push(`Question:\n${args.question}`);
   else ask.push("the question they want a second opinion on");
@@ -116,13 +119,19 @@ function expandConsult(args: Args): string {
 
 function expandStatus(args: Args, env: Env): string {
   const workflows = workflowsOn(env);
-  const lines = ["Report orchestrate's status to the person: call `list_tiers` (which tiers are configured and to which agents) and `list_agents` (which consult agents this host can reach, and why others are excluded). Summarize briefly; do not start any work."];
+  const lines = [
+    "Report orchestrate's status to the person: call `list_tiers` (which tiers are configured and to which agents) and `list_agents` (which consult agents this host can reach, and why others are excluded). Summarize briefly; do not start any work.",
+  ];
   if (workflows) lines.push("Also call `workflow_status` without an id and list the stored workflows with their status and round.");
-  const lookups = workflows ? "call `job_status` with that id; if no job has it, `get_consultation`; if no consultation has it, `workflow_status` with workflow_id" : "call `job_status` with that id; if no job has it, call `get_consultation` with it";
+  const lookups = workflows
+    ? "call `job_status` with that id; if no job has it, `get_consultation`; if no consultation has it, `workflow_status` with workflow_id"
+    : "call `job_status` with that id; if no job has it, call `get_consultation` with it";
   if (args.id) {
     lines.push(`Also report on "${args.id}": ${lookups}.`);
   } else {
-    lines.push(`If the person asked about a particular job, consultation${workflows ? " or workflow" : ""}, ask them for its id, then ${lookups.replace("with that id", "with it")}.`);
+    lines.push(
+      `If the person asked about a particular job, consultation${workflows ? " or workflow" : ""}, ask them for its id, then ${lookups.replace("with that id", "with it")}.`,
+    );
   }
   return lines.join("\n\n");
 }
@@ -152,7 +161,9 @@ function expandReview(args: Args): string {
 }
 
 function expandWorkflow(args: Args): string {
-  const lines = ["Run a workflow with orchestrate's workflow tools. Every step is two calls — `workflow_plan_step` previews it and returns a one-time token, then `workflow_run_step` (a delegated step) or `workflow_record_host_step` (your own) spends it — and the person approves each step; there is no one-call form."];
+  const lines = [
+    "Run a workflow with orchestrate's workflow tools. Every step is two calls — `workflow_plan_step` previews it and returns a one-time token, then `workflow_run_step` (a delegated step) or `workflow_record_host_step` (your own) spends it — and the person approves each step; there is no one-call form.",
+  ];
   if (args.workflow_id) {
     lines.push(`Continue workflow ${args.workflow_id}: call \`workflow_status\` with workflow_id "${args.workflow_id}" and plan the step it names as next.`);
   } else {

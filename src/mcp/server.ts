@@ -5,7 +5,17 @@
  * here only the transport's concerns remain: progress, cancellation and MCP Tasks.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, type CallToolRequest, type CallToolResult, type CreateTaskResult, type ServerNotification, type ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolRequest,
+  type CallToolResult,
+  type CreateTaskResult,
+  type ServerNotification,
+  type ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { trackCall } from "./inflight.ts";
 import { INSTRUCTIONS, SERVER_CAPABILITIES, SERVER_INFO } from "./info.ts";
@@ -34,10 +44,12 @@ export function buildServer(env: Record<string, string | undefined>): Server {
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => trackCall(answerCall(request, extra)));
   async function answerCall(request: CallToolRequest, extra: CallExtra): Promise<CallToolResult | CreateTaskResult> {
     const tool = resolveTool(tools, request.params.name);
-    if (!tool) return failureReply({ code: "unknown_tool", message: `No tool named "${request.params.name}".`, hint: "Call tools/list to see the available tools." });
+    if (!tool)
+      return failureReply({ code: "unknown_tool", message: `No tool named "${request.params.name}".`, hint: "Call tools/list to see the available tools." });
     const ctx = { ...contextFor(request, extra, server), ...(seed ? { seedClient: true } : {}) };
     const taskParams = request.params.task;
-    if (taskParams && tool.task && extra.taskStore) return { task: await startTask(tool, request.params.arguments, ctx, taskParams.ttl, extra.taskStore, taskStore) };
+    if (taskParams && tool.task && extra.taskStore)
+      return { task: await startTask(tool, request.params.arguments, ctx, taskParams.ttl, extra.taskStore, taskStore) };
     return tool.call(request.params.arguments, ctx);
   }
   return server;
@@ -56,7 +68,12 @@ function contextFor(request: CallToolRequest, extra: CallExtra, server: Server):
     progress: (message, progress, total) => {
       if (token === undefined || extra.signal.aborted) return;
       step += 1;
-      void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: progress ?? step, ...(total ? { total } : {}), message } }).catch(() => undefined);
+      void extra
+        .sendNotification({
+          method: "notifications/progress",
+          params: { progressToken: token, progress: progress ?? step, ...(total ? { total } : {}), message },
+        })
+        .catch(() => undefined);
     },
   };
 }
@@ -67,7 +84,10 @@ const ELICIT_TIMEOUT_MS = 15 * 60_000;
 /** A yes/no put to the person: the message is the whole question, so the form asks for nothing more. */
 async function elicit(server: Server, message: string, extra: CallExtra): Promise<"accept" | "decline" | "failed"> {
   try {
-    const answer = await server.elicitInput({ mode: "form", message, requestedSchema: { type: "object", properties: {} } }, { relatedRequestId: extra.requestId, timeout: ELICIT_TIMEOUT_MS });
+    const answer = await server.elicitInput(
+      { mode: "form", message, requestedSchema: { type: "object", properties: {} } },
+      { relatedRequestId: extra.requestId, timeout: ELICIT_TIMEOUT_MS },
+    );
     // "cancel" (dismissed without choosing) is not an approval either.
     return answer.action === "accept" ? "accept" : "decline";
   } catch {

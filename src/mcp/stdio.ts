@@ -58,7 +58,8 @@ export function readMessage(line: string, truncated: boolean): Verdict {
   } catch {
     return { reply: errorReply(null, -32700, "Parse error: the line is not JSON.") };
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return { reply: errorReply(null, -32600, "Invalid Request: expected one JSON-RPC object per line (batches are not supported).") };
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { reply: errorReply(null, -32600, "Invalid Request: expected one JSON-RPC object per line (batches are not supported).") };
   const msg = value as Record<string, unknown>;
   const id = validId(msg.id) ? msg.id : null;
   const problem = envelopeProblem(msg);
@@ -71,7 +72,8 @@ function envelopeProblem(msg: Record<string, unknown>): { code: number; message:
   if ("id" in msg && !validId(msg.id)) return { code: -32600, message: "Invalid Request: id must be a string or a number." };
   if ("method" in msg) {
     if (typeof msg.method !== "string" || !msg.method) return { code: -32600, message: "Invalid Request: method must be a non-empty string." };
-    if ("params" in msg && (typeof msg.params !== "object" || msg.params === null || Array.isArray(msg.params))) return { code: -32600, message: "Invalid Request: params must be an object (a structured value)." };
+    if ("params" in msg && (typeof msg.params !== "object" || msg.params === null || Array.isArray(msg.params)))
+      return { code: -32600, message: "Invalid Request: params must be an object (a structured value)." };
     return undefined;
   }
   if ("id" in msg && ("result" in msg || "error" in msg)) return undefined;

@@ -20,6 +20,7 @@ export function argvFits(argv: readonly string[], env: Record<string, string>): 
     total += bytes + POINTER_BYTES;
   }
   for (const [key, value] of Object.entries(env)) total += Buffer.byteLength(key, "utf8") + Buffer.byteLength(value, "utf8") + 2 + POINTER_BYTES;
-  if (total > ARG_MAX) return { ok: false, why: "the arguments and environment together are larger than the kernel takes (ARG_MAX)", bytes: total, limit: ARG_MAX };
+  if (total > ARG_MAX)
+    return { ok: false, why: "the arguments and environment together are larger than the kernel takes (ARG_MAX)", bytes: total, limit: ARG_MAX };
   return { ok: true };
 }

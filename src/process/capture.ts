@@ -44,7 +44,12 @@ export async function capture(path: string, args: string[], env: Record<string, 
     },
   });
   const timedOut = result.endReason !== "exit" && !result.spawnError;
-  const problem = result.endReason === "exit" ? undefined : result.spawnError ? `could not start (${result.spawnError})` : `timed out after ${Math.round(timeoutMs / 1000)} s`;
+  const problem =
+    result.endReason === "exit"
+      ? undefined
+      : result.spawnError
+        ? `could not start (${result.spawnError})`
+        : `timed out after ${Math.round(timeoutMs / 1000)} s`;
   return {
     ok: result.endReason === "exit" && result.exitCode === 0,
     exitCode: result.exitCode,

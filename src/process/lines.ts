@@ -30,7 +30,8 @@ export class LineSplitter {
     let from = 0;
     for (let nl = chunk.indexOf(NEWLINE, from); nl !== -1; nl = chunk.indexOf(NEWLINE, from)) {
       // A line wholly inside this chunk is decoded straight from it: no copy, no garbage.
-      if (this.parts.length === 0 && !this.overflowed) this.emitDirect(chunk.subarray(from, Math.min(nl, from + this.maxLineBytes)), nl - from > this.maxLineBytes);
+      if (this.parts.length === 0 && !this.overflowed)
+        this.emitDirect(chunk.subarray(from, Math.min(nl, from + this.maxLineBytes)), nl - from > this.maxLineBytes);
       else {
         this.append(chunk.subarray(from, nl));
         this.emit();

@@ -43,7 +43,13 @@ export function usualDirs(env: Record<string, string | undefined>, homeDirs: rea
   if (prefix && isAbsolute(prefix)) dirs.push(join(prefix, "bin"));
   const home = env.HOME;
   if (!home || !isAbsolute(home)) return dirs;
-  const inHome = [".npm-global/bin", ".local/share/npm/bin", ".local/bin", ".bun/bin", ...homeDirs.filter((dir) => !isAbsolute(dir) && !dir.split("/").includes(".."))];
+  const inHome = [
+    ".npm-global/bin",
+    ".local/share/npm/bin",
+    ".local/bin",
+    ".bun/bin",
+    ...homeDirs.filter((dir) => !isAbsolute(dir) && !dir.split("/").includes("..")),
+  ];
   return [...new Set([...dirs, ...inHome.map((dir) => join(home, dir))])];
 }
 

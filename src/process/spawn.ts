@@ -149,7 +149,12 @@ export function stopReasonOf(signal: AbortSignal): StopReason {
   return STOP_REASONS.find((r) => r === reason) ?? "cancelled";
 }
 
-async function supervise(proc: Subprocess<"ignore" | "pipe" | Uint8Array, "pipe", "pipe">, opts: ProcessOptions, startedAt: number, { watchdog, guarded }: { watchdog: Watchdog; guarded: boolean }): Promise<ProcessResult> {
+async function supervise(
+  proc: Subprocess<"ignore" | "pipe" | Uint8Array, "pipe", "pipe">,
+  opts: ProcessOptions,
+  startedAt: number,
+  { watchdog, guarded }: { watchdog: Watchdog; guarded: boolean },
+): Promise<ProcessResult> {
   const pid = proc.pid;
   const graceMs = opts.graceMs ?? DEFAULT_GRACE_MS;
   const out: Sink = opts.onStdout ? new ByteSink(opts.onStdout) : new LineSink(opts.onLine, opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
@@ -184,7 +189,13 @@ async function supervise(proc: Subprocess<"ignore" | "pipe" | Uint8Array, "pipe"
   const finished = deferred();
   const unregister = registerLive(pid, (reason) => (void end(reason), finished.promise));
   timers.after(opts.timeoutMs, () => void end("timeout"));
-  if (opts.stallMs !== undefined) watchStall(timers, opts.stallMs, () => lastActivity, () => void end("stalled"));
+  if (opts.stallMs !== undefined)
+    watchStall(
+      timers,
+      opts.stallMs,
+      () => lastActivity,
+      () => void end("stalled"),
+    );
   const onAbort = (): void => void end(stopReasonOf(opts.signal as AbortSignal));
   opts.signal?.addEventListener("abort", onAbort, { once: true });
   const onDone = (): void => void end("exit");
@@ -250,7 +261,10 @@ async function pump(stream: ReadableStream<Uint8Array>, stopped: Promise<void>, 
 function watchStall(timers: Timers, stallMs: number, last: () => number, onStall: () => void): void {
   const check = (): void => {
     const idle = Date.now() - last();
-    if (idle >= stallMs) return onStall();
+    if (idle >= stallMs) {
+      onStall();
+      return;
+    }
     timers.after(stallMs - idle, check);
   };
   timers.after(stallMs, check);
@@ -260,10 +274,13 @@ class Timers {
   private handles = new Set<ReturnType<typeof setTimeout>>();
 
   after(ms: number, fn: () => void): void {
-    const handle = setTimeout(() => {
-      this.handles.delete(handle);
-      fn();
-    }, Math.min(ms, MAX_TIMER_MS));
+    const handle = setTimeout(
+      () => {
+        this.handles.delete(handle);
+        fn();
+      },
+      Math.min(ms, MAX_TIMER_MS),
+    );
     this.handles.add(handle);
   }
 

@@ -30,7 +30,12 @@ const NONE: Watchdog = { disarm: () => undefined };
 export function watchGroup(pgid: number): Watchdog {
   let proc: ReturnType<typeof Bun.spawn>;
   try {
-    proc = Bun.spawn({ cmd: ["/bin/sh", "-c", SCRIPT, "orchestrate-watchdog", String(pgid)], stdio: ["ignore", "ignore", "ignore", "pipe"], detached: true, env: { PATH: "/usr/bin:/bin" } });
+    proc = Bun.spawn({
+      cmd: ["/bin/sh", "-c", SCRIPT, "orchestrate-watchdog", String(pgid)],
+      stdio: ["ignore", "ignore", "ignore", "pipe"],
+      detached: true,
+      env: { PATH: "/usr/bin:/bin" },
+    });
   } catch (error) {
     log.warn(`could not start the watchdog of process group ${pgid}: ${String(error)}`);
     return NONE;

@@ -48,14 +48,18 @@ export interface LoadFacts {
   tokens: number;
 }
 
-
 /**
  * `ordered`: as written. `weighted`: a weighted shuffle (each pick proportional to its weight among
  * those left), so load spreads by weight and every deployment still gets its turn in a request.
  * `least-busy`, `latency`, `usage`: ascending by in-flight legs, recent mean latency or this
  * minute's tokens — ties keep the written order, so the strategy is stable under equal load.
  */
-export function orderDeployments<T extends { weight: number }>(deployments: readonly T[], strategy: AskStrategy, random: () => number, load: (d: T) => LoadFacts = () => ({ inFlight: 0, tokens: 0 })): T[] {
+export function orderDeployments<T extends { weight: number }>(
+  deployments: readonly T[],
+  strategy: AskStrategy,
+  random: () => number,
+  load: (d: T) => LoadFacts = () => ({ inFlight: 0, tokens: 0 }),
+): T[] {
   if (strategy === "least-busy") return byFigure(deployments, (d) => load(d).inFlight);
   if (strategy === "latency") return byFigure(deployments, (d) => load(d).meanLatencyMs ?? -1);
   if (strategy === "usage") return byFigure(deployments, (d) => load(d).tokens);

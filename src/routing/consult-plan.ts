@@ -19,7 +19,12 @@ export interface Host {
   model?: string;
 }
 
-export function pickConsultAgent(config: Config, host: Host, capability: string, requested?: string): { ok: true; pick: ConsultPick } | { ok: false; error: ConsultPlanError } {
+export function pickConsultAgent(
+  config: Config,
+  host: Host,
+  capability: string,
+  requested?: string,
+): { ok: true; pick: ConsultPick } | { ok: false; error: ConsultPlanError } {
   const agents = Object.values(config.agents);
   if (requested !== undefined) return pickRequested(config, host, capability, requested);
   const eligible = agents

@@ -28,7 +28,8 @@ export function fallbackVerdict(facts: AttemptFacts): FallbackVerdict {
   if (!facts.spawned) return { fallback: true, reason: "unavailable before launch" };
   if (facts.durationMs > FAST_FAILURE_MS) return { fallback: false, reason: `failed after ${Math.round(facts.durationMs / 1000)} s, not a fast failure` };
   if (facts.acted) return { fallback: false, reason: "the delegate ran a tool that can change state" };
-  if (facts.treeBefore === undefined || facts.treeAfter === undefined) return { fallback: false, reason: "cwd is not a git work tree, so an unchanged tree cannot be proven" };
+  if (facts.treeBefore === undefined || facts.treeAfter === undefined)
+    return { fallback: false, reason: "cwd is not a git work tree, so an unchanged tree cannot be proven" };
   if (facts.treeBefore !== facts.treeAfter) return { fallback: false, reason: "the working tree changed" };
   return { fallback: true, reason: "fast clean failure, tree unchanged" };
 }

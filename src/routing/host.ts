@@ -6,7 +6,10 @@ import { adapters, BACKENDS, isBackend, type Backend } from "../backends/index.t
 
 export type HostSource = "env" | "legacy-env" | "client";
 
-export function detectHostRuntime(env: Record<string, string | undefined>, clientName: string | undefined): { runtime: Backend; source: HostSource } | { runtime: undefined; problem: string } {
+export function detectHostRuntime(
+  env: Record<string, string | undefined>,
+  clientName: string | undefined,
+): { runtime: Backend; source: HostSource } | { runtime: undefined; problem: string } {
   const fromEnv = env.ORCHESTRATE_HOST_RUNTIME ?? env.ORCHESTRATOR_HOST_RUNTIME;
   if (fromEnv !== undefined) {
     const runtime = fromEnv.trim().toLowerCase();
@@ -16,5 +19,8 @@ export function detectHostRuntime(env: Record<string, string | undefined>, clien
   // clientInfo.name of a well-known client (each backend says what its CLI sends) → its runtime.
   const match = clientName ? BACKENDS.find((b) => adapters[b].client?.names.test(clientName.trim())) : undefined;
   if (match) return { runtime: match, source: "client" };
-  return { runtime: undefined, problem: `the host runtime is unknown (client "${clientName ?? "?"}"); set ORCHESTRATE_HOST_RUNTIME in the server's env when registering it (e.g. claude mcp add orchestrate -e ORCHESTRATE_HOST_RUNTIME=claude -- …)` };
+  return {
+    runtime: undefined,
+    problem: `the host runtime is unknown (client "${clientName ?? "?"}"); set ORCHESTRATE_HOST_RUNTIME in the server's env when registering it (e.g. claude mcp add orchestrate -e ORCHESTRATE_HOST_RUNTIME=claude -- …)`,
+  };
 }

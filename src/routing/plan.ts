@@ -57,13 +57,28 @@ export const TIMEOUT_MAX_SEC = 3600;
 
 /** A failed plan keeps its decisions (every entry skipped, and why): the route service re-checks auth cooldowns from them. */
 /** `quota`: each agent's reported windows by agent id (services/shared/quota.ts); none known is none. */
-export function planRoute(req: PlanRequest, config: Config, cooling: ReadonlyMap<string, Cooling>, now: number, quota: ReadonlyMap<string, readonly QuotaWindow[]> = new Map()): { ok: true; plan: Plan } | { ok: false; error: PlanError; decisions?: Decision[] } {
+export function planRoute(
+  req: PlanRequest,
+  config: Config,
+  cooling: ReadonlyMap<string, Cooling>,
+  now: number,
+  quota: ReadonlyMap<string, readonly QuotaWindow[]> = new Map(),
+): { ok: true; plan: Plan } | { ok: false; error: PlanError; decisions?: Decision[] } {
   const timeoutSec = req.timeoutSec ?? config.defaults.timeoutSec;
   if (!Number.isFinite(timeoutSec) || timeoutSec < TIMEOUT_MIN_SEC || timeoutSec > TIMEOUT_MAX_SEC) {
-    return { ok: false, error: { code: "invalid_timeout", message: `timeoutSec must be between ${TIMEOUT_MIN_SEC} and ${TIMEOUT_MAX_SEC} (got ${timeoutSec}).` } };
+    return {
+      ok: false,
+      error: { code: "invalid_timeout", message: `timeoutSec must be between ${TIMEOUT_MIN_SEC} and ${TIMEOUT_MAX_SEC} (got ${timeoutSec}).` },
+    };
   }
   if (config.tiers[req.tier] === null && !config.fallbacks[req.tier]) {
-    return { ok: false, error: { code: "tier_unconfigured", message: `Tier "${req.tier}" is not configured. Add it under tiers.${req.tier} in the config (orchestrate init), then restart the client.` } };
+    return {
+      ok: false,
+      error: {
+        code: "tier_unconfigured",
+        message: `Tier "${req.tier}" is not configured. Add it under tiers.${req.tier} in the config (orchestrate init), then restart the client.`,
+      },
+    };
   }
   const decisions: Decision[] = [];
   const candidates: Candidate[] = [];
@@ -73,7 +88,14 @@ export function planRoute(req: PlanRequest, config: Config, cooling: ReadonlyMap
   for (const [tier, via] of tierChain(req.tier, config)) {
     for (const agent of warnedLast(tierAgents(tier, req.caps, config, via), verdicts)) {
       const isHome = agent.agent.id === homeAgent?.id && agent.via !== "fallback";
-      const decision = decide({ agent: agent.agent, tier, via: agent.via, isHome, quota: verdicts.get(agent.agent.id) }, candidates, home, config, cooling, now);
+      const decision = decide(
+        { agent: agent.agent, tier, via: agent.via, isHome, quota: verdicts.get(agent.agent.id) },
+        candidates,
+        home,
+        config,
+        cooling,
+        now,
+      );
       decisions.push(decision);
       if (decision.decision === "include") candidates.push({ ...agent, tier, crossesProvider: crosses(agent.agent, home), consent: decision.consent });
     }
@@ -81,7 +103,18 @@ export function planRoute(req: PlanRequest, config: Config, cooling: ReadonlyMap
   if (candidates.length === 0) {
     return { ok: false, error: { code: "no_candidates", message: noCandidateMessage(req, decisions) }, decisions };
   }
-  return { ok: true, plan: { candidates, decisions, ...(home ? { homeProvider: home } : {}), budget: splitBudget(timeoutSec, candidates.map((c) => c.agent.limits.maxWallSec)) } };
+  return {
+    ok: true,
+    plan: {
+      candidates,
+      decisions,
+      ...(home ? { homeProvider: home } : {}),
+      budget: splitBudget(
+        timeoutSec,
+        candidates.map((c) => c.agent.limits.maxWallSec),
+      ),
+    },
+  };
 }
 
 function quotaVerdicts(config: Config, quota: ReadonlyMap<string, readonly QuotaWindow[]>, now: number): Map<string, QuotaVerdict> {
@@ -165,10 +198,13 @@ function decide(entry: Entry, chosen: Candidate[], home: string | undefined, con
   // Before the cooldown: a quota failure's cooldown ends at the same reset, and this says why.
   if (entry.quota?.kind === "exhausted") return skip(`quota_exhausted: ${describeQuota(entry.quota, now)}`);
   const cool = cooling.get(agent.id);
-  if (cool && cool.until > now) return skip(`cooling down (unavailable) until ${new Date(cool.until).toISOString().slice(11, 19)} UTC (${Math.ceil((cool.until - now) / 1000)} s)`);
+  if (cool && cool.until > now)
+    return skip(`cooling down (unavailable) until ${new Date(cool.until).toISOString().slice(11, 19)} UTC (${Math.ceil((cool.until - now) / 1000)} s)`);
   const crossing = crosses(agent, home);
   if (crossing && !entry.isHome && !config.allowCrossProviderFallback) {
-    return skip(`would cross from provider ${home} to ${agent.provider}${agent.aggregator ? " (aggregator)" : ""}; set allowCrossProviderFallback: true to allow`);
+    return skip(
+      `would cross from provider ${home} to ${agent.provider}${agent.aggregator ? " (aggregator)" : ""}; set allowCrossProviderFallback: true to allow`,
+    );
   }
   const consent: Consent = entry.isHome ? "home-entry" : crossing ? "allowCrossProviderFallback" : "same-provider";
   const warned = entry.quota?.kind === "warning" ? `; quota_warning: ${describeQuota(entry.quota, now)}, so it goes after the tier's other entries` : "";
@@ -178,7 +214,8 @@ function decide(entry: Entry, chosen: Candidate[], home: string | undefined, con
 function reasonFor(via: Candidate["via"], crossing: boolean, consent: Consent): string {
   const base = via === "tier" ? "tier entry" : via === "fallback" ? "fallback tier entry" : "capability slot";
   if (!crossing) return base;
-  if (consent === "home-entry") return `${base}; the tier's own first entry (an aggregator counts as another provider, but what you configured first needs no consent)`;
+  if (consent === "home-entry")
+    return `${base}; the tier's own first entry (an aggregator counts as another provider, but what you configured first needs no consent)`;
   return `${base}; crosses provider (allowed by allowCrossProviderFallback)`;
 }
 

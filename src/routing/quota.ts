@@ -19,7 +19,12 @@ export function quotaVerdict(windows: readonly QuotaWindow[], warnPercent: numbe
   if (exhausted?.resetsAt !== undefined) return { kind: "exhausted", window: exhausted.window, until: exhausted.resetsAt };
   const warned = live.find((w) => w.state !== "ok" || (w.usedPercent !== undefined && w.usedPercent >= warnPercent));
   if (!warned) return undefined;
-  return { kind: "warning", window: warned.window, ...(warned.usedPercent !== undefined ? { usedPercent: warned.usedPercent } : {}), ...(warned.resetsAt !== undefined ? { resetsAt: warned.resetsAt } : {}) };
+  return {
+    kind: "warning",
+    window: warned.window,
+    ...(warned.usedPercent !== undefined ? { usedPercent: warned.usedPercent } : {}),
+    ...(warned.resetsAt !== undefined ? { resetsAt: warned.resetsAt } : {}),
+  };
 }
 
 export function clock(ms: number): string {

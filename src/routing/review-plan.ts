@@ -20,14 +20,26 @@ export interface ReviewerPick {
   merged: { id: string; same_as: string }[];
 }
 
-export type ReviewPlanError = { code: "review_unconfigured" | "review_mode_unconfigured" | "unknown_agent" | "reviewer_count" | "no_eligible_reviewer"; message: string };
+export type ReviewPlanError = {
+  code: "review_unconfigured" | "review_mode_unconfigured" | "unknown_agent" | "reviewer_count" | "no_eligible_reviewer";
+  message: string;
+};
 
 /** `host` is undefined from a shell, where the person is the host and no runtime is excluded. */
-export function pickReviewers(config: Config, host: Host | undefined, mode: ReviewMode, requested?: readonly string[]): { ok: true; pick: ReviewerPick } | { ok: false; error: ReviewPlanError } {
+export function pickReviewers(
+  config: Config,
+  host: Host | undefined,
+  mode: ReviewMode,
+  requested?: readonly string[],
+): { ok: true; pick: ReviewerPick } | { ok: false; error: ReviewPlanError } {
   const review = config.consult.review;
   if (!review && requested === undefined) return failure("review_unconfigured", "No reviewers are configured: the config has no consult.review block.");
   const ids = requested ?? (mode === "standard" ? review?.reviewers : review?.deepReviewers) ?? [];
-  if (ids.length === 0) return failure("review_mode_unconfigured", `consult.review names no ${mode === "standard" ? "reviewers" : "deep_reviewers"}, so ${mode} reviews are not offered.`);
+  if (ids.length === 0)
+    return failure(
+      "review_mode_unconfigured",
+      `consult.review names no ${mode === "standard" ? "reviewers" : "deep_reviewers"}, so ${mode} reviews are not offered.`,
+    );
   const unknown = ids.filter((id) => !config.agents[id]);
   if (unknown.length > 0) return failure("unknown_agent", `No agent ${unknown.map((id) => JSON.stringify(id)).join(", ")} is configured.`);
   const pick: ReviewerPick = { reviewers: [], excluded: [], merged: [] };

@@ -6,7 +6,9 @@ export function describeEvent(event: AgentEvent): string | undefined {
     case "thinking":
       return "thinking";
     case "tool":
-      return event.phase === "start" ? `running ${clip(event.detail ?? event.name)}` : `finished ${clip(event.detail ?? event.name)}${event.exitCode ? ` (exit ${event.exitCode})` : ""}`;
+      return event.phase === "start"
+        ? `running ${clip(event.detail ?? event.name)}`
+        : `finished ${clip(event.detail ?? event.name)}${event.exitCode ? ` (exit ${event.exitCode})` : ""}`;
     case "file_change":
       return `editing ${clip(event.path)}`;
     case "text":

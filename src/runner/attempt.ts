@@ -72,7 +72,13 @@ export interface AttemptResult {
 /** One attempt on one agent: a run, and one re-run where the backend asks for it after a capacity failure. */
 export async function runAttempt(spec: AttemptSpec): Promise<AttemptResult> {
   const first = await runOnce(spec);
-  const delayMs = rerunDelayMs({ traits: drivenFacts(spec.adapter, spec.agent.transport).traits, first, fingerprinted: spec.fingerprint, timeoutMs: spec.timeoutMs, callerAborted: spec.signal?.aborted === true });
+  const delayMs = rerunDelayMs({
+    traits: drivenFacts(spec.adapter, spec.agent.transport).traits,
+    first,
+    fingerprinted: spec.fingerprint,
+    timeoutMs: spec.timeoutMs,
+    callerAborted: spec.signal?.aborted === true,
+  });
   if (delayMs === undefined || !(await pause(delayMs, spec.signal))) return first;
   const second = await runOnce({ ...spec, timeoutMs: spec.timeoutMs - first.durationMs - delayMs });
   return { ...second, ...(first.treeBefore !== undefined ? { treeBefore: first.treeBefore } : {}), reran: [{ ...first, reason: rerunReason(first) }] };

@@ -109,6 +109,12 @@ function lastLine(text: string): string | undefined {
 export function budgetReason(limits: AgentLimits, run: FoldedRun): string {
   const { maxTokens, maxCostUsd, maxTurns } = limits;
   const used = `${(run.usage.inputTokens ?? 0) + (run.usage.outputTokens ?? 0)} tokens${run.usage.costUsd !== undefined ? `, $${run.usage.costUsd.toFixed(4)}` : ""}${run.usage.turns !== undefined ? `, ${run.usage.turns} turns` : ""}`;
-  const bounds = [maxTokens !== undefined ? `${maxTokens} tokens` : "", maxCostUsd !== undefined ? `$${maxCostUsd}` : "", maxTurns !== undefined ? `${maxTurns} turns` : ""].filter(Boolean).join(", ");
+  const bounds = [
+    maxTokens !== undefined ? `${maxTokens} tokens` : "",
+    maxCostUsd !== undefined ? `$${maxCostUsd}` : "",
+    maxTurns !== undefined ? `${maxTurns} turns` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
   return `budget exceeded (used ${used}; limit ${bounds}); the process group was ended`;
 }

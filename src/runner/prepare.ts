@@ -39,5 +39,14 @@ export async function prepareAttempt(spec: PrepareSpec, transport: Transport): P
   if (!prepared.ok) return prepared;
   const ignorePaths = bookkeepingPaths(spec.adapter, prepared.request);
   const before = spec.fingerprint ? await treeState(prepared.request.cwd, ignorePaths) : undefined;
-  return { ok: true, value: { channel: prepared.channel, request: prepared.request, ignorePaths, ...(before ? { before } : {}), ...(prepared.speaks ? { speaks: prepared.speaks } : {}) } };
+  return {
+    ok: true,
+    value: {
+      channel: prepared.channel,
+      request: prepared.request,
+      ignorePaths,
+      ...(before ? { before } : {}),
+      ...(prepared.speaks ? { speaks: prepared.speaks } : {}),
+    },
+  };
 }

@@ -18,7 +18,12 @@ export interface ReadinessOptions {
   fresh?: boolean;
 }
 
-export async function readinessOf(adapter: Adapter, commandPath: string, env: Record<string, string | undefined>, opts: ReadinessOptions = {}): Promise<Readiness> {
+export async function readinessOf(
+  adapter: Adapter,
+  commandPath: string,
+  env: Record<string, string | undefined>,
+  opts: ReadinessOptions = {},
+): Promise<Readiness> {
   const spec = opts.probes ?? adapter.probes;
   const argv = spec.auth;
   if (!argv) return "unknown";

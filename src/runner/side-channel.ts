@@ -63,7 +63,11 @@ async function runCommand(channel: Extract<SideChannel, { kind: "command" }>, in
   const command = resolveCommand(input.command, { env: input.env, homeDirs: input.adapter.installDirs });
   if (!command) return undefined;
   // Sessions belong to the project they ran in: run from the same cwd.
-  const out = await capture(command.path, channel.argv(sessionId), input.env, { timeoutMs: COMMAND_TIMEOUT_MS, cwd: input.request.cwd, ...(channel.maxLines ? { maxLines: channel.maxLines } : {}) });
+  const out = await capture(command.path, channel.argv(sessionId), input.env, {
+    timeoutMs: COMMAND_TIMEOUT_MS,
+    cwd: input.request.cwd,
+    ...(channel.maxLines ? { maxLines: channel.maxLines } : {}),
+  });
   return out.ok ? channel.read(out.stdout) : undefined;
 }
 

@@ -91,12 +91,15 @@ class SilenceTimer {
     this.clear();
     if (due === undefined) return;
     this.at = due;
-    this.handle = setTimeout(() => {
-      this.handle = undefined;
-      this.at = undefined;
-      this.stop(this.guards.tick(this.now()));
-      this.rearm();
-    }, Math.max(0, due - this.now()));
+    this.handle = setTimeout(
+      () => {
+        this.handle = undefined;
+        this.at = undefined;
+        this.stop(this.guards.tick(this.now()));
+        this.rearm();
+      },
+      Math.max(0, due - this.now()),
+    );
   }
 
   clear(): void {

@@ -17,7 +17,12 @@ const variants = new Map<string, Promise<string>>();
 forgetAtServerEnd(() => variants.clear());
 
 /** undefined for backends without variants. */
-export async function variantOf(adapter: Adapter, commandPath: string, env: Env, run: Prober = (args, opts) => capture(commandPath, args, env, opts)): Promise<string | undefined> {
+export async function variantOf(
+  adapter: Adapter,
+  commandPath: string,
+  env: Env,
+  run: Prober = (args, opts) => capture(commandPath, args, env, opts),
+): Promise<string | undefined> {
   const probe = adapter.variant;
   if (!probe) return undefined;
   const key = `${adapter.backend}\0${commandPath}\0${statSync(commandPath, { throwIfNoEntry: false })?.mtimeMs ?? 0}`;

@@ -22,7 +22,8 @@ type OpenError = "cwd_outside_roots" | "cwd_invalid";
 
 /** Opens `path` read-only when it is a regular file inside one of `roots`; the caller closes `fd`. */
 export function openInsideRoots(path: string, roots: readonly string[]): Result<OpenedFile, OpenError> {
-  if (path === "" || path.includes("\0") || !isAbsolute(path)) return fail("cwd_invalid", `${JSON.stringify(path)} is not an absolute path`, "pass the file's absolute path");
+  if (path === "" || path.includes("\0") || !isAbsolute(path))
+    return fail("cwd_invalid", `${JSON.stringify(path)} is not an absolute path`, "pass the file's absolute path");
   if (path.split("/").includes("..")) return fail("cwd_invalid", `${path} contains a .. segment`, "pass the file's absolute path without .. segments");
   let fd: number;
   try {
@@ -31,7 +32,8 @@ export function openInsideRoots(path: string, roots: readonly string[]): Result<
     fd = openSync(realpathSync(path), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ELOOP") return fail("cwd_invalid", `${path} changed into a symlink while it was opened`, "pass the file's real path, and do not change it during the review");
+    if (code === "ELOOP")
+      return fail("cwd_invalid", `${path} changed into a symlink while it was opened`, "pass the file's real path, and do not change it during the review");
     return fail("cwd_invalid", code === "ENOENT" ? `${path} does not exist` : `cannot open ${path} (${code ?? "error"})`, "pass an existing, readable file");
   }
   const checked = checkDescriptor(fd, path, roots);
@@ -43,10 +45,15 @@ function checkDescriptor(fd: number, path: string, roots: readonly string[]): Re
   const stats = fstatSync(fd);
   if (!stats.isFile()) return fail("cwd_invalid", `${path} is not a regular file`, "pass a file, not a directory");
   const real = descriptorPath(fd, path, stats);
-  if (real === undefined) return fail("cwd_invalid", `${path} changed while it was opened`, "pass the file's real path, and do not change it during the review");
+  if (real === undefined)
+    return fail("cwd_invalid", `${path} changed while it was opened`, "pass the file's real path, and do not change it during the review");
   const allowed = realRoots(roots);
   if (allowed.some((root) => inside(real, root))) return ok({ fd, real, stats });
-  return fail("cwd_outside_roots", `${path}${real === path ? "" : ` (it resolves to ${real})`} is outside the allowed roots (${allowed.join(", ") || "none"})`, ADD_ROOT(real));
+  return fail(
+    "cwd_outside_roots",
+    `${path}${real === path ? "" : ` (it resolves to ${real})`} is outside the allowed roots (${allowed.join(", ") || "none"})`,
+    ADD_ROOT(real),
+  );
 }
 
 /** Where the open file really is, or undefined when that cannot be proved. */

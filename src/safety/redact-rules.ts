@@ -22,12 +22,12 @@ export interface Rule {
  */
 export function looksLikeKey(secret: string): boolean {
   const body = secret.replace(/^sk-/, "");
-  return /[0-9]/.test(body) && /[A-Za-z]/.test(body) || (body.length >= 40 && !body.includes("-"));
+  return (/[0-9]/.test(body) && /[A-Za-z]/.test(body)) || (body.length >= 40 && !body.includes("-"));
 }
 
 /** A base64 credential has mixed case or digits/padding; "Basic authentication" does not. */
 export function looksBase64(secret: string): boolean {
-  return /[A-Z]/.test(secret) && /[a-z]/.test(secret) || /[0-9+/=]/.test(secret);
+  return (/[A-Z]/.test(secret) && /[a-z]/.test(secret)) || /[0-9+/=]/.test(secret);
 }
 
 // A token glued to a name by `_` or `-` (`no_such_tool_ghp_…`, `heavy-sk-proj-…`, an echoed argument) is still one.
@@ -66,9 +66,16 @@ export const CONTEXT_RULES: readonly Rule[] = [
   { kind: "bearer", re: /(?<pre>\b(?:Token|Bot)\s+)(?<value>[A-Za-z0-9\-._~+/]{20,}=*)/g, accept: looksLikeKey },
   { kind: "basic_auth", re: /(?<pre>\bBasic\s+)(?<value>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/g, accept: looksBase64 },
   // Other schemes in an Authorization header: the credentials go, the scheme stays.
-  { kind: "authorization", re: /(?<pre>\b(?:Proxy-)?Authorization["']?[ \t]*[:=][ \t]*["']?(?:Digest|Token|Bot|ApiKey|Api-Key|Key|OAuth|Negotiate|NTLM|SSWS|AWS4-HMAC-SHA256|Bearer|Basic)[ \t]+)(?<value>(?!\[REDACTED)[^\s"';]{6,})/gi },
+  {
+    kind: "authorization",
+    re: /(?<pre>\b(?:Proxy-)?Authorization["']?[ \t]*[:=][ \t]*["']?(?:Digest|Token|Bot|ApiKey|Api-Key|Key|OAuth|Negotiate|NTLM|SSWS|AWS4-HMAC-SHA256|Bearer|Basic)[ \t]+)(?<value>(?!\[REDACTED)[^\s"';]{6,})/gi,
+  },
   // A bare credential as the header value (no scheme).
-  { kind: "authorization", re: /(?<pre>\b(?:Proxy-)?Authorization["']?[ \t]*[:=][ \t]*["']?)(?<value>(?!\[REDACTED)[A-Za-z0-9\-._~+/]{12,}=*)(?=["'\s;]|$)/gim, accept: looksLikeKey },
+  {
+    kind: "authorization",
+    re: /(?<pre>\b(?:Proxy-)?Authorization["']?[ \t]*[:=][ \t]*["']?)(?<value>(?!\[REDACTED)[A-Za-z0-9\-._~+/]{12,}=*)(?=["'\s;]|$)/gim,
+    accept: looksLikeKey,
+  },
   { kind: "jwt", re: /(?<value>\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*)/g },
 ];
 

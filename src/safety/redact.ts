@@ -56,7 +56,9 @@ function redactPem(text: string): string {
 
 /** Last words that make a secret-sounding key describe something else (`token_type`, `password_file`). */
 const NOT_SECRET_LAST = new Set(
-  "id ids name names type types path file dir url uri endpoint env var length len count limit limits max min ttl expiry expires expiration header field kind prefix suffix format hint label policy mode required enabled disabled source provider usage size budget version algorithm method".split(" "),
+  "id ids name names type types path file dir url uri endpoint env var length len count limit limits max min ttl expiry expires expiration header field kind prefix suffix format hint label policy mode required enabled disabled source provider usage size budget version algorithm method".split(
+    " ",
+  ),
 );
 
 function keyWords(key: string): string[] {
@@ -88,7 +90,8 @@ export function secretKeyKind(key: string): string | undefined {
   return undefined;
 }
 
-const TYPE_WORDS = /^(?:true|false|null|none|nil|undefined|string|number|boolean|bool|str|int|integer|bytes|any|unknown|object|optional|required|await|new|this|self|typeof|function|async|yield|void|lambda)$/i;
+const TYPE_WORDS =
+  /^(?:true|false|null|none|nil|undefined|string|number|boolean|bool|str|int|integer|bytes|any|unknown|object|optional|required|await|new|this|self|typeof|function|async|yield|void|lambda)$/i;
 
 /**
  * orchestrate's own one-time tokens (src/services/shared/tokens.ts newToken: review, workflow step,
@@ -404,7 +407,11 @@ export async function findSecretsYielding(text: string): Promise<SecretSpan[]> {
 }
 
 /** The same order as REDACT_PASSES: where two rules cover the same text, the one applied first names it. */
-const FIND_PASSES: readonly ((text: string) => SecretSpan[])[] = [pemSpans, (text) => [...yamlBlocks(text)], ...RULES.map((rule) => (text: string) => ruleSpans(text, rule))];
+const FIND_PASSES: readonly ((text: string) => SecretSpan[])[] = [
+  pemSpans,
+  (text) => [...yamlBlocks(text)],
+  ...RULES.map((rule) => (text: string) => ruleSpans(text, rule)),
+];
 
 /**
  * `kept` (disjoint, in order) plus each span of `next` (one rule's, in order) that overlaps none of

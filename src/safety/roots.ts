@@ -90,8 +90,14 @@ function isDirectory(path: string): boolean {
 
 /** The realpath of `cwd` when it is an existing directory inside one of `roots`. */
 export function checkCwd(cwd: string, roots: readonly string[]): Result<string, "cwd_outside_roots" | "cwd_invalid"> {
-  if (typeof cwd !== "string" || cwd === "" || cwd.includes("\0")) return fail("cwd_invalid", "cwd is empty or malformed", "pass the absolute path of the project directory");
-  if (!isAbsolute(cwd)) return fail("cwd_invalid", `cwd ${JSON.stringify(cwd)} is relative`, "pass an absolute path (relative paths resolve against the server's directory, not yours)");
+  if (typeof cwd !== "string" || cwd === "" || cwd.includes("\0"))
+    return fail("cwd_invalid", "cwd is empty or malformed", "pass the absolute path of the project directory");
+  if (!isAbsolute(cwd))
+    return fail(
+      "cwd_invalid",
+      `cwd ${JSON.stringify(cwd)} is relative`,
+      "pass an absolute path (relative paths resolve against the server's directory, not yours)",
+    );
   if (cwd.split("/").includes("..")) return fail("cwd_invalid", `cwd ${cwd} contains a .. segment`, "pass the directory's absolute path without .. segments");
   let real: string;
   try {
@@ -100,7 +106,12 @@ export function checkCwd(cwd: string, roots: readonly string[]): Result<string, 
     return fail("cwd_invalid", `cwd ${cwd} does not exist`, "pass an existing directory");
   }
   // /dev/fd/0 on a pipe "resolves" to `pipe:[1234]`, which is no path at all and cannot be stat'ed.
-  if (!isAbsolute(real) || !isDirectory(real)) return fail("cwd_invalid", `cwd ${cwd} is not a directory${real === cwd ? "" : ` (it resolves to ${real})`}`, "pass the project directory, not a file in it");
+  if (!isAbsolute(real) || !isDirectory(real))
+    return fail(
+      "cwd_invalid",
+      `cwd ${cwd} is not a directory${real === cwd ? "" : ` (it resolves to ${real})`}`,
+      "pass the project directory, not a file in it",
+    );
   if (real === "/") return fail("cwd_outside_roots", "cwd / is never accepted", "pass the project directory itself");
   const allowed = realRoots(roots);
   if (allowed.some((root) => inside(real, root))) return ok(real);

@@ -19,7 +19,14 @@ const MAX_SPEC_CHARS = 256 * 1024;
 
 export interface InitStatus {
   config: { exists: boolean; valid: boolean; pendingExists: boolean };
-  backends: { backend: Backend; installed: boolean; version?: string; compatible: boolean; missingFlags: string[]; readiness: "ready" | "not_ready" | "unknown" }[];
+  backends: {
+    backend: Backend;
+    installed: boolean;
+    version?: string;
+    compatible: boolean;
+    missingFlags: string[];
+    readiness: "ready" | "not_ready" | "unknown";
+  }[];
   models: Partial<Record<Backend, string[]>>;
   tiers: Record<Tier, boolean>;
   capabilities: string[];
@@ -31,14 +38,30 @@ export async function initStatus(env: Env): Promise<InitStatus> {
   const path = targetConfigPath(env);
   const probes = await detectBackends({ env });
   const models: Partial<Record<Backend, string[]>> = {};
-  await Promise.all(probes.filter((p) => p.path).map(async (p) => {
-    models[p.backend] = await discoverModels({ backend: p.backend, path: p.path as string, env, ...(p.variant !== undefined ? { variant: p.variant } : {}) });
-  }));
+  await Promise.all(
+    probes
+      .filter((p) => p.path)
+      .map(async (p) => {
+        models[p.backend] = await discoverModels({
+          backend: p.backend,
+          path: p.path as string,
+          env,
+          ...(p.variant !== undefined ? { variant: p.variant } : {}),
+        });
+      }),
+  );
   const loaded = await loadConfig({ env });
   const config = loaded.ok ? loaded.value : undefined;
   return {
     config: { exists: exists(path), valid: loaded.ok, pendingExists: exists(pendingPath(path)) },
-    backends: probes.map((p) => ({ backend: p.backend, installed: Boolean(p.path), ...(p.version ? { version: p.version } : {}), compatible: Boolean(p.path) && p.missingFlags.length === 0, missingFlags: p.missingFlags.map((m) => m.flag), readiness: p.readiness })),
+    backends: probes.map((p) => ({
+      backend: p.backend,
+      installed: Boolean(p.path),
+      ...(p.version ? { version: p.version } : {}),
+      compatible: Boolean(p.path) && p.missingFlags.length === 0,
+      missingFlags: p.missingFlags.map((m) => m.flag),
+      readiness: p.readiness,
+    })),
     models,
     tiers: Object.fromEntries(TIERS.map((t) => [t, Boolean(config?.tiers[t]?.length)])) as Record<Tier, boolean>,
     capabilities: config ? Object.keys(config.capabilitySlots) : [],
@@ -47,7 +70,8 @@ export async function initStatus(env: Env): Promise<InitStatus> {
 
 /** Validated through the same parse + validate the server runs on the file; writes nothing. */
 export async function initPreview(spec: Record<string, unknown>, env: Env): Promise<Result<Proposal>> {
-  if (JSON.stringify(spec).length > MAX_SPEC_CHARS) return fail("spec_too_large", `the spec is larger than ${MAX_SPEC_CHARS} characters`, "send only the config keys");
+  if (JSON.stringify(spec).length > MAX_SPEC_CHARS)
+    return fail("spec_too_large", `the spec is larger than ${MAX_SPEC_CHARS} characters`, "send only the config keys");
   return prepareProposal(spec, targetConfigPath(env), env);
 }
 

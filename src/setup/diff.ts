@@ -6,7 +6,8 @@ export function lineDiff(before: string, after: string, labels = { before: "curr
   if (before === after) return "(no changes)\n";
   const a = splitLines(before);
   const b = splitLines(after);
-  if (a.length > MAX_LINES || b.length > MAX_LINES) return `--- ${labels.before}\n+++ ${labels.after}\n${a.map((l) => `-${l}`).join("\n")}\n${b.map((l) => `+${l}`).join("\n")}\n`;
+  if (a.length > MAX_LINES || b.length > MAX_LINES)
+    return `--- ${labels.before}\n+++ ${labels.after}\n${a.map((l) => `-${l}`).join("\n")}\n${b.map((l) => `+${l}`).join("\n")}\n`;
   const out = [`--- ${labels.before}`, `+++ ${labels.after}`, ...walk(a, b, lcsTable(a, b))];
   return `${out.join("\n")}\n`;
 }

@@ -52,7 +52,11 @@ async function viaRegistration(found: RouterRegistration[], target: string, env:
   const files = [...new Set(found.map((r) => r.routerConfig))];
   if (files.length > 1) {
     const list = found.map((r) => `${r.server} → ${r.routerConfig}`).join(", ");
-    return fail("config_invalid", `this client config registers mcp-orchestrate ${found.length} times with different router configs (${list})`, "import each router config file by name");
+    return fail(
+      "config_invalid",
+      `this client config registers mcp-orchestrate ${found.length} times with different router configs (${list})`,
+      "import each router config file by name",
+    );
   }
   const via = found[0] as RouterRegistration;
   const converted = await convertFile(via.routerConfig, target, env);

@@ -40,11 +40,15 @@ const say = (text: string) => stderr.write(text.endsWith("\n") ? text : `${text}
 export async function runInit(opts: InitOptions): Promise<number> {
   const unsafe = parentProblems(opts.path);
   if (unsafe.length) {
-    say(`✗ refusing to write ${opts.path}:\n${unsafe.map((p) => `  ${p.problem}\n  fix: ${p.fix}`).join("\n")}\nChoose a private directory (e.g. the default ~/.config/orchestrate/).`);
+    say(
+      `✗ refusing to write ${opts.path}:\n${unsafe.map((p) => `  ${p.problem}\n  fix: ${p.fix}`).join("\n")}\nChoose a private directory (e.g. the default ~/.config/orchestrate/).`,
+    );
     return 1;
   }
   const replacing = lstatSync(opts.path, { throwIfNoEntry: false }) !== undefined;
-  say(`orchestrate setup — will write ${opts.path}${replacing ? " (it exists: replacing it; the new one starts blank, not a merge — you see the diff first)" : ""}.`);
+  say(
+    `orchestrate setup — will write ${opts.path}${replacing ? " (it exists: replacing it; the new one starts blank, not a merge — you see the diff first)" : ""}.`,
+  );
   const probes = await detectWithProgress(opts.env);
   if (probes.some((p) => p.path)) say("Reading the model lists the CLIs print…");
   const models = await discoverAll(probes, opts.env);
@@ -87,7 +91,9 @@ async function detectWithProgress(env: Env): Promise<BackendProbe[]> {
   const located = locateBackends({ env });
   const found = located.filter((l) => l.path).map((l) => l.backend);
   const missing = located.filter((l) => !l.path).map((l) => l.backend);
-  say(`Detecting backends… found ${found.length ? found.join(", ") : "none"}${missing.length ? `; not found: ${missing.join(", ")}` : ""}${found.length ? " — checking each (version, flags, sign-in):" : ""}`);
+  say(
+    `Detecting backends… found ${found.length ? found.join(", ") : "none"}${missing.length ? `; not found: ${missing.join(", ")}` : ""}${found.length ? " — checking each (version, flags, sign-in):" : ""}`,
+  );
   const lines = liveLines(located.filter((l) => l.path).map((l) => ({ backend: l.backend, text: `${l.path} · checking…` })));
   return detectBackends({
     env,
@@ -124,7 +130,17 @@ function probeLine(p: BackendProbe): string {
 }
 
 async function discoverAll(probes: BackendProbe[], env: Env): Promise<Partial<Record<Backend, string[]>>> {
-  const found = await Promise.all(probes.filter((p) => p.path).map(async (p) => [p.backend, await discoverModels({ backend: p.backend, path: p.path as string, env, ...(p.variant !== undefined ? { variant: p.variant } : {}) })] as const));
+  const found = await Promise.all(
+    probes
+      .filter((p) => p.path)
+      .map(
+        async (p) =>
+          [
+            p.backend,
+            await discoverModels({ backend: p.backend, path: p.path as string, env, ...(p.variant !== undefined ? { variant: p.variant } : {}) }),
+          ] as const,
+      ),
+  );
   return Object.fromEntries(found);
 }
 

@@ -23,10 +23,13 @@ let shared: KeyQueue | undefined;
  * delegates' process groups) run.
  */
 export function terminalKeys(onIdleCancel?: () => void): KeyQueue {
-  shared ??= startQueue(onIdleCancel ?? (() => {
-    shared?.close();
-    process.kill(process.pid, "SIGINT");
-  }));
+  shared ??= startQueue(
+    onIdleCancel ??
+      (() => {
+        shared?.close();
+        process.kill(process.pid, "SIGINT");
+      }),
+  );
   return shared;
 }
 

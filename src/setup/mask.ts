@@ -30,7 +30,9 @@ export function maskConfigText(text: string): string {
     }
     const head = ENV_BLOCK.exec(line);
     if (head) block = { indent: (head[1] ?? "").length, json: head[3] === "{" };
-    out.push(line.replace(ENV_FLOW, (_m, open: string, _q: string, body: string) => `${open}${body.replace(FLOW_VALUE, (_v, key: string) => `${key}"${ENV_MARK}"`)}}`));
+    out.push(
+      line.replace(ENV_FLOW, (_m, open: string, _q: string, body: string) => `${open}${body.replace(FLOW_VALUE, (_v, key: string) => `${key}"${ENV_MARK}"`)}}`),
+    );
   }
   return redact(out.join("\n"));
 }

@@ -24,7 +24,8 @@ export async function loadPending(configPath: string, env: Env): Promise<Result<
   const staged = pendingPath(configPath);
   const read = readSecureFile(staged);
   if (!read.ok) {
-    if (read.error.code === "config_absent") return fail("no_pending", `nothing is staged: ${staged} does not exist`, "stage a config with the init_apply tool first");
+    if (read.error.code === "config_absent")
+      return fail("no_pending", `nothing is staged: ${staged} does not exist`, "stage a config with the init_apply tool first");
     return read;
   }
   return prepareText(read.value, resolve(configPath), env);

@@ -111,7 +111,10 @@ export function edit(buffer: string, cursor: number, k: Key): { buffer: string; 
  */
 export async function confirm(message: string, initial = false): Promise<boolean> {
   const yes = (a: string) => (a === "" ? initial : /^y/i.test(a));
-  const answer = await text(`${message} ${initial ? "(Y/n)" : "(y/N)"}`, { validate: (a) => (a === "" || YES_NO.test(a) ? undefined : "answer y or n (Enter for the default)"), echo: (a) => (yes(a) ? "Yes" : "No") });
+  const answer = await text(`${message} ${initial ? "(Y/n)" : "(y/N)"}`, {
+    validate: (a) => (a === "" || YES_NO.test(a) ? undefined : "answer y or n (Enter for the default)"),
+    echo: (a) => (yes(a) ? "Yes" : "No"),
+  });
   return yes(answer);
 }
 
@@ -124,13 +127,18 @@ const WINDOW = 10;
  * does). A typed answer that names no choice is said and the list stays.
  */
 export async function select<T extends string>(message: string, options: Choice<T>[], initial?: T): Promise<T> {
-  let at = Math.max(0, options.findIndex((o) => o.value === initial));
+  let at = Math.max(
+    0,
+    options.findIndex((o) => o.value === initial),
+  );
   let typed = "";
   let note = "";
   let drawn = 0;
   const draw = () => {
     const top = Math.min(Math.max(0, at - Math.floor(WINDOW / 2)), Math.max(0, options.length - WINDOW));
-    const rows = options.slice(top, top + WINDOW).map((o, i) => clip(`  ${top + i === at ? "●" : "○"} ${top + i + 1}. ${o.label}${o.hint ? `  (${o.hint})` : ""}`));
+    const rows = options
+      .slice(top, top + WINDOW)
+      .map((o, i) => clip(`  ${top + i === at ? "●" : "○"} ${top + i + 1}. ${o.label}${o.hint ? `  (${o.hint})` : ""}`));
     if (options.length > WINDOW) rows.push(`  … ${options.length} choices, ↑/↓ to scroll`);
     const lines = [clip(`? ${message} › ${typed}`), ...rows, ...(note ? [`  ✗ ${note}`] : [])];
     out(`${drawn > 1 ? `\x1b[${drawn - 1}A` : ""}\r\x1b[J${lines.join("\n")}`);

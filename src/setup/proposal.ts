@@ -46,10 +46,16 @@ export function currentText(path: string): string {
 export async function validateText(text: string, path: string, env: Env): Promise<Result<Config, "config_invalid">> {
   const format = formatOf(path, text);
   const parsed = parseConfigText(text, format, path);
-  if (!parsed.ok) return fail("config_invalid", parsed.errors.join("\n"), parsed.errors.length > 1 ? "fix each line above" : "fix it as shown above", { errors: parsed.errors });
+  if (!parsed.ok)
+    return fail("config_invalid", parsed.errors.join("\n"), parsed.errors.length > 1 ? "fix each line above" : "fix it as shown above", {
+      errors: parsed.errors,
+    });
   const { validateConfigObject } = await import("../config/validate.ts");
   const validated = validateConfigObject(parsed.value, { path, format }, env);
-  if (!validated.ok) return fail("config_invalid", validated.errors.join("\n"), validated.errors.length > 1 ? "fix each line above" : "fix it as shown above", { errors: validated.errors });
+  if (!validated.ok)
+    return fail("config_invalid", validated.errors.join("\n"), validated.errors.length > 1 ? "fix each line above" : "fix it as shown above", {
+      errors: validated.errors,
+    });
   return ok(validated.value.config);
 }
 
@@ -61,9 +67,21 @@ export async function prepareText(text: string, path: string, env: Env, probes?:
   const labels = { before: `${path} (current)`, after: `${path} (proposed)` };
   const diff = lineDiff(current, text, labels);
   const maskedDiff = lineDiff(maskConfigText(current), maskConfigText(text), labels);
-  return ok({ path, text, config: config.value, diff, maskedDiff, risks: computeRisks(config.value, { targetPath: path, env, ...(probes ? { probes } : {}) }) });
+  return ok({
+    path,
+    text,
+    config: config.value,
+    diff,
+    maskedDiff,
+    risks: computeRisks(config.value, { targetPath: path, env, ...(probes ? { probes } : {}) }),
+  });
 }
 
-export function prepareProposal(spec: Record<string, unknown>, path: string, env: Env, probes?: readonly BackendProbe[]): Promise<Result<Proposal, "config_invalid">> {
+export function prepareProposal(
+  spec: Record<string, unknown>,
+  path: string,
+  env: Env,
+  probes?: readonly BackendProbe[],
+): Promise<Result<Proposal, "config_invalid">> {
   return prepareText(renderConfig(spec, path), path, env, probes);
 }

@@ -36,7 +36,8 @@ function planFor(client: Backend, cliPath: string, self: string[], env: Env): Re
   // Each backend says how its CLI takes an MCP server: its own `mcp add`, or a key in a JSON file.
   const how = adapters[client].registration?.({ name: SERVER_NAME, self, env, home: homeDir(env) });
   if (!how) return undefined;
-  if (how.kind === "command") return { client, kind: "command", path: cliPath, args: how.args, describe: `run: ${[cliPath, ...how.args].map(quote).join(" ")}` };
+  if (how.kind === "command")
+    return { client, kind: "command", path: cliPath, args: how.args, describe: `run: ${[cliPath, ...how.args].map(quote).join(" ")}` };
   return jsonPlan(client, how.file, how.path, how.entry);
 }
 

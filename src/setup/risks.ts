@@ -34,10 +34,14 @@ export function computeRisks(config: Config, ctx: RiskContext = {}): Risk[] {
   const risks: Risk[] = [];
   for (const agent of Object.values(config.agents)) risks.push(...agentRisks(agent));
   if (config.allowCrossProviderFallback && Object.keys(config.fallbacks).length > 0) {
-    risks.push({ code: "cross_provider_fallback", message: "allowCrossProviderFallback: a fallback may send your prompt and repository content to a different provider" });
+    risks.push({
+      code: "cross_provider_fallback",
+      message: "allowCrossProviderFallback: a fallback may send your prompt and repository content to a different provider",
+    });
   }
   risks.push(...unusableEntries(config, ctx.probes));
-  if (config.maxDepth > 1) risks.push({ code: "deep_delegation", message: `maxDepth ${config.maxDepth}: delegates may delegate again; costs and loops multiply` });
+  if (config.maxDepth > 1)
+    risks.push({ code: "deep_delegation", message: `maxDepth ${config.maxDepth}: delegates may delegate again; costs and loops multiply` });
   risks.push(...rootRisks(config, ctx.env));
   risks.push(...cooldownRisks(config));
   if (ctx.targetPath) {
@@ -47,7 +51,8 @@ export function computeRisks(config: Config, ctx: RiskContext = {}): Risk[] {
 }
 
 /** Variables that make the CLI (a node, a shell or a dynamic linker) load code the agent never asked for. */
-const LOADS_CODE = /^(NODE_OPTIONS|NODE_PATH|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_\w+|PYTHONPATH|PYTHONSTARTUP|PERL5OPT|PERL5LIB|RUBYOPT|BASH_ENV|ENV|BUN_OPTIONS)$/;
+const LOADS_CODE =
+  /^(NODE_OPTIONS|NODE_PATH|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_\w+|PYTHONPATH|PYTHONSTARTUP|PERL5OPT|PERL5LIB|RUBYOPT|BASH_ENV|ENV|BUN_OPTIONS)$/;
 /** Variables that point a CLI at another server than its provider's. */
 const REDIRECTS = /(_BASE_URL|_API_BASE|_API_URL|_ENDPOINT|_HOST)$|^(HTTPS?_PROXY|ALL_PROXY)$/i;
 
@@ -55,15 +60,31 @@ function agentRisks(agent: AgentConfig): Risk[] {
   // Settings only one backend has (codex's sandbox, claude's permission mode): that backend says what is risky.
   const risks: Risk[] = [...(adapters[agent.backend].risks?.(agent) ?? [])];
   const bash = (agent.allowedTools ?? []).filter((rule) => /^Bash\b/i.test(rule.trim()));
-  if (bash.length) risks.push({ code: "bash_allow_rule", message: `${agent.id}: allowedTools ${bash.join(", ")} — Bash rules are escapable by command chaining: effectively a full shell, the same risk as bypassPermissions` });
-  if (agent.aggregator) risks.push({ code: "aggregator", message: `${agent.id}: ${agent.model} goes through an aggregator; it always counts as another provider` });
+  if (bash.length)
+    risks.push({
+      code: "bash_allow_rule",
+      message: `${agent.id}: allowedTools ${bash.join(", ")} — Bash rules are escapable by command chaining: effectively a full shell, the same risk as bypassPermissions`,
+    });
+  if (agent.aggregator)
+    risks.push({ code: "aggregator", message: `${agent.id}: ${agent.model} goes through an aggregator; it always counts as another provider` });
   for (const [name, value] of Object.entries(agent.env)) {
-    if (LOADS_CODE.test(name)) risks.push({ code: "env_loads_code", message: `${agent.id}: env ${name} makes the CLI load code of its own choosing before it starts (fix: remove it unless you put it there on purpose)` });
+    if (LOADS_CODE.test(name))
+      risks.push({
+        code: "env_loads_code",
+        message: `${agent.id}: env ${name} makes the CLI load code of its own choosing before it starts (fix: remove it unless you put it there on purpose)`,
+      });
     // Only the host is quoted: a URL may carry a password.
-    else if (REDIRECTS.test(name)) risks.push({ code: "foreign_base_url", message: `${agent.id}: env ${name} sends this agent's prompts and repository content to ${hostOf(value)} instead of its provider's own servers (fix: remove it unless you run that server)` });
+    else if (REDIRECTS.test(name))
+      risks.push({
+        code: "foreign_base_url",
+        message: `${agent.id}: env ${name} sends this agent's prompts and repository content to ${hostOf(value)} instead of its provider's own servers (fix: remove it unless you run that server)`,
+      });
   }
   if (agent.command !== undefined && basename(agent.command) !== agent.backend) {
-    risks.push({ code: "nonstandard_command", message: `${agent.id}: command ${agent.command} runs instead of ${agent.backend} — orchestrate drives it as ${agent.backend} with your prompts (fix: remove command: unless it is ${agent.backend} under another name)` });
+    risks.push({
+      code: "nonstandard_command",
+      message: `${agent.id}: command ${agent.command} runs instead of ${agent.backend} — orchestrate drives it as ${agent.backend} with your prompts (fix: remove command: unless it is ${agent.backend} under another name)`,
+    });
   }
   return risks;
 }
@@ -125,13 +146,23 @@ function rootRisks(config: Config, env: Env | undefined): Risk[] {
   const home = resolve(homeDir(env));
   return config.roots
     .filter((root) => home === root || home.startsWith(root === "/" ? "/" : `${root}/`) || root === dirname(home))
-    .map((root) => ({ code: "root_is_home", message: `roots: ${root} holds your whole home directory — delegates may work on your dotfiles, SSH keys and every other repository in it (fix: name the directories that hold your projects, e.g. ~/Projects)` }));
+    .map((root) => ({
+      code: "root_is_home",
+      message: `roots: ${root} holds your whole home directory — delegates may work on your dotfiles, SSH keys and every other repository in it (fix: name the directories that hold your projects, e.g. ~/Projects)`,
+    }));
 }
 
 function cooldownRisks(config: Config): Risk[] {
-  const off = Object.entries(config.cooldowns).filter(([, sec]) => sec === 0).map(([name]) => name);
+  const off = Object.entries(config.cooldowns)
+    .filter(([, sec]) => sec === 0)
+    .map(([name]) => name);
   if (off.length === 0) return [];
-  return [{ code: "cooldowns_off", message: `cooldowns ${off.join(", ")} is 0: an agent that just failed (signed out, rate-limited) is tried again on every call, each paying its failure again (fix: remove the key to keep the default)` }];
+  return [
+    {
+      code: "cooldowns_off",
+      message: `cooldowns ${off.join(", ")} is 0: an agent that just failed (signed out, rate-limited) is tried again on every call, each paying its failure again (fix: remove the key to keep the default)`,
+    },
+  ];
 }
 
 export function formatRisks(risks: Risk[]): string {

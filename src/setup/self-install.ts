@@ -26,7 +26,9 @@ export async function offerSelfInstall(deps: SelfInstallDeps): Promise<string[]>
   const target = localBinTarget(env);
   const [exe] = self;
   if (self.length !== 1 || exe === undefined) {
-    say(`\nRunning from sources, so there is no binary to install: \`npm run build\`, then run dist/orchestrate-${process.platform}-${process.arch} init to put it at ${target}.`);
+    say(
+      `\nRunning from sources, so there is no binary to install: \`npm run build\`, then run dist/orchestrate-${process.platform}-${process.arch} init to put it at ${target}.`,
+    );
     return self;
   }
   const state = compare(exe, target);
@@ -90,7 +92,9 @@ function pathAdvice(target: string, env: Env, say: (line: string) => void): void
   const dir = dirname(target);
   const onPath = (env.PATH ?? "").split(delimiter).some((entry) => entry !== "" && sameDir(entry, dir));
   if (onPath) return;
-  say(`  ${dir} is not on your PATH, so \`orchestrate\` will not be found in a new shell. Add it to your shell profile (~/.bashrc, ~/.zshrc, ~/.profile):\n    export PATH="${dir}:$PATH"`);
+  say(
+    `  ${dir} is not on your PATH, so \`orchestrate\` will not be found in a new shell. Add it to your shell profile (~/.bashrc, ~/.zshrc, ~/.profile):\n    export PATH="${dir}:$PATH"`,
+  );
 }
 
 function sameDir(a: string, b: string): boolean {

@@ -32,7 +32,13 @@ export function liveConflict(env: Env, target: string, cwd?: string): LiveConfli
   const how = describeOrigin(live.origin);
   const after = resolveConfigPath(env, { ...opts, assumeExists: path });
   if (after.path === path) {
-    return { live, message: `The server reads ${live.path} today (${how}). Writing ${path} would shadow it: from then on the server reads ${path}, and ${live.path} — with whatever tools it turns on — is ignored.` };
+    return {
+      live,
+      message: `The server reads ${live.path} today (${how}). Writing ${path} would shadow it: from then on the server reads ${path}, and ${live.path} — with whatever tools it turns on — is ignored.`,
+    };
   }
-  return { live, message: `The server reads ${live.path} (${how}), not ${path}: a config written there has no effect while ${live.explicit ? `${live.origin} is set` : `${live.path} exists`}.` };
+  return {
+    live,
+    message: `The server reads ${live.path} (${how}), not ${path}: a config written there has no effect while ${live.explicit ? `${live.origin} is set` : `${live.path} exists`}.`,
+  };
 }

@@ -5,7 +5,16 @@ import type { BackendProbe } from "../doctor/detect.ts";
 import type { FoundAcpLaunch } from "./acp-launches.ts";
 import { select, text, type Choice } from "./prompts.ts";
 
-export type AgentSpec = { backend: Backend; model?: string; transport?: "acp"; command?: string[]; provider?: string; sandbox?: string; permissionMode?: string; scores?: Record<string, number> };
+export type AgentSpec = {
+  backend: Backend;
+  model?: string;
+  transport?: "acp";
+  command?: string[];
+  provider?: string;
+  sandbox?: string;
+  permissionMode?: string;
+  scores?: Record<string, number>;
+};
 
 export interface AgentBook {
   agents: Record<string, AgentSpec>;
@@ -27,7 +36,11 @@ const ACP_PICK = "\u0000acp:";
 
 /** The choices for one tier entry: stop, each installed headless CLI, then each ACP launch found on PATH. */
 export function tierChoices(stop: Choice<string>, installed: BackendProbe[], acp: readonly FoundAcpLaunch[]): Choice<string>[] {
-  return [stop, ...installed.map((p) => ({ value: p.backend as string, label: p.backend, hint: readinessHint(p) })), ...acp.map((a) => ({ value: `${ACP_PICK}${a.executable}`, label: a.label, hint: `ACP · ${a.path}` }))];
+  return [
+    stop,
+    ...installed.map((p) => ({ value: p.backend as string, label: p.backend, hint: readinessHint(p) })),
+    ...acp.map((a) => ({ value: `${ACP_PICK}${a.executable}`, label: a.label, hint: `ACP · ${a.path}` })),
+  ];
 }
 
 /** The config entry an ACP launch becomes, with the model the person chose (none: the agent's own default). */
@@ -35,7 +48,13 @@ export function acpSpec(launch: FoundAcpLaunch, model: string | undefined): Agen
   return { ...launch.entry, ...(model ? { model } : {}) };
 }
 
-export async function askTier(tier: Tier, installed: BackendProbe[], models: Partial<Record<Backend, string[]>>, book: AgentBook, acp: readonly FoundAcpLaunch[] = []): Promise<void> {
+export async function askTier(
+  tier: Tier,
+  installed: BackendProbe[],
+  models: Partial<Record<Backend, string[]>>,
+  book: AgentBook,
+  acp: readonly FoundAcpLaunch[] = [],
+): Promise<void> {
   const ids: string[] = [];
   while (ids.length < MAX_ENTRIES) {
     const stop: Choice<string> = ids.length === 0 ? { value: DONE, label: `Leave ${tier} unconfigured` } : { value: DONE, label: `Done with ${tier}` };

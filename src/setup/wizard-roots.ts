@@ -34,7 +34,10 @@ export async function askRoots(ctx: RootsContext): Promise<string[]> {
 }
 
 function splitRoots(typed: string): string[] {
-  return typed.split(":").map((r) => r.trim()).filter(Boolean);
+  return typed
+    .split(":")
+    .map((r) => r.trim())
+    .filter(Boolean);
 }
 
 export function rootsProblem(typed: string, home: string): string | undefined {

@@ -47,9 +47,17 @@ async function askSlots(book: AgentBook): Promise<Record<string, string[]>> {
   const slots: Record<string, string[]> = {};
   const ids = Object.keys(book.agents);
   if (ids.length === 0) return slots;
-  while (await confirm(Object.keys(slots).length ? "Add another capability slot?" : "Add a capability slot (e.g. vision) that route's caps can ask for?", false)) {
-    const name = await text("Capability name", { placeholder: "vision", validate: (n) => (/^[A-Za-z0-9_.-]{1,64}$/.test(n) ? undefined : "use 1–64 letters, digits, _, . or -") });
-    const agent = await select(`Which agent serves ${name}?`, ids.map((id) => ({ value: id, label: id, hint: `${book.agents[id]?.backend} · ${book.agents[id]?.model}` })));
+  while (
+    await confirm(Object.keys(slots).length ? "Add another capability slot?" : "Add a capability slot (e.g. vision) that route's caps can ask for?", false)
+  ) {
+    const name = await text("Capability name", {
+      placeholder: "vision",
+      validate: (n) => (/^[A-Za-z0-9_.-]{1,64}$/.test(n) ? undefined : "use 1–64 letters, digits, _, . or -"),
+    });
+    const agent = await select(
+      `Which agent serves ${name}?`,
+      ids.map((id) => ({ value: id, label: id, hint: `${book.agents[id]?.backend} · ${book.agents[id]?.model}` })),
+    );
     slots[name] = [...(slots[name] ?? []), agent];
   }
   return slots;
@@ -60,7 +68,9 @@ async function askScores(book: AgentBook): Promise<void> {
   if (Object.keys(book.agents).length === 0) return;
   if (!(await confirm("Offer these agents to consult, with scores per capability?", false))) return;
   for (const [id, agent] of Object.entries(book.agents)) {
-    const typed = await text(`Scores for ${id} (${agent.backend} · ${agent.model}), e.g. coding=90,review=80 — empty for none`, { validate: (t) => parseScores(t).problem });
+    const typed = await text(`Scores for ${id} (${agent.backend} · ${agent.model}), e.g. coding=90,review=80 — empty for none`, {
+      validate: (t) => parseScores(t).problem,
+    });
     const { scores } = parseScores(typed);
     if (Object.keys(scores).length) agent.scores = scores;
   }
@@ -77,7 +87,10 @@ export function parseScores(typed: string): { scores: Record<string, number>; pr
     else bad.push(part.trim());
   }
   if (bad.length === 0) return { scores };
-  return { scores, problem: `not a score: ${bad.map((b) => JSON.stringify(b)).join(", ")} — write capability=0..100, comma-separated (e.g. coding=90,review=80), or leave it empty` };
+  return {
+    scores,
+    problem: `not a score: ${bad.map((b) => JSON.stringify(b)).join(", ")} — write capability=0..100, comma-separated (e.g. coding=90,review=80), or leave it empty`,
+  };
 }
 
 async function askFallbacks(book: AgentBook): Promise<Partial<Record<Tier, Tier>>> {
@@ -85,7 +98,10 @@ async function askFallbacks(book: AgentBook): Promise<Partial<Record<Tier, Tier>
   const fallbacks: Partial<Record<Tier, Tier>> = {};
   if (configured.length < 2) return fallbacks;
   for (const tier of configured) {
-    const options = [{ value: "", label: "No fallback" }, ...configured.filter((t) => t !== tier && !leadsTo(fallbacks, t, tier)).map((t) => ({ value: t as string, label: t }))];
+    const options = [
+      { value: "", label: "No fallback" },
+      ...configured.filter((t) => t !== tier && !leadsTo(fallbacks, t, tier)).map((t) => ({ value: t as string, label: t })),
+    ];
     const picked = await select(`When ${tier} fails fast and cleanly (tree unchanged), fall back to`, options);
     if (picked) fallbacks[tier] = picked as Tier;
   }
@@ -103,6 +119,9 @@ function leadsTo(fallbacks: Partial<Record<Tier, Tier>>, from: Tier, to: Tier): 
 }
 
 async function askHost(): Promise<Backend | undefined> {
-  const picked = await select("Which client runs orchestrate (consult never picks the host's own runtime)?", [{ value: "", label: "Not set (use ORCHESTRATE_HOST_RUNTIME)" }, ...BACKENDS.map((b) => ({ value: b as string, label: b }))]);
+  const picked = await select("Which client runs orchestrate (consult never picks the host's own runtime)?", [
+    { value: "", label: "Not set (use ORCHESTRATE_HOST_RUNTIME)" },
+    ...BACKENDS.map((b) => ({ value: b as string, label: b })),
+  ]);
   return picked ? (picked as Backend) : undefined;
 }

@@ -167,11 +167,25 @@ function recentLoad(db: Database, since: number): DeploymentLoad[] {
 export function createAskStore(db: Database, policy: ContentPolicy): AskStore {
   const write = db.transaction((input: AskInput, id: string, now: number) => {
     insertAsk(db, policy, input, id, now);
-    input.legs.forEach((leg, i) => insertLeg(db, id, i + 1, leg));
+    for (const [i, leg] of input.legs.entries()) insertLeg(db, id, i + 1, leg);
     // A refusal that sent nothing spent nothing: no usage row, as a run that never started has none.
     if (input.legs.length === 0) return;
-    const usage = { ...(input.inputTokens !== undefined ? { inputTokens: input.inputTokens } : {}), ...(input.outputTokens !== undefined ? { outputTokens: input.outputTokens } : {}), ...(input.costUsd !== undefined ? { costUsd: input.costUsd } : {}) };
-    insertUsage(db, { source: "ask", refId: id, refN: 1, agentId: input.capability, backend: "http", model: input.model ?? null, usage, latencyMs: input.latencyMs, createdAt: now });
+    const usage = {
+      ...(input.inputTokens !== undefined ? { inputTokens: input.inputTokens } : {}),
+      ...(input.outputTokens !== undefined ? { outputTokens: input.outputTokens } : {}),
+      ...(input.costUsd !== undefined ? { costUsd: input.costUsd } : {}),
+    };
+    insertUsage(db, {
+      source: "ask",
+      refId: id,
+      refN: 1,
+      agentId: input.capability,
+      backend: "http",
+      model: input.model ?? null,
+      usage,
+      latencyMs: input.latencyMs,
+      createdAt: now,
+    });
   });
   return {
     recentLoad: (since) => recentLoad(db, since),
@@ -188,7 +202,9 @@ export function createAskStore(db: Database, policy: ContentPolicy): AskStore {
       return { ...toAsk(row), legs: legs.map(toLeg) };
     },
     count({ olderThan } = {}) {
-      const row = db.query<{ n: number }, { cutoff: number | null }>(`SELECT count(*) AS n FROM asks WHERE $cutoff IS NULL OR created_at < $cutoff`).get({ cutoff: olderThan ?? null });
+      const row = db
+        .query<{ n: number }, { cutoff: number | null }>(`SELECT count(*) AS n FROM asks WHERE $cutoff IS NULL OR created_at < $cutoff`)
+        .get({ cutoff: olderThan ?? null });
       return row?.n ?? 0;
     },
     delete(id) {
@@ -251,7 +267,19 @@ function insertLeg(db: Database, askId: string, n: number, leg: AskLegInput): vo
   db.query(
     `INSERT INTO ask_legs (ask_id, n, capability, model, host, outcome, error_code, status_code, latency_ms, retry, created_at)
      VALUES ($askId, $n, $capability, $model, $host, $outcome, $errorCode, $status, $latency, $retry, $at)`,
-  ).run({ askId, n, capability: leg.capability, model: leg.model, host: leg.host, outcome: leg.outcome, errorCode: leg.errorCode ?? null, status: leg.statusCode ?? null, latency: Math.round(leg.latencyMs), retry: leg.retry, at: leg.endedAt });
+  ).run({
+    askId,
+    n,
+    capability: leg.capability,
+    model: leg.model,
+    host: leg.host,
+    outcome: leg.outcome,
+    errorCode: leg.errorCode ?? null,
+    status: leg.statusCode ?? null,
+    latency: Math.round(leg.latencyMs),
+    retry: leg.retry,
+    at: leg.endedAt,
+  });
 }
 
 export function toAsk(r: AskSql): Omit<AskRecord, "legs"> {
@@ -282,5 +310,16 @@ export function toAsk(r: AskSql): Omit<AskRecord, "legs"> {
 }
 
 function toLeg(r: LegSql): AskLegRecord {
-  return { n: r.n, capability: r.capability, model: r.model, host: r.host, outcome: r.outcome, errorCode: r.error_code, statusCode: r.status_code, latencyMs: r.latency_ms, retry: r.retry, createdAt: r.created_at };
+  return {
+    n: r.n,
+    capability: r.capability,
+    model: r.model,
+    host: r.host,
+    outcome: r.outcome,
+    errorCode: r.error_code,
+    statusCode: r.status_code,
+    latencyMs: r.latency_ms,
+    retry: r.retry,
+    createdAt: r.created_at,
+  };
 }

@@ -134,9 +134,7 @@ interface TurnRow {
 export function createConsultationStore(db: Database, policy: ContentPolicy): ConsultationStore {
   const appendTurn = db.transaction((consultationId: string, turn: TurnInput, now: number): number => {
     const owner = db
-      .query<{ agent_id: string; backend: string; model: string | null }, { id: string }>(
-        `SELECT agent_id, backend, model FROM consultations WHERE id = $id`,
-      )
+      .query<{ agent_id: string; backend: string; model: string | null }, { id: string }>(`SELECT agent_id, backend, model FROM consultations WHERE id = $id`)
       .get({ id: consultationId });
     if (!owner) throw new Error(`unknown consultation ${consultationId}`);
     const next = db
@@ -186,10 +184,7 @@ export function createConsultationStore(db: Database, policy: ContentPolicy): Co
     get(id) {
       const row = db.query<ConsultationRow, { id: string }>(`SELECT * FROM consultations WHERE id = $id`).get({ id });
       if (!row) return undefined;
-      const turns = db
-        .query<TurnRow, { id: string }>(`SELECT * FROM turns WHERE consultation_id = $id ORDER BY n`)
-        .all({ id })
-        .map(toTurn);
+      const turns = db.query<TurnRow, { id: string }>(`SELECT * FROM turns WHERE consultation_id = $id ORDER BY n`).all({ id }).map(toTurn);
       return toConsultation(row, turns);
     },
 
@@ -283,7 +278,16 @@ function toConsultation(r: ConsultationRow, turns: TurnRecord[]): ConsultationRe
 }
 
 function toSummary(r: ConsultationRow & { turn_count: number }): ConsultationSummary {
-  return { id: r.id, agentId: r.agent_id, backend: r.backend, model: r.model, status: r.status, createdAt: r.created_at, updatedAt: r.updated_at, turnCount: r.turn_count };
+  return {
+    id: r.id,
+    agentId: r.agent_id,
+    backend: r.backend,
+    model: r.model,
+    status: r.status,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    turnCount: r.turn_count,
+  };
 }
 
 function toTurn(r: TurnRow): TurnRecord {

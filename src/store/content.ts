@@ -46,10 +46,32 @@ export function redactedJson(value: unknown): string {
 
 /** Keys whose values are conversation content; dropped from JSON columns under metadata-only. */
 const CONTENT_KEYS = new Set([
-  "prompt", "context", "system", "answer", "text", "content", "output", "partialOutput", "finalText",
-  "assumptions", "uncertainties", "follow_up_questions", "sources", "structured", "message",
+  "prompt",
+  "context",
+  "system",
+  "answer",
+  "text",
+  "content",
+  "output",
+  "partialOutput",
+  "finalText",
+  "assumptions",
+  "uncertainties",
+  "follow_up_questions",
+  "sources",
+  "structured",
+  "message",
   // reviews: the goal, what reviewers and the host said, and the synthesis
-  "goal", "summary", "claim", "evidence", "reply", "recommendation", "checked", "not_checked", "agreements", "disagreements",
+  "goal",
+  "summary",
+  "claim",
+  "evidence",
+  "reply",
+  "recommendation",
+  "checked",
+  "not_checked",
+  "agreements",
+  "disagreements",
 ]);
 /** Longer strings are treated as content whatever their key: metadata (ids, codes, paths) is short. */
 const MAX_META_STRING = 512;

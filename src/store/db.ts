@@ -63,7 +63,11 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Result<Sto
   let db: Database | undefined;
   // Absent is not a permissions problem: nothing has run yet, and the catch-all hint below would say otherwise.
   if (opts.readonly && !lstatSync(path, { throwIfNoEntry: false })) {
-    return fail("store_unavailable", `There is no orchestrate store at ${path} yet: nothing has run on this machine.`, "It is created by the first `orchestrate run`, consult or MCP session (and by `orchestrate dashboard`).");
+    return fail(
+      "store_unavailable",
+      `There is no orchestrate store at ${path} yet: nothing has run on this machine.`,
+      "It is created by the first `orchestrate run`, consult or MCP session (and by `orchestrate dashboard`).",
+    );
   }
   try {
     const foreign = opts.readonly ? undefined : refuseForeign(path);
@@ -79,7 +83,11 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Result<Sto
     db?.close();
     const reason = error instanceof Error ? error.message : String(error);
     if (isCorruption(error)) return corruptStore(path, `SQLite: ${reason}`);
-    return fail("store_unavailable", `Cannot open the orchestrate store at ${path}: ${reason}`, "Check the path's permissions and free space, or set ORCHESTRATE_DB to another file.");
+    return fail(
+      "store_unavailable",
+      `Cannot open the orchestrate store at ${path}: ${reason}`,
+      "Check the path's permissions and free space, or set ORCHESTRATE_DB to another file.",
+    );
   }
 }
 
@@ -239,7 +247,11 @@ function checkReadonlySchema(db: Database, path: string): Result<void, StoreErro
   const version = userVersion(db);
   if (version > SCHEMA_VERSION) return tooNew(path, version);
   if (version < SCHEMA_VERSION) {
-    return fail("store_unavailable", `The store at ${path} is at schema ${version}; this orchestrate needs ${SCHEMA_VERSION}.`, "Start the orchestrate server once (it migrates the store), then retry.");
+    return fail(
+      "store_unavailable",
+      `The store at ${path} is at schema ${version}; this orchestrate needs ${SCHEMA_VERSION}.`,
+      "Start the orchestrate server once (it migrates the store), then retry.",
+    );
   }
   return ok(undefined);
 }

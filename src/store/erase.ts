@@ -25,4 +25,3 @@ function checkpoint(db: Database): void {
     // Another server holds the file busy; its next checkpoint overwrites the frames.
   }
 }
-

@@ -219,9 +219,7 @@ export function createJobStore(db: Database, policy: ContentPolicy): JobStore {
 
     reconcileOrphans(isAlive, now = Date.now()) {
       const running = db
-        .query<{ id: string; owner_pid: number; owner_started_at: number }, []>(
-          `SELECT id, owner_pid, owner_started_at FROM jobs WHERE status = 'running'`,
-        )
+        .query<{ id: string; owner_pid: number; owner_started_at: number }, []>(`SELECT id, owner_pid, owner_started_at FROM jobs WHERE status = 'running'`)
         .all();
       const dead = running.filter((j) => !isAlive(j.owner_pid, j.owner_started_at));
       const mark = db.query(
@@ -237,7 +235,9 @@ export function createJobStore(db: Database, policy: ContentPolicy): JobStore {
     },
 
     count({ olderThan } = {}) {
-      const row = db.query<{ n: number }, { cutoff: number | null }>(`SELECT count(*) AS n FROM jobs WHERE ${JOB_FINISHED_BEFORE}`).get({ cutoff: olderThan ?? null });
+      const row = db
+        .query<{ n: number }, { cutoff: number | null }>(`SELECT count(*) AS n FROM jobs WHERE ${JOB_FINISHED_BEFORE}`)
+        .get({ cutoff: olderThan ?? null });
       return row?.n ?? 0;
     },
 
@@ -265,9 +265,15 @@ const JOB_FINISHED_BEFORE = `status != 'running' AND ($cutoff IS NULL OR created
  * consultation id at `$.consultation_id`, a run id at `$.runId`): a job row carries the same prompt
  * and answer, so deleting the record must take it too. Called inside the caller's transaction.
  */
-export function removeJobsNaming(db: Database, jsonPath: "$.consultation_id" | "$.runId" | "$.review_id", idsSql: string, params: Record<string, string | number | null>): number {
+export function removeJobsNaming(
+  db: Database,
+  jsonPath: "$.consultation_id" | "$.runId" | "$.review_id",
+  idsSql: string,
+  params: Record<string, string | number | null>,
+): number {
   const ref = (column: string) => `CASE WHEN json_valid(${column}) THEN json_extract(${column}, '${jsonPath}') END`;
-  return db.query(`DELETE FROM jobs WHERE status != 'running' AND (${ref("result_json")} IN (${idsSql}) OR ${ref("args_json")} IN (${idsSql}))`).run(params).changes;
+  return db.query(`DELETE FROM jobs WHERE status != 'running' AND (${ref("result_json")} IN (${idsSql}) OR ${ref("args_json")} IN (${idsSql}))`).run(params)
+    .changes;
 }
 
 /** [text to store now, text to hold]: complete lines go now; an unterminated line waits. */

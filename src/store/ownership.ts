@@ -64,7 +64,10 @@ function hasOnlyOwnTables(path: string): boolean {
     if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
     const db = new Database(copy, { readwrite: true, strict: true });
     try {
-      const names = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all().map((r) => r.name);
+      const names = db
+        .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        .all()
+        .map((r) => r.name);
       return names.length === OWN_TABLES.length && names.every((n, i) => n === OWN_TABLES[i]);
     } finally {
       db.close();

@@ -44,7 +44,15 @@ export function createQuotaStore(db: Database): QuotaStore {
          ON CONFLICT (agent_id, window) DO UPDATE SET state = excluded.state, used_percent = excluded.used_percent,
            resets_at = excluded.resets_at, observed_at = excluded.observed_at, source = excluded.source
          WHERE excluded.observed_at >= quota.observed_at`,
-      ).run({ agentId, window: obs.window, state: obs.state, used: obs.usedPercent ?? null, resets: obs.resetsAt === undefined ? null : Math.round(obs.resetsAt), observed: obs.observedAt, source: obs.source });
+      ).run({
+        agentId,
+        window: obs.window,
+        state: obs.state,
+        used: obs.usedPercent ?? null,
+        resets: obs.resetsAt === undefined ? null : Math.round(obs.resetsAt),
+        observed: obs.observedAt,
+        source: obs.source,
+      });
     },
 
     byAgent(agentIds) {
@@ -52,7 +60,14 @@ export function createQuotaStore(db: Database): QuotaStore {
       if (agentIds.length === 0) return out;
       const rows = db.query<Row, string[]>(`SELECT * FROM quota WHERE agent_id IN (${agentIds.map(() => "?").join(", ")})`).all(...agentIds);
       for (const r of rows) {
-        const obs: QuotaObservation = { window: r.window, state: r.state, observedAt: r.observed_at, source: r.source, ...(r.used_percent !== null ? { usedPercent: r.used_percent } : {}), ...(r.resets_at !== null ? { resetsAt: r.resets_at } : {}) };
+        const obs: QuotaObservation = {
+          window: r.window,
+          state: r.state,
+          observedAt: r.observed_at,
+          source: r.source,
+          ...(r.used_percent !== null ? { usedPercent: r.used_percent } : {}),
+          ...(r.resets_at !== null ? { resetsAt: r.resets_at } : {}),
+        };
         out.set(r.agent_id, [...(out.get(r.agent_id) ?? []), obs]);
       }
       return out;

@@ -14,7 +14,17 @@ import { removeJobsNaming } from "./jobs.ts";
 import { insertUsage } from "./usage.ts";
 
 export type ReviewMode = "standard" | "deep";
-export type ReviewStatus = "planned" | "approving" | "running" | "awaiting_synthesis" | "incomplete" | "finalized" | "declined" | "cancelled" | "stale" | "expired";
+export type ReviewStatus =
+  | "planned"
+  | "approving"
+  | "running"
+  | "awaiting_synthesis"
+  | "incomplete"
+  | "finalized"
+  | "declined"
+  | "cancelled"
+  | "stale"
+  | "expired";
 export type ReviewerStatus = "pending" | "running" | "answered" | "failed" | "unparseable" | "cancelled";
 export type Severity = "critical" | "important" | "minor";
 export type Disposition = "open" | "fixed" | "rejected" | "accepted_risk";
@@ -123,7 +133,10 @@ export interface ReviewerEnd {
 }
 
 /** `claimed` for exactly one caller per token; the others learn why not. */
-export type ClaimOutcome = { outcome: "claimed"; binding: string } | { outcome: "unknown" | "invalid" | "expired" } | { outcome: "wrong_state"; status: ReviewStatus };
+export type ClaimOutcome =
+  | { outcome: "claimed"; binding: string }
+  | { outcome: "unknown" | "invalid" | "expired" }
+  | { outcome: "wrong_state"; status: ReviewStatus };
 
 export interface ReviewFilter {
   olderThan?: number;
@@ -136,7 +149,13 @@ export interface ReviewStore {
   /** Spends the token of a planned review and moves it to `approving`, atomically across processes. */
   claim(id: string, tokenSha256: string, now?: number): ClaimOutcome;
   /** Moves the review to `to` when it is in one of `from`; false when it was not. */
-  transition(id: string, from: readonly ReviewStatus[], to: ReviewStatus, patch?: { approval?: Approval; secrets?: SecretsMode; jobId?: string }, now?: number): boolean;
+  transition(
+    id: string,
+    from: readonly ReviewStatus[],
+    to: ReviewStatus,
+    patch?: { approval?: Approval; secrets?: SecretsMode; jobId?: string },
+    now?: number,
+  ): boolean;
   /** The host's own findings (H1, H2, …), recorded before any reviewer runs. */
   addHostFindings(id: string, findings: readonly FindingInput[], now?: number): string[];
   /** Marks these reviewers running (one more attempt each). */
@@ -209,14 +228,31 @@ interface FindingRow {
 export function createReviewStore(db: Database, policy: ContentPolicy): ReviewStore {
   const insertFindings = (id: string, source: "reviewer" | "host", agentId: string | null, findings: readonly FindingInput[], now: number): string[] => {
     const prefix = source === "host" ? "H" : "F";
-    const next = db.query<{ n: number }, { id: string; source: string }>(`SELECT coalesce(max(seq), 0) AS n FROM review_findings WHERE review_id = $id AND source = $source`).get({ id, source })?.n ?? 0;
+    const next =
+      db
+        .query<{ n: number }, { id: string; source: string }>(
+          `SELECT coalesce(max(seq), 0) AS n FROM review_findings WHERE review_id = $id AND source = $source`,
+        )
+        .get({ id, source })?.n ?? 0;
     return findings.map((f, i) => {
       const fid = `${prefix}${next + i + 1}`;
       const claim = content(f.claim, policy);
       db.query(
         `INSERT INTO review_findings (review_id, id, seq, source, agent_id, severity, location, claim, claim_len, evidence, created_at, updated_at)
          VALUES ($review, $fid, $seq, $source, $agent, $severity, $location, $claim, $claimLen, $evidence, $now, $now)`,
-      ).run({ review: id, fid, seq: next + i + 1, source, agent: agentId, severity: f.severity, location: metaText(f.location), claim: claim.text, claimLen: claim.length, evidence: optionalContent(f.evidence, policy)?.text ?? null, now });
+      ).run({
+        review: id,
+        fid,
+        seq: next + i + 1,
+        source,
+        agent: agentId,
+        severity: f.severity,
+        location: metaText(f.location),
+        claim: claim.text,
+        claimLen: claim.length,
+        evidence: optionalContent(f.evidence, policy)?.text ?? null,
+        now,
+      });
       return fid;
     });
   };
@@ -224,7 +260,11 @@ export function createReviewStore(db: Database, policy: ContentPolicy): ReviewSt
   const touch = (id: string, now: number) => db.query(`UPDATE reviews SET updated_at = $now WHERE id = $id`).run({ id, now });
 
   const claimTx = db.transaction((id: string, hash: string, now: number): ClaimOutcome => {
-    const row = db.query<Pick<ReviewRow, "status" | "token_sha256" | "token_binding" | "token_expires_at" | "token_spent_at">, { id: string }>(`SELECT status, token_sha256, token_binding, token_expires_at, token_spent_at FROM reviews WHERE id = $id`).get({ id });
+    const row = db
+      .query<Pick<ReviewRow, "status" | "token_sha256" | "token_binding" | "token_expires_at" | "token_spent_at">, { id: string }>(
+        `SELECT status, token_sha256, token_binding, token_expires_at, token_spent_at FROM reviews WHERE id = $id`,
+      )
+      .get({ id });
     if (!row) return { outcome: "unknown" };
     if (row.token_sha256 !== hash || row.token_spent_at !== null) return { outcome: "invalid" };
     if (row.status !== "planned") return { outcome: "wrong_state", status: row.status };
@@ -232,12 +272,20 @@ export function createReviewStore(db: Database, policy: ContentPolicy): ReviewSt
       db.query(`UPDATE reviews SET status = 'expired', updated_at = $now WHERE id = $id`).run({ id, now });
       return { outcome: "expired" };
     }
-    const won = db.query(`UPDATE reviews SET token_spent_at = $now, status = 'approving', updated_at = $now WHERE id = $id AND token_spent_at IS NULL AND status = 'planned'`).run({ id, now }).changes;
+    const won = db
+      .query(
+        `UPDATE reviews SET token_spent_at = $now, status = 'approving', updated_at = $now WHERE id = $id AND token_spent_at IS NULL AND status = 'planned'`,
+      )
+      .run({ id, now }).changes;
     return won === 1 ? { outcome: "claimed", binding: row.token_binding } : { outcome: "invalid" };
   });
 
   const finishTx = db.transaction((id: string, agentId: string, end: ReviewerEnd, now: number): string[] => {
-    const reviewer = db.query<{ n: number; backend: string; model: string | null }, { id: string; agent: string }>(`SELECT n, backend, model FROM review_reviewers WHERE review_id = $id AND agent_id = $agent`).get({ id, agent: agentId });
+    const reviewer = db
+      .query<{ n: number; backend: string; model: string | null }, { id: string; agent: string }>(
+        `SELECT n, backend, model FROM review_reviewers WHERE review_id = $id AND agent_id = $agent`,
+      )
+      .get({ id, agent: agentId });
     if (!reviewer) throw new Error(`review ${id} has no reviewer ${agentId}`);
     const reply = optionalContent(end.reply, policy);
     db.query(
@@ -260,18 +308,34 @@ export function createReviewStore(db: Database, policy: ContentPolicy): ReviewSt
       latency: Math.round(end.latencyMs),
       now,
     });
-    insertUsage(db, { source: "review", refId: id, refN: reviewer.n, agentId, backend: reviewer.backend, model: end.modelReported ?? reviewer.model, usage: end.usage, latencyMs: end.latencyMs, createdAt: now });
+    insertUsage(db, {
+      source: "review",
+      refId: id,
+      refN: reviewer.n,
+      agentId,
+      backend: reviewer.backend,
+      model: end.modelReported ?? reviewer.model,
+      usage: end.usage,
+      latencyMs: end.latencyMs,
+      createdAt: now,
+    });
     touch(id, now);
     return insertFindings(id, "reviewer", agentId, end.findings ?? [], now);
   });
 
-  const finalizeTx = db.transaction((id: string, synthesis: unknown, dispositions: readonly { id: string; disposition: Disposition; reason?: string }[], now: number): boolean => {
-    const done = db.query(`UPDATE reviews SET status = 'finalized', synthesis_json = $synthesis, updated_at = $now WHERE id = $id AND status = 'awaiting_synthesis'`).run({ id, synthesis: storedJson(synthesis, policy), now }).changes;
-    if (done !== 1) return false;
-    const set = db.query(`UPDATE review_findings SET disposition = $disposition, disposition_reason = $reason, updated_at = $now WHERE review_id = $id AND id = $fid`);
-    for (const d of dispositions) set.run({ id, fid: d.id, disposition: d.disposition, reason: metaText(d.reason), now });
-    return true;
-  });
+  const finalizeTx = db.transaction(
+    (id: string, synthesis: unknown, dispositions: readonly { id: string; disposition: Disposition; reason?: string }[], now: number): boolean => {
+      const done = db
+        .query(`UPDATE reviews SET status = 'finalized', synthesis_json = $synthesis, updated_at = $now WHERE id = $id AND status = 'awaiting_synthesis'`)
+        .run({ id, synthesis: storedJson(synthesis, policy), now }).changes;
+      if (done !== 1) return false;
+      const set = db.query(
+        `UPDATE review_findings SET disposition = $disposition, disposition_reason = $reason, updated_at = $now WHERE review_id = $id AND id = $fid`,
+      );
+      for (const d of dispositions) set.run({ id, fid: d.id, disposition: d.disposition, reason: metaText(d.reason), now });
+      return true;
+    },
+  );
 
   return {
     create(input) {
@@ -299,8 +363,10 @@ export function createReviewStore(db: Database, policy: ContentPolicy): ReviewSt
           expires: input.token.expiresAt,
           now,
         });
-        const add = db.query(`INSERT INTO review_reviewers (review_id, n, agent_id, backend, model, status) VALUES ($id, $n, $agent, $backend, $model, 'pending')`);
-        input.reviewers.forEach((r, i) => add.run({ id, n: i + 1, agent: r.agentId, backend: r.backend, model: r.model ?? null }));
+        const add = db.query(
+          `INSERT INTO review_reviewers (review_id, n, agent_id, backend, model, status) VALUES ($id, $n, $agent, $backend, $model, 'pending')`,
+        );
+        for (const [i, r] of input.reviewers.entries()) add.run({ id, n: i + 1, agent: r.agentId, backend: r.backend, model: r.model ?? null });
       }).immediate();
       return id;
     },
@@ -309,13 +375,18 @@ export function createReviewStore(db: Database, policy: ContentPolicy): ReviewSt
       const row = db.query<ReviewRow, { id: string }>(`SELECT * FROM reviews WHERE id = $id`).get({ id });
       if (!row) return undefined;
       const reviewers = db.query<ReviewerRow, { id: string }>(`SELECT * FROM review_reviewers WHERE review_id = $id ORDER BY n`).all({ id }).map(toReviewer);
-      const findings = db.query<FindingRow, { id: string }>(`SELECT * FROM review_findings WHERE review_id = $id ORDER BY source, seq`).all({ id }).map(toFinding);
+      const findings = db
+        .query<FindingRow, { id: string }>(`SELECT * FROM review_findings WHERE review_id = $id ORDER BY source, seq`)
+        .all({ id })
+        .map(toFinding);
       return toReview(row, reviewers, findings);
     },
 
     list({ limit = 50, status } = {}) {
       const rows = db
-        .query<ReviewRow, { limit: number; status: string | null }>(`SELECT * FROM reviews WHERE $status IS NULL OR status = $status ORDER BY updated_at DESC, id DESC LIMIT $limit`)
+        .query<ReviewRow, { limit: number; status: string | null }>(
+          `SELECT * FROM reviews WHERE $status IS NULL OR status = $status ORDER BY updated_at DESC, id DESC LIMIT $limit`,
+        )
         .all({ limit, status: status ?? null });
       return rows.map((r) => summaryOf(db, r));
     },
@@ -328,20 +399,26 @@ export function createReviewStore(db: Database, policy: ContentPolicy): ReviewSt
       const states = from.map((s) => `'${s}'`).join(", ");
       return (
         db
-          .query(`UPDATE reviews SET status = $to, approval = coalesce($approval, approval), secrets = coalesce($secrets, secrets), job_id = coalesce($job, job_id), updated_at = $now WHERE id = $id AND status IN (${states})`)
+          .query(
+            `UPDATE reviews SET status = $to, approval = coalesce($approval, approval), secrets = coalesce($secrets, secrets), job_id = coalesce($job, job_id), updated_at = $now WHERE id = $id AND status IN (${states})`,
+          )
           .run({ id, to, approval: patch.approval ?? null, secrets: patch.secrets ?? null, job: patch.jobId ?? null, now }).changes === 1
       );
     },
 
     addHostFindings(id, findings, now = Date.now()) {
-      return db.transaction(() => {
-        touch(id, now);
-        return insertFindings(id, "host", null, findings, now);
-      }).immediate();
+      return db
+        .transaction(() => {
+          touch(id, now);
+          return insertFindings(id, "host", null, findings, now);
+        })
+        .immediate();
     },
 
     startReviewers(id, agentIds, now = Date.now()) {
-      const start = db.query(`UPDATE review_reviewers SET status = 'running', attempts = attempts + 1, started_at = $now, ended_at = NULL, error_code = NULL, error_message = NULL WHERE review_id = $id AND agent_id = $agent`);
+      const start = db.query(
+        `UPDATE review_reviewers SET status = 'running', attempts = attempts + 1, started_at = $now, ended_at = NULL, error_code = NULL, error_message = NULL WHERE review_id = $id AND agent_id = $agent`,
+      );
       db.transaction(() => {
         for (const agent of agentIds) start.run({ id, agent, now });
         touch(id, now);
@@ -357,7 +434,10 @@ export function createReviewStore(db: Database, policy: ContentPolicy): ReviewSt
     },
 
     count({ olderThan } = {}) {
-      return db.query<{ n: number }, { cutoff: number | null }>(`SELECT count(*) AS n FROM reviews WHERE ${FINISHED_BEFORE}`).get({ cutoff: olderThan ?? null })?.n ?? 0;
+      return (
+        db.query<{ n: number }, { cutoff: number | null }>(`SELECT count(*) AS n FROM reviews WHERE ${FINISHED_BEFORE}`).get({ cutoff: olderThan ?? null })
+          ?.n ?? 0
+      );
     },
 
     delete(id) {
@@ -383,9 +463,15 @@ function removeReviews(db: Database, where: string, params: Record<string, strin
 }
 
 function summaryOf(db: Database, r: ReviewRow): ReviewSummary {
-  const reviewers = db.query<{ agent_id: string }, { id: string }>(`SELECT agent_id FROM review_reviewers WHERE review_id = $id ORDER BY n`).all({ id: r.id }).map((x) => x.agent_id);
+  const reviewers = db
+    .query<{ agent_id: string }, { id: string }>(`SELECT agent_id FROM review_reviewers WHERE review_id = $id ORDER BY n`)
+    .all({ id: r.id })
+    .map((x) => x.agent_id);
   const findings: Record<Severity, number> = { critical: 0, important: 0, minor: 0 };
-  for (const f of db.query<{ severity: Severity; n: number }, { id: string }>(`SELECT severity, count(*) AS n FROM review_findings WHERE review_id = $id GROUP BY severity`).all({ id: r.id })) findings[f.severity] = f.n;
+  for (const f of db
+    .query<{ severity: Severity; n: number }, { id: string }>(`SELECT severity, count(*) AS n FROM review_findings WHERE review_id = $id GROUP BY severity`)
+    .all({ id: r.id }))
+    findings[f.severity] = f.n;
   return { id: r.id, mode: r.mode, status: r.status, reviewers, findings, createdAt: r.created_at, updatedAt: r.updated_at };
 }
 

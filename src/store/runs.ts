@@ -267,19 +267,14 @@ export function createRunStore(db: Database, policy: ContentPolicy): RunStore {
     getRun(id) {
       const row = db.query<RunRow, { id: string }>(`SELECT ${RUN_COLUMNS} FROM runs r WHERE r.id = $id`).get({ id });
       if (!row) return undefined;
-      const attempts = db
-        .query<AttemptRow, { id: string }>(`SELECT * FROM attempts WHERE run_id = $id ORDER BY n`)
-        .all({ id })
-        .map(toAttempt);
+      const attempts = db.query<AttemptRow, { id: string }>(`SELECT * FROM attempts WHERE run_id = $id ORDER BY n`).all({ id }).map(toAttempt);
       return { ...toSummary(row), attempts };
     },
 
     listRuns({ limit = 50, before } = {}) {
       const rows =
         before === undefined
-          ? db
-              .query<RunRow, { limit: number }>(`SELECT ${RUN_COLUMNS} FROM runs r ORDER BY r.started_at DESC, r.id DESC LIMIT $limit`)
-              .all({ limit })
+          ? db.query<RunRow, { limit: number }>(`SELECT ${RUN_COLUMNS} FROM runs r ORDER BY r.started_at DESC, r.id DESC LIMIT $limit`).all({ limit })
           : db
               .query<RunRow, { limit: number; before: string }>(
                 `SELECT ${RUN_COLUMNS} FROM runs r, (SELECT started_at, id FROM runs WHERE id = $before) b
@@ -301,7 +296,9 @@ export function createRunStore(db: Database, policy: ContentPolicy): RunStore {
     },
 
     countRuns({ olderThan } = {}) {
-      const row = db.query<{ n: number }, { cutoff: number | null }>(`SELECT count(*) AS n FROM runs WHERE ${FINISHED_BEFORE}`).get({ cutoff: olderThan ?? null });
+      const row = db
+        .query<{ n: number }, { cutoff: number | null }>(`SELECT count(*) AS n FROM runs WHERE ${FINISHED_BEFORE}`)
+        .get({ cutoff: olderThan ?? null });
       return row?.n ?? 0;
     },
 

@@ -67,15 +67,35 @@ export function readSeedHistory(path: string): Result<SeedConsultation[]> {
   try {
     db = new Database(path, { readonly: true });
   } catch (error) {
-    return fail("invalid_arguments", `Cannot open ${path} as a SQLite database: ${String(error)}.`, "Pass Orchestrator MCP's consultations database (consult.database_path, by default ~/.orchestrator-mcp/consultations.sqlite3).");
+    return fail(
+      "invalid_arguments",
+      `Cannot open ${path} as a SQLite database: ${String(error)}.`,
+      "Pass Orchestrator MCP's consultations database (consult.database_path, by default ~/.orchestrator-mcp/consultations.sqlite3).",
+    );
   }
   try {
-    const tables = new Set(db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((r) => r.name));
+    const tables = new Set(
+      db
+        .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .all()
+        .map((r) => r.name),
+    );
     if (!tables.has("consultations") || !tables.has("consultation_turns")) {
-      return fail("invalid_arguments", `${path} is not an Orchestrator MCP consultations database (no consultations / consultation_turns tables).`, "Pass the file named by consult.database_path in its config.yaml.");
+      return fail(
+        "invalid_arguments",
+        `${path} is not an Orchestrator MCP consultations database (no consultations / consultation_turns tables).`,
+        "Pass the file named by consult.database_path in its config.yaml.",
+      );
     }
-    const hasWorkflow = db.query<{ name: string }, []>("SELECT name FROM pragma_table_info('consultations')").all().some((c) => c.name === "workflow_id");
-    const rows = db.query<ConsultationRow, []>(`SELECT id, origin_runtime, target_agent_id, target_runtime, target_model, native_session_id, status, created_at${hasWorkflow ? ", workflow_id" : ""} FROM consultations ORDER BY created_at, id`).all();
+    const hasWorkflow = db
+      .query<{ name: string }, []>("SELECT name FROM pragma_table_info('consultations')")
+      .all()
+      .some((c) => c.name === "workflow_id");
+    const rows = db
+      .query<ConsultationRow, []>(
+        `SELECT id, origin_runtime, target_agent_id, target_runtime, target_model, native_session_id, status, created_at${hasWorkflow ? ", workflow_id" : ""} FROM consultations ORDER BY created_at, id`,
+      )
+      .all();
     const turnsOf = db.query<TurnRow, { id: string }>(
       "SELECT sequence_number, source_mode, user_prompt, context, validated_response_json, input_tokens, output_tokens, cost_usd, latency_ms, error_code, created_at FROM consultation_turns WHERE consultation_id = $id ORDER BY sequence_number",
     );

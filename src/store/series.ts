@@ -189,7 +189,9 @@ export function createSeriesStore(db: Database): SeriesStore {
 
     totals({ since }) {
       const runs = db
-        .query<{ runs: number; failed: number | null }, Params>(`SELECT count(*) AS runs, sum(status = 'failed') AS failed FROM runs WHERE started_at >= $since`)
+        .query<{ runs: number; failed: number | null }, Params>(
+          `SELECT count(*) AS runs, sum(status = 'failed') AS failed FROM runs WHERE started_at >= $since`,
+        )
         .get({ since });
       const fell = db
         .query<{ n: number }, Params>(

@@ -67,7 +67,10 @@ export interface NewStep {
   reviewId?: string;
 }
 
-export type SpendOutcome = { outcome: "spent"; step: StepRecord } | { outcome: "unknown" | "invalid" | "expired" } | { outcome: "wrong_state"; status: StepStatus };
+export type SpendOutcome =
+  | { outcome: "spent"; step: StepRecord }
+  | { outcome: "unknown" | "invalid" | "expired" }
+  | { outcome: "wrong_state"; status: StepStatus };
 
 export interface WorkflowStore {
   create(input: { id: string; goal: string; workdir: string; commit: string; snapshot: unknown; now: number }): void;
@@ -137,15 +140,46 @@ function parse(text: string | null): unknown {
 }
 
 function workflowOf(r: WorkflowRow): WorkflowRecord {
-  return { id: r.id, status: r.status, goal: r.goal, workdir: r.workdir, baselineCommit: r.baseline_commit, currentCommit: r.current_commit, round: r.round, snapshot: parse(r.snapshot_json), createdAt: r.created_at, updatedAt: r.updated_at };
+  return {
+    id: r.id,
+    status: r.status,
+    goal: r.goal,
+    workdir: r.workdir,
+    baselineCommit: r.baseline_commit,
+    currentCommit: r.current_commit,
+    round: r.round,
+    snapshot: parse(r.snapshot_json),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
 }
 
 function stepOf(r: StepRow): StepRecord {
   return {
-    id: r.id, workflowId: r.workflow_id, seq: r.seq, step: r.step, round: r.round, status: r.status, executor: r.executor, agentId: r.agent_id, execution: r.execution,
-    preview: parse(r.preview_json), context: r.context, promptSha256: r.prompt_sha256, tokenSha256: r.token_sha256, tokenBinding: r.token_binding, tokenExpiresAt: r.token_expires_at,
-    tokenSpentAt: r.token_spent_at, approval: r.approval, commitBefore: r.commit_before, reviewId: r.review_id, result: parse(r.result_json), errorCode: r.error_code, errorMessage: r.error_message,
-    createdAt: r.created_at, updatedAt: r.updated_at,
+    id: r.id,
+    workflowId: r.workflow_id,
+    seq: r.seq,
+    step: r.step,
+    round: r.round,
+    status: r.status,
+    executor: r.executor,
+    agentId: r.agent_id,
+    execution: r.execution,
+    preview: parse(r.preview_json),
+    context: r.context,
+    promptSha256: r.prompt_sha256,
+    tokenSha256: r.token_sha256,
+    tokenBinding: r.token_binding,
+    tokenExpiresAt: r.token_expires_at,
+    tokenSpentAt: r.token_spent_at,
+    approval: r.approval,
+    commitBefore: r.commit_before,
+    reviewId: r.review_id,
+    result: parse(r.result_json),
+    errorCode: r.error_code,
+    errorMessage: r.error_message,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 }
 
@@ -161,7 +195,11 @@ export function createWorkflowStore(db: Database, _policy: ContentPolicy): Workf
     if (row.token_spent_at !== null) return { outcome: "invalid" };
     if (row.status !== "planned") return { outcome: "wrong_state", status: row.status };
     if (row.token_expires_at < now) return { outcome: "expired" };
-    const won = db.query(`UPDATE workflow_steps SET token_spent_at = $now, status = 'running', updated_at = $now WHERE id = $id AND token_spent_at IS NULL AND status = 'planned'`).run({ id: stepId, now }).changes;
+    const won = db
+      .query(
+        `UPDATE workflow_steps SET token_spent_at = $now, status = 'running', updated_at = $now WHERE id = $id AND token_spent_at IS NULL AND status = 'planned'`,
+      )
+      .run({ id: stepId, now }).changes;
     const step = getStep(stepId);
     return won === 1 && step ? { outcome: "spent", step } : { outcome: "invalid" };
   });
@@ -176,11 +214,14 @@ export function createWorkflowStore(db: Database, _policy: ContentPolicy): Workf
       const row = db.query<WorkflowRow, { id: string }>(`SELECT * FROM workflows WHERE id = $id`).get({ id });
       return row ? workflowOf(row) : undefined;
     },
-    list: (limit = 50) => db.query<WorkflowRow, { limit: number }>(`SELECT * FROM workflows ORDER BY updated_at DESC LIMIT $limit`).all({ limit }).map(workflowOf),
+    list: (limit = 50) =>
+      db.query<WorkflowRow, { limit: number }>(`SELECT * FROM workflows ORDER BY updated_at DESC LIMIT $limit`).all({ limit }).map(workflowOf),
     update: (id, patch, now) => {
       const current = db.query<WorkflowRow, { id: string }>(`SELECT * FROM workflows WHERE id = $id`).get({ id });
       if (!current) return;
-      db.query(`UPDATE workflows SET status = $status, current_commit = $commit, round = $round, snapshot_json = $snapshot, updated_at = $now WHERE id = $id`).run({
+      db.query(
+        `UPDATE workflows SET status = $status, current_commit = $commit, round = $round, snapshot_json = $snapshot, updated_at = $now WHERE id = $id`,
+      ).run({
         id,
         status: patch.status ?? current.status,
         commit: patch.currentCommit ?? current.current_commit,
@@ -190,15 +231,31 @@ export function createWorkflowStore(db: Database, _policy: ContentPolicy): Workf
       });
     },
     addStep: (s, now) => {
-      const seq = (db.query<{ n: number }, { id: string }>(`SELECT coalesce(max(seq), 0) AS n FROM workflow_steps WHERE workflow_id = $id`).get({ id: s.workflowId })?.n ?? 0) + 1;
+      const seq =
+        (db.query<{ n: number }, { id: string }>(`SELECT coalesce(max(seq), 0) AS n FROM workflow_steps WHERE workflow_id = $id`).get({ id: s.workflowId })
+          ?.n ?? 0) + 1;
       db.query(
         `INSERT INTO workflow_steps (id, workflow_id, seq, step, round, status, executor, agent_id, execution, preview_json, context, prompt_sha256,
            token_sha256, token_binding, token_expires_at, commit_before, review_id, created_at, updated_at)
          VALUES ($id, $wf, $seq, $step, $round, 'planned', $executor, $agent, $execution, $preview, $context, $prompt, $sha, $binding, $expires, $commit, $review, $now, $now)`,
       ).run({
-        id: s.id, wf: s.workflowId, seq, step: s.step, round: s.round, executor: s.executor, agent: s.agentId ?? null, execution: s.execution ?? null,
-        preview: redactedJson(s.preview), context: redact(s.context), prompt: s.promptSha256, sha: s.token.sha256, binding: s.token.binding, expires: s.token.expiresAt,
-        commit: s.commitBefore, review: s.reviewId ?? null, now,
+        id: s.id,
+        wf: s.workflowId,
+        seq,
+        step: s.step,
+        round: s.round,
+        executor: s.executor,
+        agent: s.agentId ?? null,
+        execution: s.execution ?? null,
+        preview: redactedJson(s.preview),
+        context: redact(s.context),
+        prompt: s.promptSha256,
+        sha: s.token.sha256,
+        binding: s.token.binding,
+        expires: s.token.expiresAt,
+        commit: s.commitBefore,
+        review: s.reviewId ?? null,
+        now,
       });
       const step = getStep(s.id);
       if (!step) throw new Error(`workflow step ${s.id} vanished after insert`);
@@ -207,11 +264,14 @@ export function createWorkflowStore(db: Database, _policy: ContentPolicy): Workf
     bind: (stepId, binding) => {
       db.query(`UPDATE workflow_steps SET token_binding = $binding WHERE id = $id`).run({ id: stepId, binding });
     },
-    steps: (workflowId) => db.query<StepRow, { id: string }>(`SELECT * FROM workflow_steps WHERE workflow_id = $id ORDER BY seq`).all({ id: workflowId }).map(stepOf),
+    steps: (workflowId) =>
+      db.query<StepRow, { id: string }>(`SELECT * FROM workflow_steps WHERE workflow_id = $id ORDER BY seq`).all({ id: workflowId }).map(stepOf),
     step: getStep,
     spend: (stepId, hash, now) => spendTx(stepId, hash, now),
     finishStep: (id, end, now) => {
-      db.query(`UPDATE workflow_steps SET status = $status, result_json = $result, error_code = $code, error_message = $message, approval = coalesce($approval, approval), updated_at = $now WHERE id = $id`).run({
+      db.query(
+        `UPDATE workflow_steps SET status = $status, result_json = $result, error_code = $code, error_message = $message, approval = coalesce($approval, approval), updated_at = $now WHERE id = $id`,
+      ).run({
         id,
         status: end.status,
         result: end.result === undefined ? null : redactedJson(end.result),
@@ -221,9 +281,13 @@ export function createWorkflowStore(db: Database, _policy: ContentPolicy): Workf
         now,
       });
     },
-    cancelPlanned: (workflowId, now) => db.query(`UPDATE workflow_steps SET status = 'cancelled', updated_at = $now WHERE workflow_id = $id AND status = 'planned'`).run({ id: workflowId, now }).changes,
+    cancelPlanned: (workflowId, now) =>
+      db.query(`UPDATE workflow_steps SET status = 'cancelled', updated_at = $now WHERE workflow_id = $id AND status = 'planned'`).run({ id: workflowId, now })
+        .changes,
     delete: (id) => {
-      const w = db.query<{ running: number }, { id: string }>(`SELECT count(*) AS running FROM workflow_steps WHERE workflow_id = $id AND status = 'running'`).get({ id });
+      const w = db
+        .query<{ running: number }, { id: string }>(`SELECT count(*) AS running FROM workflow_steps WHERE workflow_id = $id AND status = 'running'`)
+        .get({ id });
       if ((w?.running ?? 0) > 0) return "running";
       return db.query(`DELETE FROM workflows WHERE id = $id`).run({ id }).changes > 0 ? "deleted" : "not_found";
     },

@@ -77,14 +77,25 @@ describe("claude invocation", () => {
     expect(containsSeq(args, ["--safe-mode", "--tools", "WebSearch,WebFetch", "--permission-mode", "dontAsk"])).toBe(true);
     expect(containsSeq(args, ["--allowedTools", "WebSearch", "WebFetch"])).toBe(true);
     expect(args).not.toContain("Bash");
-    const use = (name: string, input: Record<string, string>) => claudeAdapter.parse(JSON.stringify({ type: "assistant", message: { id: "m", model: "claude-opus-5-5", content: [{ type: "tool_use", id: "t", name, input }] } })).filter((e) => e.kind === "tool");
+    const use = (name: string, input: Record<string, string>) =>
+      claudeAdapter
+        .parse(JSON.stringify({ type: "assistant", message: { id: "m", model: "claude-opus-5-5", content: [{ type: "tool_use", id: "t", name, input }] } }))
+        .filter((e) => e.kind === "tool");
     expect(use("WebSearch", { query: "pong" })).toEqual([{ kind: "tool", name: "WebSearch", phase: "start", acts: false, detail: "pong", web: "search" }]);
-    expect(use("WebFetch", { url: "https://example.org", prompt: "p" })).toEqual([{ kind: "tool", name: "WebFetch", phase: "start", acts: false, detail: "https://example.org", web: "fetch" }]);
+    expect(use("WebFetch", { url: "https://example.org", prompt: "p" })).toEqual([
+      { kind: "tool", name: "WebFetch", phase: "start", acts: false, detail: "https://example.org", web: "fetch" },
+    ]);
     expect(use("Read", { file_path: "/x" })[0]).not.toHaveProperty("web");
   });
 
   test("answer: no tools, dontAsk, safe mode, native schema; never allowedTools", () => {
-    const args = claudeAdapter.invocation({ ...base, mode: "answer", outputSchema: '{"type":"object"}', allowedTools: ["Bash"], permissionMode: "bypassPermissions" }).args;
+    const args = claudeAdapter.invocation({
+      ...base,
+      mode: "answer",
+      outputSchema: '{"type":"object"}',
+      allowedTools: ["Bash"],
+      permissionMode: "bypassPermissions",
+    }).args;
     expect(containsSeq(args, ["--safe-mode", "--tools", "", "--permission-mode", "dontAsk"])).toBe(true);
     expect(containsSeq(args, ["--json-schema", '{"type":"object"}'])).toBe(true);
     expect(args).not.toContain("--allowedTools");
@@ -145,7 +156,10 @@ describe("claude parse over real 2.1.332 captures", () => {
   });
 
   test("api_retry: capacity by status or kind, transport without a status, the provider's wait only above claude's own backoff", () => {
-    const retry = (fields: Record<string, unknown>) => claudeAdapter.parse(JSON.stringify({ type: "system", subtype: "api_retry", attempt: 1, max_retries: 1, retry_delay_ms: 546.8, session_id: "s", ...fields }))[0];
+    const retry = (fields: Record<string, unknown>) =>
+      claudeAdapter.parse(
+        JSON.stringify({ type: "system", subtype: "api_retry", attempt: 1, max_retries: 1, retry_delay_ms: 546.8, session_id: "s", ...fields }),
+      )[0];
     expect(retry({ error_status: 529, error: "overloaded" })).toEqual({ kind: "retry", message: "API retry 1/1 (529, overloaded)", failure: "capacity" });
     expect(retry({ error_status: 503, error: "server_error" })).toMatchObject({ failure: "capacity" });
     expect(retry({ error_status: null, error: "unknown" })).toMatchObject({ failure: "transport" });
@@ -165,22 +179,45 @@ describe("claude parse over real 2.1.332 captures", () => {
         tool: "Bash",
         id: "toolu_fake_mx1vj6vm_50",
         detail: "touch touched.txt && echo touched",
-        message: "touch in '<workdir><workdir>' needs approval. The path is inside the working directories for this session ('<workdir>/work'), and Claude Code asks before a shell command creates, changes or removes files there.",
+        message:
+          "touch in '<workdir><workdir>' needs approval. The path is inside the working directories for this session ('<workdir>/work'), and Claude Code asks before a shell command creates, changes or removes files there.",
       },
     ]);
     expect(claudeAdapter.classify(run)).toBeUndefined();
     // 2.1.197 names it only in the result's permission_denials.
-    const result = JSON.stringify({ type: "result", subtype: "success", is_error: false, result: "done", session_id: "s", permission_denials: [{ tool_name: "Write", tool_use_id: "t1", tool_input: { file_path: "/r/x.txt", content: "x" } }] });
+    const result = JSON.stringify({
+      type: "result",
+      subtype: "success",
+      is_error: false,
+      result: "done",
+      session_id: "s",
+      permission_denials: [{ tool_name: "Write", tool_use_id: "t1", tool_input: { file_path: "/r/x.txt", content: "x" } }],
+    });
     expect(claudeAdapter.parse(result).filter((e) => e.kind === "refusal")).toEqual([{ kind: "refusal", tool: "Write", id: "t1", detail: "/r/x.txt" }]);
   });
 
   test("a model_fallback line names the model that answers from then on", () => {
-    const line = JSON.stringify({ type: "system", subtype: "model_fallback", trigger: "overloaded", original_model: "overload-model", fallback_model: "fake-model", content: "Switched to fake-model due to high demand for overload-model" });
+    const line = JSON.stringify({
+      type: "system",
+      subtype: "model_fallback",
+      trigger: "overloaded",
+      original_model: "overload-model",
+      fallback_model: "fake-model",
+      content: "Switched to fake-model due to high demand for overload-model",
+    });
     expect(claudeAdapter.parse(line)).toEqual([{ kind: "model", model: "fake-model" }]);
   });
 
   test("structured output becomes final.structured", () => {
-    const line = JSON.stringify({ type: "result", subtype: "success", is_error: false, result: '{"answer":"PONG"}', structured_output: { answer: "PONG" }, session_id: "s", num_turns: 2 });
+    const line = JSON.stringify({
+      type: "result",
+      subtype: "success",
+      is_error: false,
+      result: '{"answer":"PONG"}',
+      structured_output: { answer: "PONG" },
+      session_id: "s",
+      num_turns: 2,
+    });
     expect(claudeAdapter.parse(line).at(-1)).toEqual({ kind: "final", ok: true, text: '{"answer":"PONG"}', structured: { answer: "PONG" } });
   });
 
@@ -220,7 +257,14 @@ describe("claude classify over real captures", () => {
     expect(claudeAdapter.explain(capture("claude-fake-basic-stream-json"))).toBeUndefined();
   });
 
-  const outcome = (events: AgentEvent[], exitCode: number | null, extra: Partial<ExitOutcome> = {}): ExitOutcome => ({ exitCode, signal: null, events, stderrTail: "", rawStdoutTail: "", ...extra });
+  const outcome = (events: AgentEvent[], exitCode: number | null, extra: Partial<ExitOutcome> = {}): ExitOutcome => ({
+    exitCode,
+    signal: null,
+    events,
+    stderrTail: "",
+    rawStdoutTail: "",
+    ...extra,
+  });
 
   test("empty answer, missing binary, bad output, crash", () => {
     expect(claudeAdapter.classify(outcome([{ kind: "final", ok: true, text: "  " }], 0))).toBe("empty_answer");
@@ -232,7 +276,9 @@ describe("claude classify over real captures", () => {
   });
 
   test("exit 0 with is_error still fails", () => {
-    const events = claudeAdapter.parse(JSON.stringify({ type: "result", subtype: "success", is_error: true, result: "API Error: Repeated 529 Overloaded errors", session_id: "s" }));
+    const events = claudeAdapter.parse(
+      JSON.stringify({ type: "result", subtype: "success", is_error: true, result: "API Error: Repeated 529 Overloaded errors", session_id: "s" }),
+    );
     expect(claudeAdapter.classify(outcome(events, 0))).toBe("capacity");
   });
 });
@@ -240,15 +286,25 @@ describe("claude classify over real captures", () => {
 describe("claude probes", () => {
   test("doctor data names the real commands", () => {
     expect(claudeAdapter.probes.auth).toEqual(["auth", "status"]);
-    expect(claudeAdapter.probes.requiredFlags.map((f) => f.flag)).toEqual(expect.arrayContaining(["--strict-mcp-config", "--setting-sources", "--json-schema"]));
-    expect((deriveProvider(claudeAdapter.provider, undefined, undefined)?.provider ?? "unknown")).toBe("anthropic");
+    expect(claudeAdapter.probes.requiredFlags.map((f) => f.flag)).toEqual(
+      expect.arrayContaining(["--strict-mcp-config", "--setting-sources", "--json-schema"]),
+    );
+    expect(deriveProvider(claudeAdapter.provider, undefined, undefined)?.provider ?? "unknown").toBe("anthropic");
   });
 });
 
 describe("claude per-message usage", () => {
   test("an assistant message's usage is scoped by its id, so its content blocks count it once", () => {
-    const line = (id: string, block: unknown) => JSON.stringify({ type: "assistant", message: { id, model: "claude-opus-4-6", content: [block], usage: { input_tokens: 42, output_tokens: 1, cache_read_input_tokens: 0 } } });
-    const events = [line("m1", { type: "text", text: "a" }), line("m1", { type: "tool_use", name: "Read", input: {} }), line("m2", { type: "text", text: "b" })].flatMap((l) => claudeAdapter.parse(l));
+    const line = (id: string, block: unknown) =>
+      JSON.stringify({
+        type: "assistant",
+        message: { id, model: "claude-opus-4-6", content: [block], usage: { input_tokens: 42, output_tokens: 1, cache_read_input_tokens: 0 } },
+      });
+    const events = [
+      line("m1", { type: "text", text: "a" }),
+      line("m1", { type: "tool_use", name: "Read", input: {} }),
+      line("m2", { type: "text", text: "b" }),
+    ].flatMap((l) => claudeAdapter.parse(l));
     expect(events.filter((e) => e.kind === "usage")).toEqual([
       { kind: "usage", scope: "m1", usage: { inputTokens: 42, outputTokens: 1, turns: 1 } },
       { kind: "usage", scope: "m1", usage: { inputTokens: 42, outputTokens: 1, turns: 1 } },
@@ -261,9 +317,14 @@ describe("claude per-message usage", () => {
 describe("claude rate_limit_event (issue 25)", () => {
   test("allowed / allowed_warning / rejected become quota windows; only the rate-limit fields are read", () => {
     const parseClaudeLine = (l: string) => claudeAdapter.parse(l);
-    const line = (status: string, extra = {}) => JSON.stringify({ type: "rate_limit_event", rate_limit_info: { status, resetsAt: 1_800_000_000, rateLimitType: "seven_day", ...extra }, session_id: "s" });
-    expect(parseClaudeLine(line("allowed"))).toEqual([{ kind: "quota", window: "seven_day", state: "ok", resetsAt: 1_800_000_000_000, source: "claude rate_limit_event" }]);
-    expect(parseClaudeLine(line("allowed_warning", { utilization: 0.9 }))).toEqual([{ kind: "quota", window: "seven_day", state: "warning", usedPercent: 90, resetsAt: 1_800_000_000_000, source: "claude rate_limit_event" }]);
+    const line = (status: string, extra = {}) =>
+      JSON.stringify({ type: "rate_limit_event", rate_limit_info: { status, resetsAt: 1_800_000_000, rateLimitType: "seven_day", ...extra }, session_id: "s" });
+    expect(parseClaudeLine(line("allowed"))).toEqual([
+      { kind: "quota", window: "seven_day", state: "ok", resetsAt: 1_800_000_000_000, source: "claude rate_limit_event" },
+    ]);
+    expect(parseClaudeLine(line("allowed_warning", { utilization: 0.9 }))).toEqual([
+      { kind: "quota", window: "seven_day", state: "warning", usedPercent: 90, resetsAt: 1_800_000_000_000, source: "claude rate_limit_event" },
+    ]);
     expect(parseClaudeLine(line("rejected"))[0]).toMatchObject({ state: "exhausted" });
     expect(parseClaudeLine(line("something_new"))).toEqual([]);
   });

@@ -2,13 +2,7 @@ import { deriveProvider } from "../../src/config/providers.ts";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  codexAdapter,
-  codexHomeFor,
-  codexModelFromRollout,
-  codexRolloutDirFor,
-  isCodexRolloutFor,
-} from "../../src/backends/codex/index.ts";
+import { codexAdapter, codexHomeFor, codexModelFromRollout, codexRolloutDirFor, isCodexRolloutFor } from "../../src/backends/codex/index.ts";
 import { foldEvents } from "../../src/backends/fold.ts";
 import type { AgentEvent, ExitOutcome, FailureClass, RunRequest } from "../../src/backends/contract.ts";
 
@@ -45,7 +39,8 @@ describe("codex invocation", () => {
     const caps = ["-c", "model_providers.fake.request_max_retries=0", "-c", "model_providers.fake.stream_max_retries=1"];
     const route = codexAdapter.invocation({ ...base, configuredProvider: "fake" }).args;
     expect(route.slice(route.indexOf("-s") + 2, route.indexOf("-s") + 6)).toEqual(caps);
-    for (const builtIn of ["openai", "ollama", "lmstudio"]) expect(codexAdapter.invocation({ ...base, configuredProvider: builtIn }).args.join(" ")).not.toContain("max_retries");
+    for (const builtIn of ["openai", "ollama", "lmstudio"])
+      expect(codexAdapter.invocation({ ...base, configuredProvider: builtIn }).args.join(" ")).not.toContain("max_retries");
     expect(codexAdapter.invocation({ ...base, configuredProvider: "bad name]" }).args.join(" ")).not.toContain("max_retries");
     expect(codexAdapter.invocation({ ...base, mode: "answer", configuredProvider: "fake" }).args.join(" ")).not.toContain("max_retries");
     expect(codexAdapter.invocation({ ...base, configuredProvider: "fake", resumeSessionId: "t1" }).args.slice(-3)).toEqual(["resume", "t1", "-"]);
@@ -68,7 +63,20 @@ describe("codex invocation", () => {
   });
 
   /** Approvals never asked, shell/unified exec and subagents off: the model is offered no command tool. */
-  const ANSWER_KEYS = ["-c", 'approval_policy="never"', "-c", "features.shell_tool=false", "-c", "features.unified_exec=false", "-c", "features.multi_agent=false", "-c", "features.multi_agent_v2=false", "-c", 'web_search="disabled"'];
+  const ANSWER_KEYS = [
+    "-c",
+    'approval_policy="never"',
+    "-c",
+    "features.shell_tool=false",
+    "-c",
+    "features.unified_exec=false",
+    "-c",
+    "features.multi_agent=false",
+    "-c",
+    "features.multi_agent_v2=false",
+    "-c",
+    'web_search="disabled"',
+  ];
 
   test("answer mode with web: the hosted web_search tool is offered (live), nothing else changes", () => {
     const inv = codexAdapter.invocation({ ...base, mode: "answer", web: true });
@@ -81,8 +89,19 @@ describe("codex invocation", () => {
   test("answer mode: read-only, user config and rules ignored, no command tools, native schema, never ephemeral", () => {
     const inv = codexAdapter.invocation({ ...base, mode: "answer", sandbox: "danger-full-access", outputSchemaPath: "/tmp/s.json" });
     expect(inv.args).toEqual([
-      "exec", "--json", "--skip-git-repo-check", "--ignore-user-config", "--ignore-rules",
-      "-C", "/work/repo", "-s", "read-only", ...ANSWER_KEYS, "--output-schema", "/tmp/s.json", "-",
+      "exec",
+      "--json",
+      "--skip-git-repo-check",
+      "--ignore-user-config",
+      "--ignore-rules",
+      "-C",
+      "/work/repo",
+      "-s",
+      "read-only",
+      ...ANSWER_KEYS,
+      "--output-schema",
+      "/tmp/s.json",
+      "-",
     ]);
     expect(inv.args).not.toContain("--ephemeral");
   });
@@ -90,8 +109,21 @@ describe("codex invocation", () => {
   test("resume: global flags before `resume <id>`, sandbox as a -c key (exec resume refuses -s/-C)", () => {
     const inv = codexAdapter.invocation({ ...base, mode: "answer", resumeSessionId: "01a2-id", model: "gpt-5.5", outputSchemaPath: "/s.json" });
     expect(inv.args).toEqual([
-      "exec", "--json", "--skip-git-repo-check", "--ignore-user-config", "--ignore-rules",
-      "-c", 'sandbox_mode="read-only"', "-m", "gpt-5.5", ...ANSWER_KEYS, "--output-schema", "/s.json", "resume", "01a2-id", "-",
+      "exec",
+      "--json",
+      "--skip-git-repo-check",
+      "--ignore-user-config",
+      "--ignore-rules",
+      "-c",
+      'sandbox_mode="read-only"',
+      "-m",
+      "gpt-5.5",
+      ...ANSWER_KEYS,
+      "--output-schema",
+      "/s.json",
+      "resume",
+      "01a2-id",
+      "-",
     ]);
     expect(inv.args).not.toContain("-s");
     expect(inv.args).not.toContain("-C");
@@ -137,7 +169,12 @@ describe("codex parse over real 0.171.0 captures", () => {
     expect(capture("codex-fake-reasoning").events).toContainEqual({ kind: "thinking", text: "**Thinking about PONG**\n\nThe user wants a pong." });
     const search = capture("codex-fake-web-search").events.filter((e) => e.kind === "tool");
     expect(search.every((e) => e.kind === "tool" && !e.acts && e.detail === "pong protocol" && e.web === "search")).toBe(true);
-    const opened = codexAdapter.parse(JSON.stringify({ type: "item.started", item: { id: "item_0", type: "web_search", query: "", action: { type: "open_page", url: "https://example.org/a" } } }));
+    const opened = codexAdapter.parse(
+      JSON.stringify({
+        type: "item.started",
+        item: { id: "item_0", type: "web_search", query: "", action: { type: "open_page", url: "https://example.org/a" } },
+      }),
+    );
     expect(opened).toEqual([{ kind: "tool", name: "web_search", phase: "start", acts: false, detail: "https://example.org/a", web: "fetch" }]);
     expect(capture("codex-fake-mcp-call-bypass").events).toContainEqual({ kind: "tool", name: "mcp:echo/echo", phase: "end", acts: true });
   });
@@ -154,25 +191,44 @@ describe("codex parse over real 0.171.0 captures", () => {
   });
 
   test("a patch the sandbox rejected shows only on stderr (codex-fake-patch-readonly): it is a refusal; other stderr is nothing", () => {
-    const line = "2026-11-29T13:18:11.511422Z ERROR codex_core::tools::router: error=patch rejected: writing is blocked by read-only sandbox; rejected by user approval settings";
-    expect(codexAdapter.parseStderr?.(line)).toEqual([{ kind: "refusal", tool: "apply_patch", message: "patch rejected: writing is blocked by read-only sandbox; rejected by user approval settings" }]);
-    for (const other of ["Reading additional input from stdin...", "2026-11-29T13:38:57.781363Z ERROR codex_api::endpoint::responses_websocket: failed to connect to Responses WebSocket stage=Unknown"]) expect(codexAdapter.parseStderr?.(other)).toEqual([]);
+    const line =
+      "2026-11-29T13:18:11.511422Z ERROR codex_core::tools::router: error=patch rejected: writing is blocked by read-only sandbox; rejected by user approval settings";
+    expect(codexAdapter.parseStderr?.(line)).toEqual([
+      { kind: "refusal", tool: "apply_patch", message: "patch rejected: writing is blocked by read-only sandbox; rejected by user approval settings" },
+    ]);
+    for (const other of [
+      "Reading additional input from stdin...",
+      "2026-11-29T13:38:57.781363Z ERROR codex_api::endpoint::responses_websocket: failed to connect to Responses WebSocket stage=Unknown",
+    ])
+      expect(codexAdapter.parseStderr?.(other)).toEqual([]);
   });
 
   test("a retry notice says what it retries, from its parenthesis", () => {
     const notice = (message: string) => codexAdapter.parse(JSON.stringify({ type: "error", message }))[0];
     expect(notice("Reconnecting... 1/5 (exceeded retry limit, last status: 429 Too Many Requests)")).toMatchObject({ kind: "retry", failure: "capacity" });
-    expect(notice("Reconnecting... 1/5 (unexpected status 503 Service Unavailable: The server is overloaded. Please try again later., url: http://127.0.0.1:1/v1/responses)")).toMatchObject({ failure: "capacity" });
+    expect(
+      notice(
+        "Reconnecting... 1/5 (unexpected status 503 Service Unavailable: The server is overloaded. Please try again later., url: http://127.0.0.1:1/v1/responses)",
+      ),
+    ).toMatchObject({ failure: "capacity" });
     expect(notice("Reconnecting... 2/5 (Selected model is at capacity. Please try a different model.)")).toMatchObject({ failure: "capacity" });
-    expect(notice("Reconnecting... 2/5 (stream disconnected before completion: failed to lookup address information: Name does not resolve)")).toMatchObject({ failure: "transport" });
+    expect(notice("Reconnecting... 2/5 (stream disconnected before completion: failed to lookup address information: Name does not resolve)")).toMatchObject({
+      failure: "transport",
+    });
     expect(notice("Reconnecting... waiting for network (Connection failed: error sending request)")).toMatchObject({ hopeless: true, failure: "transport" });
     // A 401 is retried too, but it is no capacity loop: auth is read from the final error.
-    expect(notice("Reconnecting... 1/5 (unexpected status 401 Unauthorized: Missing bearer or basic authentication in header)")).toEqual({ kind: "retry", message: "Reconnecting... 1/5 (unexpected status 401 Unauthorized: Missing bearer or basic authentication in header)" });
+    expect(notice("Reconnecting... 1/5 (unexpected status 401 Unauthorized: Missing bearer or basic authentication in header)")).toEqual({
+      kind: "retry",
+      message: "Reconnecting... 1/5 (unexpected status 401 Unauthorized: Missing bearer or basic authentication in header)",
+    });
   });
 
   test("non-fatal error items are warnings, not retries, and a reroute reveals the model", () => {
     expect(capture("codex-fake-custom-provider-basic").kinds).toEqual(["session", "warning", "text", "usage", "final"]);
-    const line = JSON.stringify({ type: "item.completed", item: { id: "item_0", type: "error", message: "model rerouted: gpt-5.5 -> gpt-5.1-codex-mini (capacity)" } });
+    const line = JSON.stringify({
+      type: "item.completed",
+      item: { id: "item_0", type: "error", message: "model rerouted: gpt-5.5 -> gpt-5.1-codex-mini (capacity)" },
+    });
     const events = codexAdapter.parse(line);
     expect(events[0]).toEqual({ kind: "model", model: "gpt-5.1-codex-mini" });
     expect(events[1]?.kind).toBe("warning");
@@ -209,10 +265,27 @@ describe("codex classify over real captures", () => {
     });
   }
 
-  const outcome = (events: AgentEvent[], exitCode: number | null, extra: Partial<ExitOutcome> = {}): ExitOutcome => ({ exitCode, signal: null, events, stderrTail: "", rawStdoutTail: "", ...extra });
+  const outcome = (events: AgentEvent[], exitCode: number | null, extra: Partial<ExitOutcome> = {}): ExitOutcome => ({
+    exitCode,
+    signal: null,
+    events,
+    stderrTail: "",
+    rawStdoutTail: "",
+    ...extra,
+  });
 
   test("a completed turn without any answer is empty_answer", () => {
-    expect(codexAdapter.classify(outcome([{ kind: "session", sessionId: "x" }, { kind: "final", ok: true }], 0))).toBe("empty_answer");
+    expect(
+      codexAdapter.classify(
+        outcome(
+          [
+            { kind: "session", sessionId: "x" },
+            { kind: "final", ok: true },
+          ],
+          0,
+        ),
+      ),
+    ).toBe("empty_answer");
   });
 
   test("missing binary is not_installed", () => {
@@ -221,7 +294,7 @@ describe("codex classify over real captures", () => {
   });
 
   test("no terminal record: garbage or a bare exit 0 is bad_output, a crash is task_failed", () => {
-    expect(codexAdapter.classify(outcome([{ kind: "session", sessionId: "x" }], 0, { rawStdoutTail: "{\"type\":\"turn" }))).toBe("bad_output");
+    expect(codexAdapter.classify(outcome([{ kind: "session", sessionId: "x" }], 0, { rawStdoutTail: '{"type":"turn' }))).toBe("bad_output");
     expect(codexAdapter.classify(outcome([{ kind: "session", sessionId: "x" }], 0))).toBe("bad_output");
     expect(codexAdapter.classify(outcome([{ kind: "session", sessionId: "x" }, { kind: "thinking" }], null, { signal: "SIGSEGV" }))).toBe("task_failed");
   });
@@ -233,11 +306,17 @@ describe("codex rollout helpers", () => {
     { timestamp: "t", ordinal: 1, type: "event_msg", payload: { type: "thread_settings_applied", thread_settings: { model: "gpt-5.5" } } },
     { timestamp: "t", ordinal: 2, type: "turn_context", payload: { cwd: "/w", model: "gpt-5.5" } },
     { timestamp: "t", ordinal: 3, type: "turn_context", payload: { cwd: "/w", model: "gpt-5.1-codex-mini" } },
-  ].map((l) => JSON.stringify(l)).join("\n");
+  ]
+    .map((l) => JSON.stringify(l))
+    .join("\n");
 
   test("the latest turn_context model wins; settings are the fallback; garbage is tolerated", () => {
     expect(codexModelFromRollout(rollout)).toBe("gpt-5.1-codex-mini");
-    expect(codexModelFromRollout(`${JSON.stringify({ type: "event_msg", payload: { type: "thread_settings_applied", thread_settings: { model: "o3" } } })}\nnot json`)).toBe("o3");
+    expect(
+      codexModelFromRollout(
+        `${JSON.stringify({ type: "event_msg", payload: { type: "thread_settings_applied", thread_settings: { model: "o3" } } })}\nnot json`,
+      ),
+    ).toBe("o3");
     expect(codexModelFromRollout("garbage\n{")).toBeUndefined();
   });
 
@@ -255,7 +334,7 @@ describe("codex probes", () => {
     expect(codexAdapter.probes.auth).toEqual(["login", "status"]);
     expect(codexAdapter.probes.help).toEqual(["exec", "--help"]);
     expect(codexAdapter.probes.requiredFlags.map((f) => f.flag)).toContain("--output-schema");
-    expect((deriveProvider(codexAdapter.provider, "gpt-5.5", undefined)?.provider ?? "unknown")).toBe("openai");
+    expect(deriveProvider(codexAdapter.provider, "gpt-5.5", undefined)?.provider ?? "unknown").toBe("openai");
     expect(codexAdapter.supportsResume).toBe(true);
   });
 });

@@ -30,7 +30,16 @@ function outcomeOf(name: string): ExitOutcome {
 describe("copilot invocation", () => {
   test("route mode auto-approves tools, keeps path checks, isolates built-in MCPs; the prompt on stdin", () => {
     const inv = copilotAdapter.invocation({ ...base, model: "gpt-5.4" });
-    expect(inv.args).toEqual(["--output-format", "json", "--no-auto-update", "--no-ask-user", "--disable-builtin-mcps", "--model", "gpt-5.4", "--allow-all-tools"]);
+    expect(inv.args).toEqual([
+      "--output-format",
+      "json",
+      "--no-auto-update",
+      "--no-ask-user",
+      "--disable-builtin-mcps",
+      "--model",
+      "gpt-5.4",
+      "--allow-all-tools",
+    ]);
     expect(inv.args).not.toContain("--allow-all");
     expect(inv.args).not.toContain("--allow-all-paths");
     // Piped without -p, copilot reads its prompt to EOF: no 128 KiB argv limit, nothing in `ps`.
@@ -70,7 +79,7 @@ describe("copilot invocation", () => {
   });
 
   test("probes and provider", () => {
-    expect((deriveProvider(copilotAdapter.provider, "claude-sonnet-4.6", undefined)?.provider ?? "unknown")).toBe("github");
+    expect(deriveProvider(copilotAdapter.provider, "claude-sonnet-4.6", undefined)?.provider ?? "unknown").toBe("github");
     expect(copilotAdapter.probes.requiredFlags.map((f) => f.flag)).toContain("--deny-tool");
     expect(copilotAdapter.probes.auth).toBeUndefined();
     expect(copilotAdapter.supportsResume).toBe(true);
@@ -111,7 +120,9 @@ describe("copilot parse over real transcripts", () => {
 
   test("a denied tool is a refusal the route can surface (retries-and-trust §3)", () => {
     const events = parseAll(fixture("copilot-fake-toolcall-touch-denytool-json").stdout);
-    expect(foldEvents(events).refusals).toEqual([{ tool: "bash", id: expect.stringMatching(/^call_fake_/), message: "Permission to run this tool was denied due to the following rules: `shell(touch)`" }]);
+    expect(foldEvents(events).refusals).toEqual([
+      { tool: "bash", id: expect.stringMatching(/^call_fake_/), message: "Permission to run this tool was denied due to the following rules: `shell(touch)`" },
+    ]);
     expect(parseAll(fixture("copilot-fake-toolcall-json").stdout).filter((e) => e.kind === "refusal")).toEqual([]);
   });
 
@@ -141,7 +152,8 @@ describe("copilot classify over real outcomes", () => {
     ["copilot-dummytoken-nonet-json", "transport"],
     ["copilot-fake-resume-missing-json", "task_failed"],
   ];
-  for (const [name, expected] of table) test(`${name} → ${expected ?? "success"}`, () => expect(copilotAdapter.classify(outcomeOf(name))).toBe(expected as never));
+  for (const [name, expected] of table)
+    test(`${name} → ${expected ?? "success"}`, () => expect(copilotAdapter.classify(outcomeOf(name))).toBe(expected as never));
 
   test("missing binary, empty answer, truncated stream, killed run", () => {
     const none: ExitOutcome = { exitCode: 127, signal: null, events: [], stderrTail: "", rawStdoutTail: "" };

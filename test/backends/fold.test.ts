@@ -3,13 +3,32 @@ import { foldEvents } from "../../src/backends/fold.ts";
 
 describe("foldEvents", () => {
   test("streamed chunks join into one answer; a whole message replaces the last", () => {
-    expect(foldEvents([{ kind: "text", text: "Hel", delta: true }, { kind: "text", text: "lo", delta: true }]).text).toBe("Hello");
-    expect(foldEvents([{ kind: "text", text: "first" }, { kind: "text", text: "second" }]).text).toBe("second");
-    expect(foldEvents([{ kind: "text", text: "whole" }, { kind: "text", text: "a", delta: true }, { kind: "text", text: "b", delta: true }]).text).toBe("ab");
+    expect(
+      foldEvents([
+        { kind: "text", text: "Hel", delta: true },
+        { kind: "text", text: "lo", delta: true },
+      ]).text,
+    ).toBe("Hello");
+    expect(
+      foldEvents([
+        { kind: "text", text: "first" },
+        { kind: "text", text: "second" },
+      ]).text,
+    ).toBe("second");
+    expect(
+      foldEvents([
+        { kind: "text", text: "whole" },
+        { kind: "text", text: "a", delta: true },
+        { kind: "text", text: "b", delta: true },
+      ]).text,
+    ).toBe("ab");
   });
 
   test("a requested-model echo is not evidence of the model that served", () => {
-    const run = foldEvents([{ kind: "model", model: "claude-opus-5-5", requested: true }, { kind: "model", model: "claude-sonnet-5-5" }]);
+    const run = foldEvents([
+      { kind: "model", model: "claude-opus-5-5", requested: true },
+      { kind: "model", model: "claude-sonnet-5-5" },
+    ]);
     expect(run.models).toEqual(["claude-sonnet-5-5"]);
   });
 
@@ -22,7 +41,12 @@ describe("foldEvents", () => {
   });
 
   test("the CLI's final record wins over streamed text; usage keeps the latest totals", () => {
-    const run = foldEvents([{ kind: "text", text: "draft" }, { kind: "usage", usage: { inputTokens: 1 } }, { kind: "usage", usage: { inputTokens: 5, outputTokens: 2 } }, { kind: "final", ok: true, text: "final" }]);
+    const run = foldEvents([
+      { kind: "text", text: "draft" },
+      { kind: "usage", usage: { inputTokens: 1 } },
+      { kind: "usage", usage: { inputTokens: 5, outputTokens: 2 } },
+      { kind: "final", ok: true, text: "final" },
+    ]);
     expect(run.text).toBe("final");
     expect(run.usage).toEqual({ inputTokens: 5, outputTokens: 2 });
   });
@@ -37,6 +61,11 @@ describe("scoped usage (one message restated on each of its content blocks)", ()
       { kind: "usage", scope: "m2", usage: { inputTokens: 50, outputTokens: 9, turns: 1 } },
     ] as const;
     expect(foldEvents(events).usage).toEqual({ inputTokens: 92, outputTokens: 10, turns: 2 });
-    expect(foldEvents([...events, { kind: "usage", usage: { inputTokens: 100, outputTokens: 12, turns: 2, costUsd: 0.01 } }]).usage).toEqual({ inputTokens: 100, outputTokens: 12, turns: 2, costUsd: 0.01 });
+    expect(foldEvents([...events, { kind: "usage", usage: { inputTokens: 100, outputTokens: 12, turns: 2, costUsd: 0.01 } }]).usage).toEqual({
+      inputTokens: 100,
+      outputTokens: 12,
+      turns: 2,
+      costUsd: 0.01,
+    });
   });
 });

@@ -39,7 +39,10 @@ describe("gemini invocation", () => {
     expect(overlay).toMatchObject({ envVar: "GEMINI_CLI_HOME", root: "/home/p", entries: [".gemini", ".agents"], keep: [".gemini/tmp", ".gemini/history"] });
     expect(geminiAdapter.homeOverlay?.({ env: { GEMINI_CLI_HOME: "/elsewhere" }, home: "/home/p", request: base })?.root).toBe("/elsewhere");
     const adjust = overlay?.settings[".gemini/settings.json"];
-    expect(adjust?.({ security: { auth: { selectedType: "oauth-personal" } }, general: { vimMode: true } })).toEqual({ security: { auth: { selectedType: "oauth-personal" } }, general: { vimMode: true, maxAttempts: GEMINI_MAX_ATTEMPTS } });
+    expect(adjust?.({ security: { auth: { selectedType: "oauth-personal" } }, general: { vimMode: true } })).toEqual({
+      security: { auth: { selectedType: "oauth-personal" } },
+      general: { vimMode: true, maxAttempts: GEMINI_MAX_ATTEMPTS },
+    });
     // A stricter cap of the person's own stands; a looser one does not.
     expect(GEMINI_MAX_ATTEMPTS).toBe(1);
     expect(capAttempts({ general: { maxAttempts: 1 } })).toEqual({ general: { maxAttempts: 1 } });
@@ -48,25 +51,43 @@ describe("gemini invocation", () => {
 
   test("one attempt, then the runner re-runs it: the trait, and a provider's asked-for wait read from the result", () => {
     expect(geminiAdapter.traits.capacityRerun?.delayMs).toBeLessThan(1000);
-    const line = JSON.stringify({ type: "result", status: "error", error: { type: "unknown", message: "[API Error: Resource has been exhausted (e.g. check quota).\nSuggested retry after 20s.]" }, stats: {} });
+    const line = JSON.stringify({
+      type: "result",
+      status: "error",
+      error: { type: "unknown", message: "[API Error: Resource has been exhausted (e.g. check quota).\nSuggested retry after 20s.]" },
+      stats: {},
+    });
     expect(geminiAdapter.parse(line).filter((e) => e.kind === "retry")).toEqual([expect.objectContaining({ failure: "capacity", retryAfterSec: 20 })]);
-    const plain = JSON.stringify({ type: "result", status: "error", error: { type: "unknown", message: "[API Error: Resource has been exhausted (e.g. check quota).]" }, stats: {} });
+    const plain = JSON.stringify({
+      type: "result",
+      status: "error",
+      error: { type: "unknown", message: "[API Error: Resource has been exhausted (e.g. check quota).]" },
+      stats: {},
+    });
     expect(geminiAdapter.parse(plain).filter((e) => e.kind === "retry")).toEqual([]);
   });
 
   test("answer: explicit default approval, no extensions, trusted throw-away cwd, --resume", () => {
     const inv = geminiAdapter.invocation({ ...base, mode: "answer", resumeSessionId: "e272c53c-d117-43a2-8055-23ba9c182650", isolatedHome: "/tmp/iso" });
     expect(inv.args).toEqual([
-      "-o", "stream-json", "--approval-mode", "default", "--allowed-mcp-server-names", GEMINI_NO_MCP, "-e", "none",
-      "--resume", "e272c53c-d117-43a2-8055-23ba9c182650",
+      "-o",
+      "stream-json",
+      "--approval-mode",
+      "default",
+      "--allowed-mcp-server-names",
+      GEMINI_NO_MCP,
+      "-e",
+      "none",
+      "--resume",
+      "e272c53c-d117-43a2-8055-23ba9c182650",
     ]);
     expect(inv.env).toEqual({ GEMINI_CLI_TRUST_WORKSPACE: "true" });
     expect(inv.args.join(" ")).not.toContain(base.prompt);
   });
 
   test("provider, probes, resume support", () => {
-    expect((deriveProvider(geminiAdapter.provider, "gemini-2.5-flash", undefined)?.provider ?? "unknown")).toBe("google");
-    expect((deriveProvider(geminiAdapter.provider, undefined, undefined)?.provider ?? "unknown")).toBe("google");
+    expect(deriveProvider(geminiAdapter.provider, "gemini-2.5-flash", undefined)?.provider ?? "unknown").toBe("google");
+    expect(deriveProvider(geminiAdapter.provider, undefined, undefined)?.provider ?? "unknown").toBe("google");
     const flags = geminiAdapter.probes.requiredFlags.map((f) => f.flag);
     for (const arg of geminiAdapter.invocation({ ...base, mode: "answer", model: "m", resumeSessionId: "s" }).args) {
       if (arg.startsWith("--")) expect(flags).toContain(arg);
@@ -79,11 +100,16 @@ describe("gemini invocation", () => {
 describe("gemini stderr: its only retry signal (retries-and-trust §1.4, verbatim lines)", () => {
   const parse = (line: string) => geminiAdapter.parseStderr?.(line) ?? [];
   test("429 and 503 retries are capacity; fetch failures transport; RetryInfo's wait is the retry-after", () => {
-    expect(parse('Attempt 1 failed with status 429. Retrying with backoff... _ApiError: {"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}')).toEqual([
-      { kind: "retry", message: expect.stringContaining("Attempt 1 failed with status 429"), failure: "capacity" },
-    ]);
+    expect(
+      parse(
+        'Attempt 1 failed with status 429. Retrying with backoff... _ApiError: {"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED"}}',
+      ),
+    ).toEqual([{ kind: "retry", message: expect.stringContaining("Attempt 1 failed with status 429"), failure: "capacity" }]);
     expect(parse("Attempt 2 failed with status 503. Retrying with backoff... _ApiError: {}")[0]).toMatchObject({ kind: "retry", failure: "capacity" });
-    expect(parse("Attempt 1 failed. Retrying with backoff... Error: exception TypeError: fetch failed sending request")[0]).toMatchObject({ kind: "retry", failure: "transport" });
+    expect(parse("Attempt 1 failed. Retrying with backoff... Error: exception TypeError: fetch failed sending request")[0]).toMatchObject({
+      kind: "retry",
+      failure: "transport",
+    });
     expect(parse("Suggested retry after 20s.. Retrying after 21409ms...")[0]).toMatchObject({ kind: "retry", failure: "capacity", retryAfterSec: 20 });
     expect(parse("Suggested retry after 400s.")[0]).toMatchObject({ failure: "capacity", retryAfterSec: 400 });
   });
@@ -97,7 +123,8 @@ describe("gemini stderr: its only retry signal (retries-and-trust §1.4, verbati
       "Ripgrep is not available. Falling back to GrepTool.",
       "[STARTUP] Phase 'cleanup_ops' was started but never ended. Skipping metrics.",
       "Attempt 1 failed with status 400. Retrying with backoff...",
-    ]) expect(parse(line).filter((e) => e.kind === "retry" && e.failure === "capacity")).toEqual([]);
+    ])
+      expect(parse(line).filter((e) => e.kind === "retry" && e.failure === "capacity")).toEqual([]);
   });
 });
 
@@ -112,7 +139,10 @@ describe("gemini parse (real transcripts)", () => {
 
   test("auto: every model called is reported (router + main), never the literal 'auto'", () => {
     const models = outcome("fake-p-streamjson-auto").events.filter((e) => e.kind === "model");
-    expect(models).toEqual([{ kind: "model", model: "gemini-3.5-flash-lite" }, { kind: "model", model: "gemini-3.8-flash" }]);
+    expect(models).toEqual([
+      { kind: "model", model: "gemini-3.5-flash-lite" },
+      { kind: "model", model: "gemini-3.8-flash" },
+    ]);
   });
 
   test("yolo shell tool acts; default-mode update_topic does not", () => {
@@ -164,7 +194,15 @@ describe("gemini classify (real outcomes)", () => {
     expect(geminiAdapter.classify({ ...none, exitCode: 247 })).toBe("capacity");
     expect(geminiAdapter.classify({ ...none, exitCode: 1, stderrTail: "Error: exception TypeError: fetch failed sending request" })).toBe("transport");
     expect(geminiAdapter.classify({ ...none, exitCode: null, signal: "SIGSEGV" })).toBe("task_failed");
-    expect(geminiAdapter.classify({ ...none, events: [{ kind: "session", sessionId: "s" }, { kind: "text", text: "hi" }] })).toBe("bad_output");
+    expect(
+      geminiAdapter.classify({
+        ...none,
+        events: [
+          { kind: "session", sessionId: "s" },
+          { kind: "text", text: "hi" },
+        ],
+      }),
+    ).toBe("bad_output");
     expect(geminiAdapter.classify({ ...none, events: [{ kind: "final", ok: true }] })).toBe("empty_answer");
     expect(geminiAdapter.classify({ ...none, events: [{ kind: "final", ok: false }] })).toBe("task_failed");
   });
@@ -172,14 +210,23 @@ describe("gemini classify (real outcomes)", () => {
 
 describe("gemini on an individual Google account after 2026-06-18 (cli-agy.md §7)", () => {
   const none: ExitOutcome = { exitCode: 1, signal: null, events: [], stderrTail: "", rawStdoutTail: "" };
-  const RETIRED = "Error authenticating: IneligibleTierError: This client is no longer supported for Gemini Code Assist\nfor individuals. To continue using Gemini, please migrate to the Antigravity suite of products:\nhttps://antigravity.google\n";
-  const TRACE = "Loaded cached credentials.\nIneligibleTierError: This client is no longer supported for Gemini Code Assist for individuals. To continue using Gemini, please migrate to the Antigravity suite of products: https://antigravity.google\n    at throwIneligibleOrProjectIdError (file:///gemini/bundle.js:1:1)\n    at _doSetupUser (file:///gemini/bundle.js:1:1)\n  ineligibleTiers: [ { reasonCode: 'UNSUPPORTED_CLIENT', tierId: 'free-tier', tierName: 'Gemini Code Assist for individuals' } ]\n";
+  const RETIRED =
+    "Error authenticating: IneligibleTierError: This client is no longer supported for Gemini Code Assist\nfor individuals. To continue using Gemini, please migrate to the Antigravity suite of products:\nhttps://antigravity.google\n";
+  const TRACE =
+    "Loaded cached credentials.\nIneligibleTierError: This client is no longer supported for Gemini Code Assist for individuals. To continue using Gemini, please migrate to the Antigravity suite of products: https://antigravity.google\n    at throwIneligibleOrProjectIdError (file:///gemini/bundle.js:1:1)\n    at _doSetupUser (file:///gemini/bundle.js:1:1)\n  ineligibleTiers: [ { reasonCode: 'UNSUPPORTED_CLIENT', tierId: 'free-tier', tierName: 'Gemini Code Assist for individuals' } ]\n";
 
   test.each([
     ["gemini 0.60.0 -p: exit 1, that line on stderr", { ...none, stderrTail: RETIRED }],
     ["gemini 0.58.0: the stack trace with ineligibleTiers", { ...none, stderrTail: TRACE }],
     ["ACP session/new: exit 55", { ...none, exitCode: 55, stderrTail: RETIRED }],
-    ["interactive sign-in wording", { ...none, stderrTail: "Failed to sign in. Message: This client is no longer supported for Gemini Code Assist for individuals. To continue using Gemini, please migrate to the Antigravity suite of products: https://antigravity.google" }],
+    [
+      "interactive sign-in wording",
+      {
+        ...none,
+        stderrTail:
+          "Failed to sign in. Message: This client is no longer supported for Gemini Code Assist for individuals. To continue using Gemini, please migrate to the Antigravity suite of products: https://antigravity.google",
+      },
+    ],
   ] as const)("%s → auth, and the explanation names agy", (_name, outcome) => {
     expect(geminiAdapter.classify(outcome)).toBe("auth");
     const why = geminiAdapter.explain?.(outcome) ?? "";

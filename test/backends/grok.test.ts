@@ -2,7 +2,14 @@ import { deriveProvider } from "../../src/config/providers.ts";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { detectGrokVariant, grokAdapter, grokBuildSummaryPath, grokModelFromSummary, grokProbesFor, grokSupportsResume } from "../../src/backends/grok/index.ts";
+import {
+  detectGrokVariant,
+  grokAdapter,
+  grokBuildSummaryPath,
+  grokModelFromSummary,
+  grokProbesFor,
+  grokSupportsResume,
+} from "../../src/backends/grok/index.ts";
 import type { AgentEvent, ExitOutcome, RunRequest } from "../../src/backends/contract.ts";
 import { foldEvents } from "../../src/backends/fold.ts";
 
@@ -42,7 +49,18 @@ describe("grok invocation", () => {
 
   test("official route mode: streaming-json, --cwd, --always-approve, --no-auto-update", () => {
     const inv = grokAdapter.invocation({ ...base, variant: "official", model: "grok-code-fast-1" });
-    expect(inv.args).toEqual(["-p", "fix the bug", "--output-format", "streaming-json", "--cwd", "/work/p", "--no-auto-update", "-m", "grok-code-fast-1", "--always-approve"]);
+    expect(inv.args).toEqual([
+      "-p",
+      "fix the bug",
+      "--output-format",
+      "streaming-json",
+      "--cwd",
+      "/work/p",
+      "--no-auto-update",
+      "-m",
+      "grok-code-fast-1",
+      "--always-approve",
+    ]);
   });
 
   test("official answer mode resumes and never auto-approves", () => {
@@ -91,7 +109,7 @@ describe("variant detection and per-variant facts", () => {
     expect(grokAdapter.supportsResume).toBe(false);
     expect(grokProbesFor("official").requiredFlags.map((f) => f.flag)).toContain("--always-approve");
     expect(grokProbesFor("community").requiredFlags.map((f) => f.flag)).toContain("--directory");
-    expect((deriveProvider(grokAdapter.provider, undefined, undefined)?.provider ?? "unknown")).toBe("xai");
+    expect(deriveProvider(grokAdapter.provider, undefined, undefined)?.provider ?? "unknown").toBe("xai");
   });
 
   test("Grok Build session summary gives the model", () => {
@@ -163,6 +181,8 @@ describe("grok classify over real outcomes", () => {
     expect(grokAdapter.classify({ ...none, exitCode: 127 })).toBe("not_installed");
     expect(grokAdapter.classify({ ...none, stderrTail: "error: unknown option '--foo'", exitCode: 1 })).toBe("task_failed");
     expect(grokAdapter.classify({ ...none, events: grokAdapter.parse('{"type":"end","stopReason":"MaxTurns","sessionId":"s"}') })).toBe("task_failed");
-    expect(grokAdapter.classify({ ...none, exitCode: 1, stderrTail: "Not signed in. To authenticate without a browser, run:\n  grok login --device-code" })).toBe("auth");
+    expect(
+      grokAdapter.classify({ ...none, exitCode: 1, stderrTail: "Not signed in. To authenticate without a browser, run:\n  grok login --device-code" }),
+    ).toBe("auth");
   });
 });

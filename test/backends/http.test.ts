@@ -12,9 +12,16 @@ const sse = (...records: unknown[]): string => records.map((r) => (typeof r === 
 describe("endpoints from LiteLLM-style model ids", () => {
   test("seed 002's examples resolve to the right format, URL and default key", () => {
     const anthropic = resolveEndpoint("anthropic/claude-sonnet-4-5");
-    expect(anthropic.ok && anthropic.value).toMatchObject({ apiModel: "claude-sonnet-4-5", defaultKeyEnv: "ANTHROPIC_API_KEY", endpoint: { wire: "anthropic", url: "https://api.anthropic.com/v1/messages" } });
+    expect(anthropic.ok && anthropic.value).toMatchObject({
+      apiModel: "claude-sonnet-4-5",
+      defaultKeyEnv: "ANTHROPIC_API_KEY",
+      endpoint: { wire: "anthropic", url: "https://api.anthropic.com/v1/messages" },
+    });
     const vllm = resolveEndpoint("openai/qwen-coder", "http://vllm.internal:8000/v1");
-    expect(vllm.ok && vllm.value).toMatchObject({ apiModel: "qwen-coder", endpoint: { wire: "openai", url: "http://vllm.internal:8000/v1/chat/completions", tokenField: "max_tokens" } });
+    expect(vllm.ok && vllm.value).toMatchObject({
+      apiModel: "qwen-coder",
+      endpoint: { wire: "openai", url: "http://vllm.internal:8000/v1/chat/completions", tokenField: "max_tokens" },
+    });
     const ollama = resolveEndpoint("ollama_chat/qwen2.5:7b", "http://localhost:11434");
     expect(ollama.ok && ollama.value.endpoint.url).toBe("http://localhost:11434/v1/chat/completions");
     const openrouter = resolveEndpoint("openrouter/anthropic/claude-sonnet-4.5");
@@ -29,7 +36,13 @@ describe("endpoints from LiteLLM-style model ids", () => {
   });
 
   test("unknown prefixes, bare ids, missing or credential-bearing base URLs are refused with a fix", () => {
-    for (const [model, base] of [["azure/gpt-4o", undefined], ["gpt-4o", undefined], ["hosted_vllm/x", undefined], ["openai/x", "ftp://h/v1"], ["openai/x", "http://user:pw@h/v1"]] as const) {
+    for (const [model, base] of [
+      ["azure/gpt-4o", undefined],
+      ["gpt-4o", undefined],
+      ["hosted_vllm/x", undefined],
+      ["openai/x", "ftp://h/v1"],
+      ["openai/x", "http://user:pw@h/v1"],
+    ] as const) {
       const r = resolveEndpoint(model, base);
       expect(r.ok, `${model} ${base}`).toBe(false);
       if (!r.ok) expect(r.fix.length).toBeGreaterThan(10);
@@ -38,7 +51,13 @@ describe("endpoints from LiteLLM-style model ids", () => {
 });
 
 describe("request builders", () => {
-  const request = { model: "m", system: "be brief", messages: [{ role: "user" as const, content: "hi" }], maxOutputTokens: 64, responseSchema: { type: "object" } };
+  const request = {
+    model: "m",
+    system: "be brief",
+    messages: [{ role: "user" as const, content: "hi" }],
+    maxOutputTokens: 64,
+    responseSchema: { type: "object" },
+  };
 
   test("openai: system message first, streaming with usage, json_schema response format, key only via withKey", () => {
     const wire = wireFor("openai");
@@ -46,7 +65,16 @@ describe("request builders", () => {
     const call = wire.build(endpoint, request);
     expect(call.headers.authorization).toBeUndefined();
     const body = JSON.parse(call.body);
-    expect(body).toMatchObject({ model: "m", max_tokens: 64, stream: true, stream_options: { include_usage: true }, messages: [{ role: "system", content: "be brief" }, { role: "user", content: "hi" }] });
+    expect(body).toMatchObject({
+      model: "m",
+      max_tokens: 64,
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [
+        { role: "system", content: "be brief" },
+        { role: "user", content: "hi" },
+      ],
+    });
     expect(body.response_format.json_schema.schema).toEqual({ type: "object" });
     expect(wire.withKey(call, "k1").headers.authorization).toBe("Bearer k1");
   });
@@ -62,28 +90,60 @@ describe("request builders", () => {
 
 describe("stream parsers", () => {
   test("openai: deltas join, the finish reason and usage (with cost) arrive late", () => {
-    const body = sse(": OPENROUTER PROCESSING", { model: "m-1", choices: [{ delta: { role: "assistant", content: "Hel" } }] }, { choices: [{ delta: { content: "lo" } }] }, { choices: [{ delta: {}, finish_reason: "stop" }] }, { choices: [], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5, cost: 0.001 } }, "data: [DONE]");
-    expect(parse("openai", body)).toMatchObject({ text: "Hello", finish: { reason: "stop" }, usage: { inputTokens: 3, outputTokens: 2, costUsd: 0.001 }, model: "m-1", malformed: 0 });
+    const body = sse(
+      ": OPENROUTER PROCESSING",
+      { model: "m-1", choices: [{ delta: { role: "assistant", content: "Hel" } }] },
+      { choices: [{ delta: { content: "lo" } }] },
+      { choices: [{ delta: {}, finish_reason: "stop" }] },
+      { choices: [], usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5, cost: 0.001 } },
+      "data: [DONE]",
+    );
+    expect(parse("openai", body)).toMatchObject({
+      text: "Hello",
+      finish: { reason: "stop" },
+      usage: { inputTokens: 3, outputTokens: 2, costUsd: 0.001 },
+      model: "m-1",
+      malformed: 0,
+    });
   });
 
   test("openai: a native reason behind a plain stop decides (seed 002: malformed function call, unspecified)", () => {
-    for (const [native, reason] of [["MALFORMED_FUNCTION_CALL", "tool_calls"], ["FINISH_REASON_UNSPECIFIED", "other"], ["SAFETY", "content_filter"], ["STOP", "stop"]] as const) {
+    for (const [native, reason] of [
+      ["MALFORMED_FUNCTION_CALL", "tool_calls"],
+      ["FINISH_REASON_UNSPECIFIED", "other"],
+      ["SAFETY", "content_filter"],
+      ["STOP", "stop"],
+    ] as const) {
       const body = sse({ choices: [{ delta: { content: "x" } }] }, { choices: [{ delta: {}, finish_reason: "stop", native_finish_reason: native }] });
       expect(parse("openai", body).finish?.reason, native).toBe(reason);
     }
   });
 
   test("openai: tool calls and refusals are never a plain stop", () => {
-    const tool = sse({ choices: [{ delta: { tool_calls: [{ index: 0, function: { name: "f", arguments: "{}" } }] } }] }, { choices: [{ delta: {}, finish_reason: "stop" }] });
+    const tool = sse(
+      { choices: [{ delta: { tool_calls: [{ index: 0, function: { name: "f", arguments: "{}" } }] } }] },
+      { choices: [{ delta: {}, finish_reason: "stop" }] },
+    );
     expect(parse("openai", tool).finish?.reason).toBe("tool_calls");
     const refusal = sse({ choices: [{ delta: { refusal: "I can't" } }] }, { choices: [{ delta: {}, finish_reason: "stop" }] });
     expect(parse("openai", refusal).finish?.reason).toBe("content_filter");
   });
 
   test("openai: a whole (non-streamed) completion and an error body", () => {
-    const whole = JSON.stringify({ model: "m", choices: [{ message: { role: "assistant", content: "whole" }, finish_reason: "length" }], usage: { prompt_tokens: 1, completion_tokens: 9 } }, null, 2);
+    const whole = JSON.stringify(
+      {
+        model: "m",
+        choices: [{ message: { role: "assistant", content: "whole" }, finish_reason: "length" }],
+        usage: { prompt_tokens: 1, completion_tokens: 9 },
+      },
+      null,
+      2,
+    );
     expect(parse("openai", whole)).toMatchObject({ text: "whole", finish: { reason: "length" }, usage: { outputTokens: 9 } });
-    expect(parse("openai", JSON.stringify({ error: { message: "Rate limit reached", type: "requests" } })).error).toEqual({ type: "requests", message: "Rate limit reached" });
+    expect(parse("openai", JSON.stringify({ error: { message: "Rate limit reached", type: "requests" } })).error).toEqual({
+      type: "requests",
+      message: "Rate limit reached",
+    });
   });
 
   test("anthropic: events fold into text, stop reason and cumulative usage; tool_use is a tool call", () => {
@@ -99,8 +159,16 @@ describe("stream parsers", () => {
       `data: ${JSON.stringify({ type: "message_delta", delta: { stop_reason: "max_tokens" }, usage: { output_tokens: 7 } })}`,
       `data: ${JSON.stringify({ type: "message_stop" })}`,
     ].join("\n");
-    expect(parse("anthropic", body)).toMatchObject({ text: "Hi there", finish: { reason: "length", native: "max_tokens" }, usage: { inputTokens: 12, outputTokens: 7 }, model: "claude-x" });
-    const tool = [`data: ${JSON.stringify({ type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "t", name: "f", input: {} } })}`, `data: ${JSON.stringify({ type: "message_delta", delta: { stop_reason: "tool_use" } })}`].join("\n");
+    expect(parse("anthropic", body)).toMatchObject({
+      text: "Hi there",
+      finish: { reason: "length", native: "max_tokens" },
+      usage: { inputTokens: 12, outputTokens: 7 },
+      model: "claude-x",
+    });
+    const tool = [
+      `data: ${JSON.stringify({ type: "content_block_start", index: 0, content_block: { type: "tool_use", id: "t", name: "f", input: {} } })}`,
+      `data: ${JSON.stringify({ type: "message_delta", delta: { stop_reason: "tool_use" } })}`,
+    ].join("\n");
     expect(parse("anthropic", tool).finish?.reason).toBe("tool_calls");
     const overloaded = `event: error\ndata: ${JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } })}`;
     expect(parse("anthropic", overloaded).error).toEqual({ type: "overloaded_error", message: "Overloaded" });
@@ -113,7 +181,11 @@ describe("what an exchange came to", () => {
 
   test("a finished answer; a truncated, filtered, tool-call or empty reply is a non-answer", () => {
     expect(classifyExchange(facts(200, reply({ text: "ok", finish: { reason: "stop", native: "stop" } })))).toMatchObject({ kind: "answer", text: "ok" });
-    expect(classifyExchange(facts(200, reply({ text: "half", finish: { reason: "length", native: "length" } })))).toMatchObject({ kind: "non_answer", why: "output_truncated", finish: "length" });
+    expect(classifyExchange(facts(200, reply({ text: "half", finish: { reason: "length", native: "length" } })))).toMatchObject({
+      kind: "non_answer",
+      why: "output_truncated",
+      finish: "length",
+    });
     expect(classifyExchange(facts(200, reply({ finish: { reason: "content_filter", native: "content_filter" } })))).toMatchObject({ why: "content_filtered" });
     expect(classifyExchange(facts(200, reply({ finish: { reason: "tool_calls", native: "tool_calls" } })))).toMatchObject({ why: "unexpected_finish" });
     expect(classifyExchange(facts(200, reply({ text: "  ", finish: { reason: "stop", native: "stop" } })))).toMatchObject({ why: "empty_answer" });
@@ -127,7 +199,10 @@ describe("what an exchange came to", () => {
     expect(classifyExchange(facts(400, reply()))).toMatchObject({ failure: "bad_request" });
     expect(classifyExchange(facts(302, reply()))).toMatchObject({ failure: "misconfigured" });
     expect(classifyExchange(facts(200, reply({ text: "par" })))).toMatchObject({ failure: "transport", detail: "the stream ended before the model finished" });
-    expect(classifyExchange(facts(200, reply({ records: 0, malformed: 3 })))).toMatchObject({ failure: "transport", detail: "the response was not JSON records" });
+    expect(classifyExchange(facts(200, reply({ records: 0, malformed: 3 })))).toMatchObject({
+      failure: "transport",
+      detail: "the response was not JSON records",
+    });
     expect(classifyExchange({ ...facts(null, reply({ records: 0 })), startError: "ECONNREFUSED" })).toMatchObject({ failure: "transport", status: null });
   });
 

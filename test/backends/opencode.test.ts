@@ -2,12 +2,7 @@ import { deriveProvider } from "../../src/config/providers.ts";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  opencodeAdapter,
-  opencodeAnswerConfig,
-  opencodeExportArgv,
-  opencodeModelFromExport,
-} from "../../src/backends/opencode/index.ts";
+import { opencodeAdapter, opencodeAnswerConfig, opencodeExportArgv, opencodeModelFromExport } from "../../src/backends/opencode/index.ts";
 import type { AgentEvent, ExitOutcome, RunRequest } from "../../src/backends/contract.ts";
 
 const FIX = join(import.meta.dir, "..", "fixtures", "opencode");
@@ -114,11 +109,18 @@ describe("opencode parse (real transcripts)", () => {
   });
 
   test("--print-logs stream error lines on stderr are its only retry signal; other log lines are nothing", () => {
-    const line = (text: string) => `timestamp=2026-12-01T19:59:57.368Z level=ERROR run=96fff476 message="stream error" providerID=fake modelID=m session.id=ses_x small=false agent=build mode=primary error.error="${text}"`;
-    expect(opencodeAdapter.parseStderr?.(line("AI_APICallError: Rate limit reached for requests. Please try again in 20s."))).toEqual([{ kind: "retry", message: "stream error: Rate limit reached for requests. Please try again in 20s.", failure: "capacity" }]);
-    expect(opencodeAdapter.parseStderr?.(line("AI_APICallError: The server is overloaded. Please try again later."))?.[0]).toMatchObject({ failure: "capacity" });
+    const line = (text: string) =>
+      `timestamp=2026-12-01T19:59:57.368Z level=ERROR run=96fff476 message="stream error" providerID=fake modelID=m session.id=ses_x small=false agent=build mode=primary error.error="${text}"`;
+    expect(opencodeAdapter.parseStderr?.(line("AI_APICallError: Rate limit reached for requests. Please try again in 20s."))).toEqual([
+      { kind: "retry", message: "stream error: Rate limit reached for requests. Please try again in 20s.", failure: "capacity" },
+    ]);
+    expect(opencodeAdapter.parseStderr?.(line("AI_APICallError: The server is overloaded. Please try again later."))?.[0]).toMatchObject({
+      failure: "capacity",
+    });
     expect(opencodeAdapter.parseStderr?.(line("AI_APICallError: Cannot connect to API: Unable to connect."))?.[0]).toMatchObject({ failure: "transport" });
-    expect(opencodeAdapter.parseStderr?.(line("AI_APICallError: Incorrect API key provided: dummy."))).toEqual([{ kind: "retry", message: "stream error: Incorrect API key provided: dummy." }]);
+    expect(opencodeAdapter.parseStderr?.(line("AI_APICallError: Incorrect API key provided: dummy."))).toEqual([
+      { kind: "retry", message: "stream error: Incorrect API key provided: dummy." },
+    ]);
     expect(opencodeAdapter.parseStderr?.('timestamp=x level=ERROR run=1 message="Failed to fetch models.dev" cause="Unable to connect"')).toEqual([]);
     expect(opencodeAdapter.parseStderr?.("level=INFO message=init")).toEqual([]);
     // The route invocation keeps the logs that carry it.

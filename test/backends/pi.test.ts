@@ -1,7 +1,16 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { piAdapter, piAuthCheckArgv, piListedModels, piReadiness, PI_LINE_0, PI_LINE_1, PI_LINE_1_OLD_NODE, PI_LINE_UNKNOWN } from "../../src/backends/pi/index.ts";
+import {
+  piAdapter,
+  piAuthCheckArgv,
+  piListedModels,
+  piReadiness,
+  PI_LINE_0,
+  PI_LINE_1,
+  PI_LINE_1_OLD_NODE,
+  PI_LINE_UNKNOWN,
+} from "../../src/backends/pi/index.ts";
 import { foldEvents } from "../../src/backends/fold.ts";
 import type { ExitOutcome, FailureClass, RunRequest } from "../../src/backends/contract.ts";
 
@@ -11,22 +20,65 @@ const CAPTURES = join(import.meta.dir, "..", "..", "fakes", "scenarios", "pi", "
 function capture(name: string): ExitOutcome & { kinds: string[] } {
   const read = (ext: string) => readFileSync(join(CAPTURES, `${name}.${ext}`), "utf8");
   const rc = /^rc: (\d+)/m.exec(read("meta"))?.[1];
-  const lines = read("stdout").split("\n").filter((l) => l.trim() !== "");
+  const lines = read("stdout")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
   const events = lines.flatMap((l) => piAdapter.parse(l));
   const raw = lines.filter((l) => !l.trim().startsWith("{"));
   return { exitCode: Number(rc), signal: null, events, stderrTail: read("stderr"), rawStdoutTail: raw.join("\n"), kinds: events.map((e) => e.kind) };
 }
 
 const base: RunRequest = { mode: "route", prompt: "fix the bug", cwd: "/work/repo", provider: "anthropic", model: "claude-sonnet-4-5" };
-const ISOLATION = ["--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--system-prompt", "", "--append-system-prompt", ""];
+const ISOLATION = [
+  "--no-extensions",
+  "--no-skills",
+  "--no-prompt-templates",
+  "--no-themes",
+  "--no-context-files",
+  "--system-prompt",
+  "",
+  "--append-system-prompt",
+  "",
+];
 
 describe("pi invocation per release line and mode", () => {
   const table: [string, Partial<RunRequest>, string[]][] = [
     ["0.x route", { variant: PI_LINE_0 }, ["--mode", "json", "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--offline", ...ISOLATION]],
-    ["0.x answer: read-only tools", { variant: PI_LINE_0, mode: "answer" }, ["--mode", "json", "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--offline", ...ISOLATION, "--tools", "read,grep,find,ls"]],
-    ["1.x route: project files untrusted, no MCP", { variant: PI_LINE_1 }, ["--mode", "json", "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--offline", ...ISOLATION, "--no-approve", "--no-mcp"]],
-    ["1.x answer resumed", { variant: PI_LINE_1, mode: "answer", resumeSessionId: "01a2331e" }, ["--mode", "json", "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--offline", ...ISOLATION, "--no-approve", "--no-mcp", "--tools", "read,grep,find,ls", "--session", "01a2331e"]],
-    ["unknown line: the 0.x flags, which 1.x takes too", { variant: PI_LINE_UNKNOWN }, ["--mode", "json", "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--offline", ...ISOLATION]],
+    [
+      "0.x answer: read-only tools",
+      { variant: PI_LINE_0, mode: "answer" },
+      ["--mode", "json", "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--offline", ...ISOLATION, "--tools", "read,grep,find,ls"],
+    ],
+    [
+      "1.x route: project files untrusted, no MCP",
+      { variant: PI_LINE_1 },
+      ["--mode", "json", "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--offline", ...ISOLATION, "--no-approve", "--no-mcp"],
+    ],
+    [
+      "1.x answer resumed",
+      { variant: PI_LINE_1, mode: "answer", resumeSessionId: "01a2331e" },
+      [
+        "--mode",
+        "json",
+        "--provider",
+        "anthropic",
+        "--model",
+        "claude-sonnet-4-5",
+        "--offline",
+        ...ISOLATION,
+        "--no-approve",
+        "--no-mcp",
+        "--tools",
+        "read,grep,find,ls",
+        "--session",
+        "01a2331e",
+      ],
+    ],
+    [
+      "unknown line: the 0.x flags, which 1.x takes too",
+      { variant: PI_LINE_UNKNOWN },
+      ["--mode", "json", "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--offline", ...ISOLATION],
+    ],
     ["no variant at all: the same", {}, ["--mode", "json", "--provider", "anthropic", "--model", "claude-sonnet-4-5", "--offline", ...ISOLATION]],
   ];
   for (const [name, extra, args] of table) {
@@ -106,7 +158,13 @@ describe("pi parse over real captures (both lines)", () => {
 
   test("read-only tools do not count as acting; edit does", () => {
     expect(foldEvents(capture("v0.73.1/pi-fake-json-toolcall-readonly").events).acted).toBe(false);
-    expect(capture("v0.73.1/pi-fake-json-toolcall-readonly").events).toContainEqual({ kind: "tool", name: "read", phase: "start", acts: false, detail: "README.md" });
+    expect(capture("v0.73.1/pi-fake-json-toolcall-readonly").events).toContainEqual({
+      kind: "tool",
+      name: "read",
+      phase: "start",
+      acts: false,
+      detail: "README.md",
+    });
     expect(foldEvents(capture("v1.6.0/pi-fakeedit-json-edit-tool").events).acted).toBe(true);
   });
 
@@ -114,7 +172,11 @@ describe("pi parse over real captures (both lines)", () => {
     const run = capture("v0.73.1/pi-fake-json-429");
     expect(run.kinds.filter((k) => k === "retry")).toHaveLength(3);
     expect(run.kinds.filter((k) => k === "final")).toHaveLength(4);
-    expect(run.events.find((e) => e.kind === "retry")).toEqual({ kind: "retry", message: "retry 1/3 in 2 s: 429 Rate limit reached for requests. Please try again in 20s.", failure: "capacity" });
+    expect(run.events.find((e) => e.kind === "retry")).toEqual({
+      kind: "retry",
+      message: "retry 1/3 in 2 s: 429 Rate limit reached for requests. Please try again in 20s.",
+      failure: "capacity",
+    });
     expect(run.events.find((e) => e.kind === "error")).toMatchObject({ failure: "capacity" });
   });
 
@@ -126,7 +188,8 @@ describe("pi parse over real captures (both lines)", () => {
   });
 
   test("a 529 retry is capacity, a connection error transport, a 401 is no retry signal at all", () => {
-    const retry = (errorMessage: string) => piAdapter.parse(JSON.stringify({ type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage }))[0];
+    const retry = (errorMessage: string) =>
+      piAdapter.parse(JSON.stringify({ type: "auto_retry_start", attempt: 1, maxAttempts: 3, delayMs: 2000, errorMessage }))[0];
     expect(retry('529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}')).toMatchObject({ failure: "capacity" });
     expect(retry("Connection error.")).toMatchObject({ failure: "transport" });
     expect(retry("401 Incorrect API key provided")).not.toHaveProperty("failure");
@@ -145,7 +208,18 @@ describe("pi parse over real captures (both lines)", () => {
   });
 
   test("garbage never throws", () => {
-    for (const line of ["", "not json", "{", "[1]", "null", '{"type":"message_end"}', '{"type":"message_end","message":{"role":"assistant","content":"x"}}', '{"type":"agent_end","messages":7}', '{"type":"session","id":3}', '{"type":"tool_execution_end"}']) {
+    for (const line of [
+      "",
+      "not json",
+      "{",
+      "[1]",
+      "null",
+      '{"type":"message_end"}',
+      '{"type":"message_end","message":{"role":"assistant","content":"x"}}',
+      '{"type":"agent_end","messages":7}',
+      '{"type":"session","id":3}',
+      '{"type":"tool_execution_end"}',
+    ]) {
       expect(() => piAdapter.parse(line)).not.toThrow();
     }
     expect(piAdapter.parse('{"type":"agent_end","messages":[]}')).toEqual([{ kind: "final", ok: false, message: "pi ended without an assistant message" }]);
@@ -179,12 +253,20 @@ describe("pi classify over real captures", () => {
 
   const synthetic: [string, Partial<ExitOutcome>, FailureClass | undefined][] = [
     ["not on PATH", { exitCode: 127 }, "not_installed"],
-    ["1.x on Node 20", { exitCode: 1, stderrTail: "SyntaxError: The requested module 'node:module' does not provide an export named 'enableCompileCache'" }, "not_installed"],
+    [
+      "1.x on Node 20",
+      { exitCode: 1, stderrTail: "SyntaxError: The requested module 'node:module' does not provide an export named 'enableCompileCache'" },
+      "not_installed",
+    ],
     ["exit 0, nothing at all (empty prompt; a declined fork)", { exitCode: 0 }, "empty_answer"],
     ["exit 0, garbage", { exitCode: 0, rawStdoutTail: "pi: {not json" }, "bad_output"],
     ["killed mid-run", { exitCode: null, signal: "SIGKILL" }, "task_failed"],
     ["a connection error", { exitCode: 0, events: [{ kind: "final", ok: false, message: "Connection error." }] }, "transport"],
-    ["an answer cut at the token limit", { exitCode: 0, events: [{ kind: "final", ok: false, message: "the reply was cut at the output token limit (stopReason length)" }] }, "task_failed"],
+    [
+      "an answer cut at the token limit",
+      { exitCode: 0, events: [{ kind: "final", ok: false, message: "the reply was cut at the output token limit (stopReason length)" }] },
+      "task_failed",
+    ],
     ["a verdict that answered nothing", { exitCode: 0, events: [{ kind: "final", ok: true, text: "  " }] }, "empty_answer"],
   ];
   for (const [name, partial, expected] of synthetic) {
@@ -208,7 +290,11 @@ describe("pi variant, readiness, models, traits", () => {
     ["0.73.1 prints its version on stderr (stdin not a terminal)", out("", "0.73.1\n"), PI_LINE_0],
     ["1.6.0 on stdout", out("1.6.0\n"), PI_LINE_1],
     ["a later 1.x", out("v1.12.3\n"), PI_LINE_1],
-    ["1.x dying on Node 20", out("", "SyntaxError: The requested module 'node:module' does not provide an export named 'enableCompileCache'\n", 1), PI_LINE_1_OLD_NODE],
+    [
+      "1.x dying on Node 20",
+      out("", "SyntaxError: The requested module 'node:module' does not provide an export named 'enableCompileCache'\n", 1),
+      PI_LINE_1_OLD_NODE,
+    ],
     ["nothing printed (probe failed)", out("", "", null), PI_LINE_UNKNOWN],
   ];
   for (const [name, probe, line] of table) {
@@ -225,7 +311,12 @@ describe("pi variant, readiness, models, traits", () => {
   });
 
   test("`pi auth check --json` (1.x) read as one bit; a usage error is no verdict", () => {
-    const read = (name: string) => piReadiness({ stdout: readFileSync(join(CAPTURES, `v1.6.0/${name}.stdout`), "utf8"), stderr: readFileSync(join(CAPTURES, `v1.6.0/${name}.stderr`), "utf8"), exitCode: Number(/^rc: (\d+)/m.exec(readFileSync(join(CAPTURES, `v1.6.0/${name}.meta`), "utf8"))?.[1]) });
+    const read = (name: string) =>
+      piReadiness({
+        stdout: readFileSync(join(CAPTURES, `v1.6.0/${name}.stdout`), "utf8"),
+        stderr: readFileSync(join(CAPTURES, `v1.6.0/${name}.stderr`), "utf8"),
+        exitCode: Number(/^rc: (\d+)/m.exec(readFileSync(join(CAPTURES, `v1.6.0/${name}.meta`), "utf8"))?.[1]),
+      });
     expect(read("pi-fake-auth-check-json")).toBe("ready");
     expect(read("pi-nocreds-auth-check-json")).toBe("not_ready");
     expect(read("pi-nocreds-auth-check-default")).toBe("unknown");
@@ -243,7 +334,12 @@ describe("pi variant, readiness, models, traits", () => {
 
   test("declared provider, streamed per-turn usage, identity in the stream, no containment", () => {
     expect(piAdapter.provider).toEqual({ kind: "declared" });
-    expect(piAdapter.traits).toEqual({ usage: { tokens: "streamed", cost: "streamed", turns: "streamed" }, identity: "stream", resumedUsage: "per-turn", containment: "none" });
+    expect(piAdapter.traits).toEqual({
+      usage: { tokens: "streamed", cost: "streamed", turns: "streamed" },
+      identity: "stream",
+      resumedUsage: "per-turn",
+      containment: "none",
+    });
     expect(piAdapter.preflight).toBeUndefined();
     expect(piAdapter.registration).toBeUndefined();
     expect(piAdapter.client).toBeUndefined();

@@ -5,9 +5,31 @@ import { BUN_DIR, REPO_ROOT } from "../../fakes/lib/sandbox.ts";
 
 describe("the demo", () => {
   test("runs a real MCP session over the fakes and shows each capability", async () => {
-    const child = Bun.spawn([join(BUN_DIR, "bun"), join(REPO_ROOT, "scripts", "demo.ts")], { cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+    const child = Bun.spawn([join(BUN_DIR, "bun"), join(REPO_ROOT, "scripts", "demo.ts")], {
+      cwd: REPO_ROOT,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
     expect(code).toBe(0);
-    for (const shown of ["== tools/list", "model verified", "→ fell back", "Notice: Served outside anthropic", "Job ", "Error [limit_unenforceable]", "Consulted pi-reviewer (pi", "nothing has been sent", "approved by one-time token", "A trie: prefix lookups", "implement                codex-worker  awaiting_host_apply", "+++ b/README.md", "review                   pi-reviewer   succeeded", "→ status completed, loop_done true", "Done:"]) expect(out).toContain(shown);
+    for (const shown of [
+      "== tools/list",
+      "model verified",
+      "→ fell back",
+      "Notice: Served outside anthropic",
+      "Job ",
+      "Error [limit_unenforceable]",
+      "Consulted pi-reviewer (pi",
+      "nothing has been sent",
+      "approved by one-time token",
+      "A trie: prefix lookups",
+      "implement                codex-worker  awaiting_host_apply",
+      "+++ b/README.md",
+      "review                   pi-reviewer   succeeded",
+      "→ status completed, loop_done true",
+      "Done:",
+    ])
+      expect(out).toContain(shown);
   }, 60_000);
 });

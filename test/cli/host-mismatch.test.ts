@@ -11,7 +11,9 @@ afterEach(() => {
 });
 
 test("hostMismatch: either format's host block against either variable; agreement and absence pass", () => {
-  expect(hostMismatch({ host: { runtime: "claude" } }, { ORCHESTRATE_HOST_RUNTIME: "codex" })).toContain("host.runtime is claude but ORCHESTRATE_HOST_RUNTIME is codex");
+  expect(hostMismatch({ host: { runtime: "claude" } }, { ORCHESTRATE_HOST_RUNTIME: "codex" })).toContain(
+    "host.runtime is claude but ORCHESTRATE_HOST_RUNTIME is codex",
+  );
   expect(hostMismatch({ consult: { host: { runtime: "codex" } } }, { ORCHESTRATOR_HOST_RUNTIME: "claude" })).toContain("ORCHESTRATOR_HOST_RUNTIME is claude");
   expect(hostMismatch({ consult: { host: { runtime: "antigravity" } } }, { ORCHESTRATOR_HOST_RUNTIME: "agy" })).toBeUndefined();
   expect(hostMismatch({ host: { runtime: "claude" } }, {})).toBeUndefined();

@@ -17,7 +17,11 @@ afterEach(() => {
 });
 
 const ROUTER_JSON = JSON.stringify({
-  tiers: { light: null, standard: { backend: "opencode", model: "opencode/big-pickle" }, heavy: { backend: "claude", model: "opus", permissionMode: "acceptEdits" } },
+  tiers: {
+    light: null,
+    standard: { backend: "opencode", model: "opencode/big-pickle" },
+    heavy: { backend: "claude", model: "opus", permissionMode: "acceptEdits" },
+  },
   fallbacks: { heavy: "standard" },
   allowCrossProviderFallback: false,
 });

@@ -12,7 +12,27 @@ describe("wholeNumber", () => {
   test("digits within the range, and nothing else Number() would take", () => {
     expect(wholeNumber("8765", 0, 65535)).toBe(8765);
     expect(wholeNumber("0", 0, 65535)).toBe(0);
-    for (const bad of ["1e3", "0x50", "0b1", "0o7", "", " ", " 80", "80 ", "1.0", "1.5", "+80", "-1", "Infinity", "NaN", "1_000", "٨٠", "65536", "9".repeat(16)]) expect(wholeNumber(bad, 0, 65535)).toBeUndefined();
+    for (const bad of [
+      "1e3",
+      "0x50",
+      "0b1",
+      "0o7",
+      "",
+      " ",
+      " 80",
+      "80 ",
+      "1.0",
+      "1.5",
+      "+80",
+      "-1",
+      "Infinity",
+      "NaN",
+      "1_000",
+      "٨٠",
+      "65536",
+      "9".repeat(16),
+    ])
+      expect(wholeNumber(bad, 0, 65535)).toBeUndefined();
   });
 });
 

@@ -50,7 +50,10 @@ describe("orchestrate run (the route skill)", () => {
     expect(out.code).toBe(0);
     const result = JSON.parse(out.stdout) as { ok: boolean; text: string; servedBy: { agent: string }; attempts: unknown[] };
     expect(result).toMatchObject({ ok: true, text: "PONG-FROM-FAKE", servedBy: { agent: "cheap" } });
-    const seen = b.recordings("opencode").map((r) => `${r.argv.join(" ")} ${r.stdin}`).join("\n");
+    const seen = b
+      .recordings("opencode")
+      .map((r) => `${r.argv.join(" ")} ${r.stdin}`)
+      .join("\n");
     expect(seen).toContain("A task from stdin");
   });
 
@@ -221,7 +224,11 @@ describe("orchestrate review (the review skill)", () => {
 
 describe("the skills", () => {
   test("each SKILL.md names its command, the streams and the exit codes the commands really use", () => {
-    for (const [skill, command] of [["orchestrate-route", "orchestrate run"], ["orchestrate-consult", "orchestrate consult"], ["orchestrate-review", "orchestrate review"]] as const) {
+    for (const [skill, command] of [
+      ["orchestrate-route", "orchestrate run"],
+      ["orchestrate-consult", "orchestrate consult"],
+      ["orchestrate-review", "orchestrate review"],
+    ] as const) {
       const text = readFileSync(join(REPO_ROOT, "skills", skill, "SKILL.md"), "utf8");
       const front = /^---\nname: ([\w-]+)\ndescription: (.+)\n---\n/.exec(text);
       expect(front?.[1]).toBe(skill);
@@ -233,7 +240,11 @@ describe("the skills", () => {
   });
 
   test("every flag a skill tells an agent to pass is one its command really takes", async () => {
-    for (const [skill, command] of [["orchestrate-route", "run"], ["orchestrate-consult", "consult"], ["orchestrate-review", "review"]] as const) {
+    for (const [skill, command] of [
+      ["orchestrate-route", "run"],
+      ["orchestrate-consult", "consult"],
+      ["orchestrate-review", "review"],
+    ] as const) {
       const text = readFileSync(join(REPO_ROOT, "skills", skill, "SKILL.md"), "utf8");
       const help = (await orchestrate([command, "--help"], world().env)).stdout;
       const flags = [...new Set([...text.matchAll(/`(--[a-z][a-z-]*)/g)].map((m) => m[1] ?? ""))];

@@ -24,7 +24,9 @@ describe("orchestrate smoke (demo world, bundled fakes)", () => {
     expect(out.code).toBe(1);
     const lines = out.stdout.split("\n");
     expect(lines[0]).toMatch(/^agent\s+backend · model\s+reachable\s+model\s+latency\s+tokens\s+cost$/);
-    expect(lines.find((l) => l.startsWith("cheap"))).toMatch(/opencode · deepseek\/deepseek-v4-flash\s+yes\s+verified\s+\d+\.\d s\s+\d+ in \/ \d+ out\s+\$0\.\d{4}/);
+    expect(lines.find((l) => l.startsWith("cheap"))).toMatch(
+      /opencode · deepseek\/deepseek-v4-flash\s+yes\s+verified\s+\d+\.\d s\s+\d+ in \/ \d+ out\s+\$0\.\d{4}/,
+    );
     expect(lines.find((l) => l.startsWith("codex-main"))).toMatch(/codex · gpt-5\.5\s+yes\s+verified\s+\d+\.\d s\s+42 in \/ 7 out\s+—/);
     expect(lines.find((l) => l.startsWith("claude-opus"))).toMatch(/claude · opus\s+NO\s+/);
     expect(out.stdout).toContain("claude-opus: [rate_limited]");

@@ -10,7 +10,13 @@ describe("run's status line", () => {
   test("piped: one line per change, heartbeats repeating the same text print nothing", () => {
     const s = stream(false);
     const line = new StatusLine(s);
-    for (const m of ["attempt 1 codex-main: thinking", "attempt 1 codex-main: thinking", "attempt 1 codex-main: running ls", "attempt 1 codex-main: running ls"]) line.update(m);
+    for (const m of [
+      "attempt 1 codex-main: thinking",
+      "attempt 1 codex-main: thinking",
+      "attempt 1 codex-main: running ls",
+      "attempt 1 codex-main: running ls",
+    ])
+      line.update(m);
     line.done();
     expect(s.writes).toEqual(["… attempt 1 codex-main: thinking\n", "… attempt 1 codex-main: running ls\n"]);
   });

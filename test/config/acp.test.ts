@@ -14,7 +14,15 @@ describe("ACP agents", () => {
   test("an agent known only by its launch: command list, declared provider, optional model and modes", () => {
     const result = check("agents:\n  q: { backend: acp, provider: qwen, command: [qwen, --acp], modes: { answer: plan }, permissions: reject }\n");
     if (!result.ok) throw new Error(result.errors.join("\n"));
-    expect(result.value.config.agents.q).toMatchObject({ backend: "acp", transport: "acp", command: "qwen", commandArgs: ["--acp"], provider: "qwen", modes: { answer: "plan" }, permissions: "reject" });
+    expect(result.value.config.agents.q).toMatchObject({
+      backend: "acp",
+      transport: "acp",
+      command: "qwen",
+      commandArgs: ["--acp"],
+      provider: "qwen",
+      modes: { answer: "plan" },
+      permissions: "reject",
+    });
     expect(result.value.config.agents.q?.model).toBeUndefined();
   });
 
@@ -42,10 +50,14 @@ describe("ACP agents", () => {
   test("isolated_write is per transport: claude headless keeps its proof, claude over ACP and a generic agent are refused", () => {
     const ok = check("agents:\n  c: { backend: claude, model: opus, executionModes: [isolated_write] }\n");
     if (!ok.ok) throw new Error(ok.errors.join("\n"));
-    const result = check("agents:\n  a: { backend: claude, transport: acp, model: opus, executionModes: [isolated_write] }\n  q: { backend: acp, provider: qwen, command: [qwen, --acp], executionModes: [isolated_write] }\n");
+    const result = check(
+      "agents:\n  a: { backend: claude, transport: acp, model: opus, executionModes: [isolated_write] }\n  q: { backend: acp, provider: qwen, command: [qwen, --acp], executionModes: [isolated_write] }\n",
+    );
     if (result.ok) throw new Error("expected errors");
     const text = result.errors.join("\n");
-    expect(text).toContain("agents.a.executionModes: isolated_write cannot be contained on claude over ACP: claude-agent-acp has no containment test of its own");
+    expect(text).toContain(
+      "agents.a.executionModes: isolated_write cannot be contained on claude over ACP: claude-agent-acp has no containment test of its own",
+    );
     expect(text).toContain("agents.q.executionModes: isolated_write cannot be contained on acp: an agent known only by its ACP command");
   });
 
@@ -55,11 +67,15 @@ describe("ACP agents", () => {
     const headless = loaded.value.config.agents.c;
     if (!headless) throw new Error("agent c missing");
     expect(modeRefusal(headless, adapters, "isolated_write", "implement")).toBeUndefined();
-    expect(modeRefusal({ ...headless, transport: "acp" }, adapters, "isolated_write", "implement")).toBe(`backend: claude over ACP cannot be contained for isolated_write (${adapters.claude.acp?.writes.why})`);
+    expect(modeRefusal({ ...headless, transport: "acp" }, adapters, "isolated_write", "implement")).toBe(
+      `backend: claude over ACP cannot be contained for isolated_write (${adapters.claude.acp?.writes.why})`,
+    );
   });
 
   test("limits read the transport's usage: copilot over ACP reports tokens, claude over ACP no turns, a generic agent nothing", () => {
-    const okay = check("agents:\n  p: { backend: copilot, transport: acp, model: gpt-5.2, limits: { maxTokens: 1000 } }\n  c: { backend: claude, model: opus, limits: { maxTurns: 5 } }\n");
+    const okay = check(
+      "agents:\n  p: { backend: copilot, transport: acp, model: gpt-5.2, limits: { maxTokens: 1000 } }\n  c: { backend: claude, model: opus, limits: { maxTurns: 5 } }\n",
+    );
     if (!okay.ok) throw new Error(okay.errors.join("\n"));
     const result = check(
       "agents:\n  h: { backend: copilot, model: gpt-5.2, limits: { maxTokens: 1000 } }\n  a: { backend: claude, transport: acp, model: opus, limits: { maxTurns: 5 } }\n  q: { backend: acp, provider: qwen, command: [qwen, --acp], limits: { maxTokens: 1000, maxCostUsd: 1 } }\n  x: { backend: codex, transport: acp, model: gpt-5.5, limits: { maxTokens: 1000 } }\n",

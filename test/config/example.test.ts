@@ -10,8 +10,10 @@ test("config.example.yaml copied verbatim is refused on each placeholder, saying
   const path = writeConfig(privateDir(), "config.yaml", await Bun.file(EXAMPLE).text());
   const result = await loadConfig({ path, env: { HOME: "/home/u" } });
   if (result.ok) throw new Error("the example's placeholders validated");
-  expect(result.error.message).toContain('agents.coder-a.model: "<codex-model>" still holds the placeholder <codex-model> from config.example.yaml (replace it with a model id your codex CLI accepts');
-  expect(result.error.message).toContain("agents.helper-c.model: \"<provider>/<model>\" still holds the placeholder <provider>");
+  expect(result.error.message).toContain(
+    'agents.coder-a.model: "<codex-model>" still holds the placeholder <codex-model> from config.example.yaml (replace it with a model id your codex CLI accepts',
+  );
+  expect(result.error.message).toContain('agents.helper-c.model: "<provider>/<model>" still holds the placeholder <provider>');
 });
 
 test("config.example.yaml with its placeholders filled in is a valid config and shows every tier form", async () => {
@@ -25,7 +27,20 @@ test("config.example.yaml with its placeholders filled in is a valid config and 
 
 test("config.example.yaml mentions every option of the unified format", async () => {
   const text = await Bun.file(EXAMPLE).text();
-  const keys = new Set<string>([...KNOWN_KEYS.unified, ...KNOWN_KEYS.agent, ...KNOWN_KEYS.limits, ...KNOWN_KEYS.store, ...KNOWN_KEYS.cooldowns, ...KNOWN_KEYS.defaults, ...KNOWN_KEYS.host, ...KNOWN_KEYS.consult, ...KNOWN_KEYS.ask, ...KNOWN_KEYS.askCapability, ...KNOWN_KEYS.askDeployment, ...KNOWN_KEYS.askLimits]);
+  const keys = new Set<string>([
+    ...KNOWN_KEYS.unified,
+    ...KNOWN_KEYS.agent,
+    ...KNOWN_KEYS.limits,
+    ...KNOWN_KEYS.store,
+    ...KNOWN_KEYS.cooldowns,
+    ...KNOWN_KEYS.defaults,
+    ...KNOWN_KEYS.host,
+    ...KNOWN_KEYS.consult,
+    ...KNOWN_KEYS.ask,
+    ...KNOWN_KEYS.askCapability,
+    ...KNOWN_KEYS.askDeployment,
+    ...KNOWN_KEYS.askLimits,
+  ]);
   keys.delete("$schema");
   keys.delete("store_full_content");
   const missing = [...keys].filter((k) => !new RegExp(`\\b${k}\\b`).test(text));
@@ -35,7 +50,18 @@ test("config.example.yaml mentions every option of the unified format", async ()
 test("every risky setting in config.example.yaml carries a WARNING next to it", async () => {
   const lines = (await Bun.file(EXAMPLE).text()).split("\n");
   const warned = (i: number) => lines.slice(Math.max(0, i - 3), i + 2).some((l) => l.includes("WARNING"));
-  const risky = ["danger-full-access", "bypassPermissions", "Bash(", "allowCrossProviderFallback:", "openrouter/", "maxDepth:", "fullContent:", "cooldowns:", "roots:", "env: {}"];
+  const risky = [
+    "danger-full-access",
+    "bypassPermissions",
+    "Bash(",
+    "allowCrossProviderFallback:",
+    "openrouter/",
+    "maxDepth:",
+    "fullContent:",
+    "cooldowns:",
+    "roots:",
+    "env: {}",
+  ];
   const unwarned = risky.filter((marker) => !lines.some((l, i) => l.includes(marker) && warned(i)));
   expect(unwarned).toEqual([]);
 });

@@ -44,7 +44,12 @@ describe("resolveConfigPath: SPEC §6 precedence", () => {
 
   test("nothing anywhere → the default path, not existing, not explicit", () => {
     const home = privateDir();
-    expect(resolveConfigPath({ HOME: home })).toEqual({ path: join(home, ".config", "orchestrate", "config.yaml"), origin: "default", exists: false, explicit: false });
+    expect(resolveConfigPath({ HOME: home })).toEqual({
+      path: join(home, ".config", "orchestrate", "config.yaml"),
+      origin: "default",
+      exists: false,
+      explicit: false,
+    });
   });
 });
 
@@ -54,7 +59,9 @@ describe("legacy locations, each with a notice", () => {
     const path = writeConfig(privateDir(), "router.json", "{}");
     const loc = resolveConfigPath({ HOME: home, MCP_ROUTER_CONFIG: path, ORCHESTRATOR_CONFIG: "/elsewhere" });
     expect(loc).toMatchObject({ path, origin: "MCP_ROUTER_CONFIG", explicit: true, legacy: "mcp-router" });
-    expect(loc.notice).toBe(`reading a legacy config ${path} (MCP_ROUTER_CONFIG; set ORCHESTRATE_CONFIG instead); it still works, but move it: orchestrate import ${path} writes ${join(home, ".config/orchestrate/config.yaml")}`);
+    expect(loc.notice).toBe(
+      `reading a legacy config ${path} (MCP_ROUTER_CONFIG; set ORCHESTRATE_CONFIG instead); it still works, but move it: orchestrate import ${path} writes ${join(home, ".config/orchestrate/config.yaml")}`,
+    );
   });
 
   test("MCP_ROUTER_CONFIG beats a unified default file, and the one notice names both (issue 23 §1)", () => {
@@ -71,11 +78,23 @@ describe("legacy locations, each with a notice", () => {
     const home = privateDir();
     const unified = writeConfig(join(home, ".config", "orchestrate"), "config.yaml", "{}");
     const seed = writeConfig(privateDir(), "config.yaml", "consult: { timeout_s: 10 }");
-    expect(resolveConfigPath({ HOME: home, ORCHESTRATOR_CONFIG: seed })).toMatchObject({ path: seed, origin: "ORCHESTRATOR_CONFIG", shadowed: [{ path: unified }] });
+    expect(resolveConfigPath({ HOME: home, ORCHESTRATOR_CONFIG: seed })).toMatchObject({
+      path: seed,
+      origin: "ORCHESTRATOR_CONFIG",
+      shadowed: [{ path: unified }],
+    });
     const mine = writeConfig(privateDir(), "mine.yaml", "{}");
     const loc = resolveConfigPath({ HOME: home, ORCHESTRATOR_CONFIG: seed, ORCHESTRATE_CONFIG: mine });
-    expect(loc).toMatchObject({ path: mine, shadowed: [{ path: seed, origin: "ORCHESTRATOR_CONFIG" }, { path: unified, origin: "home" }] });
-    expect(loc.notice).toBe(`reading ${mine} (ORCHESTRATE_CONFIG); not read, because an environment variable names a file: ${seed} (ORCHESTRATOR_CONFIG), ${unified} (orchestrate's default)`);
+    expect(loc).toMatchObject({
+      path: mine,
+      shadowed: [
+        { path: seed, origin: "ORCHESTRATOR_CONFIG" },
+        { path: unified, origin: "home" },
+      ],
+    });
+    expect(loc.notice).toBe(
+      `reading ${mine} (ORCHESTRATE_CONFIG); not read, because an environment variable names a file: ${seed} (ORCHESTRATOR_CONFIG), ${unified} (orchestrate's default)`,
+    );
   });
 
   test("ORCHESTRATOR_CONFIG", () => {
@@ -132,13 +151,18 @@ describe("Orchestrator MCP's own defaults (issue 23 §1)", () => {
     writeConfig(cwd, "config.yaml", SEED);
     const loc = resolveConfigPath({ HOME: privateDir() }, { cwd });
     expect(loc).toMatchObject({ origin: "default", exists: false });
-    expect(loc.notice).toBe(`${join(cwd, "config.yaml")} looks like an Orchestrator MCP config but is not read: the working directory is inside the git repository ${repo} (set ORCHESTRATOR_CONFIG to its absolute path to use it)`);
+    expect(loc.notice).toBe(
+      `${join(cwd, "config.yaml")} looks like an Orchestrator MCP config but is not read: the working directory is inside the git repository ${repo} (set ORCHESTRATOR_CONFIG to its absolute path to use it)`,
+    );
   });
 
   test("…never group-readable, never a symlink, never another tool's file, never when a variable names a file", () => {
     const loose = privateDir();
     writeConfig(loose, "config.yaml", SEED, 0o644);
-    expect(resolveConfigPath({ HOME: privateDir() }, { cwd: loose })).toMatchObject({ origin: "default", notice: expect.stringContaining("has mode 0644, not 0600") });
+    expect(resolveConfigPath({ HOME: privateDir() }, { cwd: loose })).toMatchObject({
+      origin: "default",
+      notice: expect.stringContaining("has mode 0644, not 0600"),
+    });
     const linked = privateDir();
     symlinkSync(writeConfig(privateDir(), "real.yaml", SEED), join(linked, "config.yaml"));
     expect(resolveConfigPath({ HOME: privateDir() }, { cwd: linked })).toEqual({ path: expect.any(String), origin: "default", exists: false, explicit: false });

@@ -26,7 +26,10 @@ describe("consult.review", () => {
   });
 
   test("the unified format takes the same block under consult:", () => {
-    const raw = { agents: { a: { backend: "codex", model: "gpt-5.5" }, b: { backend: "claude", model: "claude-opus-4-6" } }, consult: { review: { deep_reviewers: ["a", "b"] } } };
+    const raw = {
+      agents: { a: { backend: "codex", model: "gpt-5.5" }, b: { backend: "claude", model: "claude-opus-4-6" } },
+      consult: { review: { deep_reviewers: ["a", "b"] } },
+    };
     const out = validateConfigObject(raw, { format: "yaml" }, {});
     expect(out.ok && out.value.config.consult.review).toEqual({ reviewers: [], deepReviewers: ["a", "b"] });
   });
@@ -49,12 +52,18 @@ describe("consult.review", () => {
     expect(errorsOf({ agents: six, consult: { review: { deep_reviewers: Object.keys(six) } } })).toEqual([
       "consult.review.deep_reviewers: deep reviews take one to 5 reviewers (6 listed) (list between 1 and 5 agent ids)",
     ]);
-    expect(errorsOf({ agents, consult: { review: {} } })).toEqual(["consult.review: names no reviewers (add reviewers: [one agent id] for standard reviews and/or deep_reviewers: [one to five ids])"]);
-    expect(errorsOf({ agents, consult: { review: { reviewer: ["a"] } } })[0]).toContain("consult.review.reviewer: unknown key (did you mean reviewers? known keys: reviewers, deep_reviewers)");
+    expect(errorsOf({ agents, consult: { review: {} } })).toEqual([
+      "consult.review: names no reviewers (add reviewers: [one agent id] for standard reviews and/or deep_reviewers: [one to five ids])",
+    ]);
+    expect(errorsOf({ agents, consult: { review: { reviewer: ["a"] } } })[0]).toContain(
+      "consult.review.reviewer: unknown key (did you mean reviewers? known keys: reviewers, deep_reviewers)",
+    );
   });
 
   test("in the Orchestrator format an unknown reviewer is named by its path in that file", () => {
     const yaml = `${SEED_001_CONFIG_YAML}  review:\n    reviewers: [gemini]\n`;
-    expect(errorsOf(Bun.YAML.parse(yaml))).toEqual(['consult.review.reviewers[0]: refers to an unknown agent "gemini" (define it under agents:, or use one of: codex, claude)']);
+    expect(errorsOf(Bun.YAML.parse(yaml))).toEqual([
+      'consult.review.reviewers[0]: refers to an unknown agent "gemini" (define it under agents:, or use one of: codex, claude)',
+    ]);
   });
 });

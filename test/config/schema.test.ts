@@ -48,7 +48,9 @@ describe("closed objects: unknown keys are errors, one line each", () => {
 
 describe("types and ranges", () => {
   test("each bad value is its own line", () => {
-    expect(errorsOf("agents:\n  a: { backend: codx, model: '' }\nmaxDepth: 9\nallowCrossProviderFallback: 'yes'\ndefaults: { timeoutSec: 10 }\nroots: ~/x\n")).toEqual([
+    expect(
+      errorsOf("agents:\n  a: { backend: codx, model: '' }\nmaxDepth: 9\nallowCrossProviderFallback: 'yes'\ndefaults: { timeoutSec: 10 }\nroots: ~/x\n"),
+    ).toEqual([
       'agents.a.backend: must be "acp", "agy", "claude", "codex", "copilot", "gemini", "grok", "opencode" or "pi" (was "codx") (use one of the values listed)',
       "agents.a.model: must be non-empty (write a non-empty value or remove the key)",
       'allowCrossProviderFallback: must be boolean (was "yes") (write true or false)',
@@ -94,7 +96,9 @@ describe("backend-only options", () => {
   });
 
   test("each is accepted on its own backend", () => {
-    const config = configOf("agents:\n  c: { backend: codex, model: m, sandbox: read-only }\n  k: { backend: claude, model: opus, permissionMode: bypassPermissions, allowedTools: [WebFetch] }\n");
+    const config = configOf(
+      "agents:\n  c: { backend: codex, model: m, sandbox: read-only }\n  k: { backend: claude, model: opus, permissionMode: bypassPermissions, allowedTools: [WebFetch] }\n",
+    );
     expect(config.agents.c?.sandbox).toBe("read-only");
     expect(config.agents.k).toMatchObject({ permissionMode: "bypassPermissions", allowedTools: ["WebFetch"] });
   });
@@ -158,7 +162,9 @@ describe("models and providers", () => {
 
 describe("tiers, slots and fallbacks", () => {
   test("ids: named references, inline 'heavy', 'heavy.2'", () => {
-    const config = configOf("agents:\n  a: { backend: codex, model: m }\ntiers:\n  light: a\n  heavy: [{ backend: claude, model: opus }, a, { backend: grok, model: g }]\n");
+    const config = configOf(
+      "agents:\n  a: { backend: codex, model: m }\ntiers:\n  light: a\n  heavy: [{ backend: claude, model: opus }, a, { backend: grok, model: g }]\n",
+    );
     expect(config.tiers).toEqual({ light: ["a"], standard: null, heavy: ["heavy", "a", "heavy.3"] });
     expect(config.agents["heavy.3"]?.backend).toBe("grok");
   });
@@ -174,7 +180,9 @@ describe("tiers, slots and fallbacks", () => {
 
   test("more than 8 entries", () => {
     const list = JSON.stringify(Array.from({ length: 9 }, () => "a"));
-    expect(errorsOf(`agents:\n  a: { backend: codex, model: m }\ntiers:\n  heavy: ${list}\n`)).toEqual(["tiers.heavy: 9 entries, at most 8 allowed (remove 1 of them)"]);
+    expect(errorsOf(`agents:\n  a: { backend: codex, model: m }\ntiers:\n  heavy: ${list}\n`)).toEqual([
+      "tiers.heavy: 9 entries, at most 8 allowed (remove 1 of them)",
+    ]);
   });
 
   test("an inline id colliding with a named agent", () => {
@@ -217,7 +225,9 @@ describe("the rest of the file", () => {
   test("store_full_content is accepted as an alias; a contradiction is an error", () => {
     expect(configOf("store_full_content: false\n").store).toEqual({ fullContent: false });
     expect(configOf("store: { path: ~/db.sqlite, fullContent: false }\n").store).toEqual({ path: "/home/u/db.sqlite", fullContent: false });
-    expect(errorsOf("store: { fullContent: true }\nstore_full_content: false\n")).toEqual(["store_full_content: disagrees with store.fullContent (keep only store.fullContent)"]);
+    expect(errorsOf("store: { fullContent: true }\nstore_full_content: false\n")).toEqual([
+      "store_full_content: disagrees with store.fullContent (keep only store.fullContent)",
+    ]);
   });
 
   test("agent env may not touch orchestrate's own variables", () => {
@@ -228,7 +238,9 @@ describe("the rest of the file", () => {
   });
 
   test("defaults fill everything a file leaves out; set values are kept", () => {
-    const config = configOf("maxDepth: 2\nhost: { runtime: codex, model: gpt-5.5 }\nconsult: { timeoutSec: 60 }\ncooldowns: { authSec: 5 }\nsyncBudgetSec: 40\ndefaults: { stallSec: 30 }\nallowCrossProviderFallback: true\n");
+    const config = configOf(
+      "maxDepth: 2\nhost: { runtime: codex, model: gpt-5.5 }\nconsult: { timeoutSec: 60 }\ncooldowns: { authSec: 5 }\nsyncBudgetSec: 40\ndefaults: { stallSec: 30 }\nallowCrossProviderFallback: true\n",
+    );
     expect(config).toMatchObject({
       maxDepth: 2,
       host: { runtime: "codex", model: "gpt-5.5" },
@@ -263,7 +275,7 @@ describe("the rest of the file", () => {
 describe("host identity (seed 001)", () => {
   test("an unversioned host.model is refused at load, with the fix", () => {
     expect(errorsOf("host: { runtime: claude, model: opus }\n")).toEqual([
-      'host.model: "opus" has no version, so no other model can be proven to differ from it (write the host\'s versioned model id, e.g. claude-opus-5 or gpt-5.5 — or remove host.model to exclude every agent on the host\'s runtime)',
+      "host.model: \"opus\" has no version, so no other model can be proven to differ from it (write the host's versioned model id, e.g. claude-opus-5 or gpt-5.5 — or remove host.model to exclude every agent on the host's runtime)",
     ]);
     expect(configOf("host: { runtime: claude, model: claude-opus-5 }\n").host).toEqual({ runtime: "claude", model: "claude-opus-5" });
   });

@@ -60,7 +60,41 @@ describe("renderYaml", () => {
   });
 
   test("strings the parser would read as numbers, booleans or null stay strings", () => {
-    const models = [".nan", ".NaN", ".inf", "-.inf", "+.INF", "1e3", "0x1f", "0o17", "+1", "1_000", "yes", "No", "on", "~", "null", "Null", "true", "", " x", "x ", "#x", "- x", "a: b", "[x]", "{x}", "*x", "&x", "!x", "%x", "@x", "`x", "'x'", '"x"'];
+    const models = [
+      ".nan",
+      ".NaN",
+      ".inf",
+      "-.inf",
+      "+.INF",
+      "1e3",
+      "0x1f",
+      "0o17",
+      "+1",
+      "1_000",
+      "yes",
+      "No",
+      "on",
+      "~",
+      "null",
+      "Null",
+      "true",
+      "",
+      " x",
+      "x ",
+      "#x",
+      "- x",
+      "a: b",
+      "[x]",
+      "{x}",
+      "*x",
+      "&x",
+      "!x",
+      "%x",
+      "@x",
+      "`x",
+      "'x'",
+      '"x"',
+    ];
     for (const model of models) {
       const value = { agents: { [model || "k"]: { backend: "codex", model } } };
       expect(Bun.YAML.parse(renderYaml(value))).toEqual(value);

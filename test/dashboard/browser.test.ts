@@ -73,7 +73,12 @@ async function hiddenSeries(p: Page, id: string): Promise<string[]> {
       const seen = [...g.querySelectorAll("circle.pt")].some((c) => {
         c.scrollIntoView({ block: "center", inline: "center" });
         const r = c.getBoundingClientRect();
-        return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)?.closest("g.series")?.getAttribute("data-key") === key;
+        return (
+          document
+            .elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)
+            ?.closest("g.series")
+            ?.getAttribute("data-key") === key
+        );
       });
       if (!seen) hidden.push(key);
     }
@@ -82,7 +87,16 @@ async function hiddenSeries(p: Page, id: string): Promise<string[]> {
 }
 
 const CHROMIUM = "/usr/bin/chromium";
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) process.stderr.write(`SKIP test/dashboard/browser.test.ts: ${CHROMIUM} is missing (apt-get install chromium); .ci/run installs it.\n`);
 
@@ -215,7 +229,8 @@ describe.skipIf(!haveChromium)("dashboard in headless Chromium", () => {
     const steps = page.locator("table.jobs tbody tr");
     // implement and review ran as workflow_step jobs; the host's steps are not jobs.
     expect(await steps.count()).toBe(2);
-    for (const href of await steps.locator("a.ref").evaluateAll((links) => links.map((a) => a.getAttribute("href")))) expect(href).toBe(`/workflows/${world.workflow.id}`);
+    for (const href of await steps.locator("a.ref").evaluateAll((links) => links.map((a) => a.getAttribute("href"))))
+      expect(href).toBe(`/workflows/${world.workflow.id}`);
     await page.goto(`${dash.origin}/jobs?kind=review`);
     const reviews = page.locator("table.jobs tbody tr a.ref");
     expect(await reviews.count()).toBeGreaterThanOrEqual(1);
@@ -303,9 +318,12 @@ describe.skipIf(!haveChromium)("dashboard in headless Chromium", () => {
       // The world's calls land in one hour, several series at the same count.
       expect(await page.locator("#plot-calls g.series").count()).toBeGreaterThanOrEqual(3);
       for (const plot of ["calls", "tokens", "cost", "latency"]) expect({ plot, by, hidden: await hiddenSeries(page, plot) }).toEqual({ plot, by, hidden: [] });
-      for (const plot of ["tokens", "cost", "latency", "rates"]) expect((await axisOf(page, plot)).ticks.map((t) => t.y)).toEqual((await axisOf(page, plot)).grid);
+      for (const plot of ["tokens", "cost", "latency", "rates"])
+        expect((await axisOf(page, plot)).ticks.map((t) => t.y)).toEqual((await axisOf(page, plot)).grid);
     }
-    const bars = await page.locator("#plot-agent-failures rect.pt").evaluateAll((rects) => rects.map((r) => ({ rate: Number(r.getAttribute("data-y")), fill: r.getAttribute("fill") })));
+    const bars = await page
+      .locator("#plot-agent-failures rect.pt")
+      .evaluateAll((rects) => rects.map((r) => ({ rate: Number(r.getAttribute("data-y")), fill: r.getAttribute("fill") })));
     expect(bars.some((b) => b.rate === 1)).toBe(true);
     for (const b of bars) expect(b.fill).toBe(b.rate === 0 ? "#16a34a" : b.rate <= 0.2 ? "#d97706" : "#dc2626");
   });
@@ -371,7 +389,11 @@ describe.skipIf(!haveChromium)("dashboard in headless Chromium", () => {
     await page.goto(`${dash.origin}/runs`);
     await page.waitForFunction(() => document.getElementById("live")?.textContent === "live");
     const before = await page.locator("table.runs tbody tr").count();
-    const slow = Bun.spawn([BUN, MAIN, "run", "--tier", "light", "--cwd", world.box.repo, "A slow one"], { env: { ...world.box.env, FAKE_DELAY_MS: "2500" }, stdout: "ignore", stderr: "ignore" });
+    const slow = Bun.spawn([BUN, MAIN, "run", "--tier", "light", "--cwd", world.box.repo, "A slow one"], {
+      env: { ...world.box.env, FAKE_DELAY_MS: "2500" },
+      stdout: "ignore",
+      stderr: "ignore",
+    });
     await page.waitForFunction((n) => document.querySelectorAll("table.runs tbody tr").length === n + 1, before, { timeout: 20_000 });
     expect(await page.locator("table.runs tbody tr").first().innerText()).toContain("running");
     await page.waitForFunction(() => !document.querySelector("table.runs tbody tr")?.textContent?.includes("running"), undefined, { timeout: 30_000 });

@@ -14,8 +14,20 @@ describe("yTicks", () => {
   });
 
   test("every tick label is the formatted value of the gridline it sits on", () => {
-    const svg = lineChart({ id: "calls", title: "Calls", integer: true, from: 0, to: 10, formatY: (y) => y.toFixed(0), series: [{ key: "a", points: [{ x: 5, y: 5 }] }] });
-    const ticks = [...svg.matchAll(/<text class="tick y"[^>]*y="([\d.]+)"[^>]*data-value="([\d.]+)">([^<]*)</g)].map((m) => ({ y: m[1], value: m[2], label: m[3] }));
+    const svg = lineChart({
+      id: "calls",
+      title: "Calls",
+      integer: true,
+      from: 0,
+      to: 10,
+      formatY: (y) => y.toFixed(0),
+      series: [{ key: "a", points: [{ x: 5, y: 5 }] }],
+    });
+    const ticks = [...svg.matchAll(/<text class="tick y"[^>]*y="([\d.]+)"[^>]*data-value="([\d.]+)">([^<]*)</g)].map((m) => ({
+      y: m[1],
+      value: m[2],
+      label: m[3],
+    }));
     const grid = [...svg.matchAll(/<line class="grid"[^>]*y1="([\d.]+)"[^>]*data-value="([\d.]+)"/g)].map((m) => ({ y: m[1], value: m[2] }));
     expect(ticks.map((t) => t.label)).toEqual(["0", "2", "4", "6"]);
     expect(ticks.map((t) => ({ y: t.y, value: t.value }))).toEqual(grid);

@@ -24,7 +24,13 @@ function post(path: string, fields: Record<string, string>, headers: Record<stri
     method: "POST",
     redirect: "manual",
     body,
-    headers: { cookie: `orchestrate_dashboard_${dash.port}=${dash.token}`, origin: dash.origin, "sec-fetch-site": "same-origin", "content-type": "application/x-www-form-urlencoded", ...headers },
+    headers: {
+      cookie: `orchestrate_dashboard_${dash.port}=${dash.token}`,
+      origin: dash.origin,
+      "sec-fetch-site": "same-origin",
+      "content-type": "application/x-www-form-urlencoded",
+      ...headers,
+    },
   });
 }
 
@@ -53,7 +59,14 @@ describe("dashboard.editable: true", () => {
   });
 
   test("saving an agent writes managed.yaml 0600, leaves the main config byte-identical, and the loader sees it", async () => {
-    const res = await post("/edit/agents/save", { token: dash.token, id: "gem", backend: "gemini", model: "gemini-2.5-pro", scores: "review=70, coding=60", enabled: "on" });
+    const res = await post("/edit/agents/save", {
+      token: dash.token,
+      id: "gem",
+      backend: "gemini",
+      model: "gemini-2.5-pro",
+      scores: "review=70, coding=60",
+      enabled: "on",
+    });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/edit/agents?saved=1");
     expect(statSync(managed()).mode & 0o777).toBe(0o600);

@@ -31,7 +31,16 @@ describe("guard", () => {
 
   test("only a loopback Host on this port passes", () => {
     for (const ok of [`127.0.0.1:${PORT}`, `localhost:${PORT}`, `[::1]:${PORT}`, `LOCALHOST:${PORT}`]) expect(loopbackHost(ok, PORT)).toBe(true);
-    for (const bad of [`evil.example:${PORT}`, `127.0.0.1.evil.example:${PORT}`, `127.0.0.1:${PORT + 1}`, "127.0.0.1", `192.168.1.5:${PORT}`, "", `localhost@evil:${PORT}`]) expect(loopbackHost(bad, PORT)).toBe(false);
+    for (const bad of [
+      `evil.example:${PORT}`,
+      `127.0.0.1.evil.example:${PORT}`,
+      `127.0.0.1:${PORT + 1}`,
+      "127.0.0.1",
+      `192.168.1.5:${PORT}`,
+      "",
+      `localhost@evil:${PORT}`,
+    ])
+      expect(loopbackHost(bad, PORT)).toBe(false);
     expect(loopbackHost(null, PORT)).toBe(false);
   });
 
@@ -42,7 +51,12 @@ describe("guard", () => {
   });
 
   test("no token, a wrong token, or a wrong cookie: 401 and nothing else", async () => {
-    for (const r of [req("/"), req("/?token=nope"), req("/", { headers: { cookie: `orchestrate_dashboard_${PORT}=${"x".repeat(32)}` } }), req("/", { headers: { cookie: `orchestrate_dashboard_1=${TOKEN}` } })]) {
+    for (const r of [
+      req("/"),
+      req("/?token=nope"),
+      req("/", { headers: { cookie: `orchestrate_dashboard_${PORT}=${"x".repeat(32)}` } }),
+      req("/", { headers: { cookie: `orchestrate_dashboard_1=${TOKEN}` } }),
+    ]) {
       const v = guard(r, settings);
       expect(v.pass).toBe(false);
       if (!v.pass) {
@@ -86,7 +100,12 @@ describe("guard", () => {
     const edit = { ...settings, editable: true };
     const post = (headers: Record<string, string>) => guard(req("/edit/agents", { method: "POST", headers: { ...withCookie, ...headers } }), edit);
     expect(post({ origin: `http://127.0.0.1:${PORT}`, "sec-fetch-site": "same-origin" }).pass).toBe(true);
-    const refused: Record<string, string>[] = [{}, { origin: "http://evil.example" }, { origin: `http://127.0.0.1:${PORT}`, "sec-fetch-site": "cross-site" }, { origin: "null" }];
+    const refused: Record<string, string>[] = [
+      {},
+      { origin: "http://evil.example" },
+      { origin: `http://127.0.0.1:${PORT}`, "sec-fetch-site": "cross-site" },
+      { origin: "null" },
+    ];
     for (const bad of refused) {
       const v = post(bad);
       expect(v.pass).toBe(false);
@@ -116,19 +135,109 @@ describe("a dashboard over a store", () => {
     box.writeConfig(DEMO_CONFIG);
     const store = openStore(box.dbPath);
     if (!store.ok) throw new Error(store.error.message);
-    const runId = store.value.runs.startRun({ tool: "route", tier: "light", cwd: box.repo, prompt: `<script>alert("x")</script> secret ghp_${"a1B2c3D4e5".repeat(4)}` });
-    store.value.runs.addAttempt({ runId, n: 1, agentId: "cheap", backend: "opencode", provider: "deepseek", outcome: "ok", reason: "answered", exitCode: 0, durationMs: 40, fellBack: false, usage: { inputTokens: 10, outputTokens: 2, costUsd: 0.001 } });
+    const runId = store.value.runs.startRun({
+      tool: "route",
+      tier: "light",
+      cwd: box.repo,
+      prompt: `<script>alert("x")</script> secret ghp_${"a1B2c3D4e5".repeat(4)}`,
+    });
+    store.value.runs.addAttempt({
+      runId,
+      n: 1,
+      agentId: "cheap",
+      backend: "opencode",
+      provider: "deepseek",
+      outcome: "ok",
+      reason: "answered",
+      exitCode: 0,
+      durationMs: 40,
+      fellBack: false,
+      usage: { inputTokens: 10, outputTokens: 2, costUsd: 0.001 },
+    });
     store.value.runs.finishRun(runId, { status: "ok", servedBy: "cheap", answer: "<img src=x onerror=alert(1)>" });
     // Older than the run above, so "the first run listed" stays that one.
     FAILED.id = store.value.runs.startRun({ tool: "route", tier: "standard", cwd: box.repo, prompt: "p", startedAt: Date.now() - 60_000 });
-    store.value.runs.addAttempt({ runId: FAILED.id, n: 1, agentId: "codex-main", backend: "codex", provider: "openai", outcome: "auth", reason: "unavailable", exitCode: null, durationMs: 30, fellBack: true });
-    store.value.runs.addAttempt({ runId: FAILED.id, n: 2, agentId: "cheap", backend: "opencode", provider: "deepseek", outcome: "capacity", reason: "unexpected status 500 Internal Server Error", exitCode: 1, durationMs: 30, fellBack: false });
-    store.value.runs.addAttempt({ runId: FAILED.id, n: 3, agentId: "claude-opus", backend: "claude", provider: "anthropic", outcome: "skipped", reason: "heavy: would cross from provider openai to anthropic; set allowCrossProviderFallback: true to allow", exitCode: null, durationMs: 0, fellBack: false });
-    store.value.runs.finishRun(FAILED.id, { status: "failed", errorCode: "unavailable", errorMessage: "Attempt 2 (standard:cheap) ended unavailable: unavailable. No fallback: no more candidates." });
+    store.value.runs.addAttempt({
+      runId: FAILED.id,
+      n: 1,
+      agentId: "codex-main",
+      backend: "codex",
+      provider: "openai",
+      outcome: "auth",
+      reason: "unavailable",
+      exitCode: null,
+      durationMs: 30,
+      fellBack: true,
+    });
+    store.value.runs.addAttempt({
+      runId: FAILED.id,
+      n: 2,
+      agentId: "cheap",
+      backend: "opencode",
+      provider: "deepseek",
+      outcome: "capacity",
+      reason: "unexpected status 500 Internal Server Error",
+      exitCode: 1,
+      durationMs: 30,
+      fellBack: false,
+    });
+    store.value.runs.addAttempt({
+      runId: FAILED.id,
+      n: 3,
+      agentId: "claude-opus",
+      backend: "claude",
+      provider: "anthropic",
+      outcome: "skipped",
+      reason: "heavy: would cross from provider openai to anthropic; set allowCrossProviderFallback: true to allow",
+      exitCode: null,
+      durationMs: 0,
+      fellBack: false,
+    });
+    store.value.runs.finishRun(FAILED.id, {
+      status: "failed",
+      errorCode: "unavailable",
+      errorMessage: "Attempt 2 (standard:cheap) ended unavailable: unavailable. No fallback: no more candidates.",
+    });
     storedWorkflow(store.value.workflows);
-    ASK.id = store.value.asks.record({ capability: "fast", status: "ok", model: "openai/gpt-x", host: "127.0.0.1:9", fallbackUsed: false, latencyMs: 12, prompt: `<script>alert("ask")</script> ghp_${"f6G7h8I9j0".repeat(4)}`, answer: "<img src=y onerror=alert(2)>", legs: [{ capability: "fast", model: "openai/gpt-x", host: "127.0.0.1:9", outcome: "ok", statusCode: 200, latencyMs: 12, retry: 0, endedAt: Date.now() }] });
-    const leg = (n: number, outcome: "ok" | "failed", errorCode?: string, status = 429) => ({ capability: "fast", model: `m-${n}`, host: "127.0.0.1:9", outcome, ...(errorCode ? { errorCode } : {}), statusCode: outcome === "ok" ? 200 : status, latencyMs: 5, retry: 0, endedAt: Date.now() });
-    ASK.fellBack = store.value.asks.record({ capability: "fast", status: "ok", model: "m-4", host: "127.0.0.1:9", fallbackUsed: true, latencyMs: 20, prompt: "q", answer: "a", legs: [leg(1, "failed", "auth", 401), leg(2, "failed", "rate_limited"), leg(3, "failed", "bad_request", 400), leg(4, "failed", "server", 503), leg(5, "ok")] });
+    ASK.id = store.value.asks.record({
+      capability: "fast",
+      status: "ok",
+      model: "openai/gpt-x",
+      host: "127.0.0.1:9",
+      fallbackUsed: false,
+      latencyMs: 12,
+      prompt: `<script>alert("ask")</script> ghp_${"f6G7h8I9j0".repeat(4)}`,
+      answer: "<img src=y onerror=alert(2)>",
+      legs: [{ capability: "fast", model: "openai/gpt-x", host: "127.0.0.1:9", outcome: "ok", statusCode: 200, latencyMs: 12, retry: 0, endedAt: Date.now() }],
+    });
+    const leg = (n: number, outcome: "ok" | "failed", errorCode?: string, status = 429) => ({
+      capability: "fast",
+      model: `m-${n}`,
+      host: "127.0.0.1:9",
+      outcome,
+      ...(errorCode ? { errorCode } : {}),
+      statusCode: outcome === "ok" ? 200 : status,
+      latencyMs: 5,
+      retry: 0,
+      endedAt: Date.now(),
+    });
+    ASK.fellBack = store.value.asks.record({
+      capability: "fast",
+      status: "ok",
+      model: "m-4",
+      host: "127.0.0.1:9",
+      fallbackUsed: true,
+      latencyMs: 20,
+      prompt: "q",
+      answer: "a",
+      legs: [
+        leg(1, "failed", "auth", 401),
+        leg(2, "failed", "rate_limited"),
+        leg(3, "failed", "bad_request", 400),
+        leg(4, "failed", "server", 503),
+        leg(5, "ok"),
+      ],
+    });
     store.value.close();
     const rt = await openReadonlyRuntime(box.env);
     if (!rt.ok) throw new Error(rt.error.message);
@@ -149,7 +258,24 @@ describe("a dashboard over a store", () => {
   test("browsing every page leaves the store's bytes as they were (opened read-only)", async () => {
     const before = hashes();
     const run = (await (await get("/runs")).text()).match(/\/runs\/(\w+)/)?.[1] ?? "";
-    for (const path of ["/", "/runs", `/runs/${run}`, "/consultations", "/jobs", "/usage", "/usage?range=90d&by=tier", "/workflows", `/workflows/${WORKFLOW}`, "/asks", "/asks?status=ok&capability=fast", `/asks/${ASK.id}`, "/nope", "/runs/NOPE", "/workflows/NOPE", "/asks/NOPE"]) {
+    for (const path of [
+      "/",
+      "/runs",
+      `/runs/${run}`,
+      "/consultations",
+      "/jobs",
+      "/usage",
+      "/usage?range=90d&by=tier",
+      "/workflows",
+      `/workflows/${WORKFLOW}`,
+      "/asks",
+      "/asks?status=ok&capability=fast",
+      `/asks/${ASK.id}`,
+      "/nope",
+      "/runs/NOPE",
+      "/workflows/NOPE",
+      "/asks/NOPE",
+    ]) {
       const res = await get(path);
       expect(res.status).toBe(path.includes("NOPE") || path === "/nope" ? 404 : 200);
       await res.text();
@@ -226,8 +352,35 @@ const HUGE_PATCH = `diff --git a/x.html b/x.html\n--- a/x.html\n+++ b/x.html\n@@
 
 /** A workflow stopped at its cap, whose implement step produced a diff longer than a page shows. */
 function storedWorkflow(workflows: WorkflowStore): void {
-  workflows.create({ id: WORKFLOW, goal: "Rewrite x.html", workdir: "/p/repo", commit: "a".repeat(40), snapshot: { bindings: { implement: { kind: "agent", agent: "cheap", backend: "opencode", model: null, execution: "patch" } }, policy: { maxFixRounds: 1 }, host: {} }, now: 1 });
-  workflows.addStep({ id: "st-1", workflowId: WORKFLOW, step: "implement", round: 0, executor: "agent", agentId: "cheap", execution: "patch", preview: {}, context: "", promptSha256: "p", token: { sha256: "t", binding: "b", expiresAt: 10 }, commitBefore: "a".repeat(40) }, 2);
+  workflows.create({
+    id: WORKFLOW,
+    goal: "Rewrite x.html",
+    workdir: "/p/repo",
+    commit: "a".repeat(40),
+    snapshot: {
+      bindings: { implement: { kind: "agent", agent: "cheap", backend: "opencode", model: null, execution: "patch" } },
+      policy: { maxFixRounds: 1 },
+      host: {},
+    },
+    now: 1,
+  });
+  workflows.addStep(
+    {
+      id: "st-1",
+      workflowId: WORKFLOW,
+      step: "implement",
+      round: 0,
+      executor: "agent",
+      agentId: "cheap",
+      execution: "patch",
+      preview: {},
+      context: "",
+      promptSha256: "p",
+      token: { sha256: "t", binding: "b", expiresAt: 10 },
+      commitBefore: "a".repeat(40),
+    },
+    2,
+  );
   workflows.finishStep("st-1", { status: "awaiting_host_apply", result: { patch: HUGE_PATCH, summary: "Rewrites x.html", mode: "patch" } }, 3);
   workflows.update(WORKFLOW, { status: "needs_attention" }, 4);
 }

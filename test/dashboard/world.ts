@@ -116,10 +116,20 @@ async function asksOverMcp(box: Sandbox): Promise<AsksMade> {
 async function overMcp(box: Sandbox): Promise<void> {
   const session = await connect(box.env, { clientName: "orchestrate-tests" });
   try {
-    const planned = await session.client.callTool({ name: "review", arguments: { goal: "Find bugs in the cache", mode: "standard", material: [{ text: "export const cache = new Map();\nexport function put(k, v) { cache.set(k, v); }\n", label: "cache.ts" }] } });
+    const planned = await session.client.callTool({
+      name: "review",
+      arguments: {
+        goal: "Find bugs in the cache",
+        mode: "standard",
+        material: [{ text: "export const cache = new Map();\nexport function put(k, v) { cache.set(k, v); }\n", label: "cache.ts" }],
+      },
+    });
     const plan = planned.structuredContent as { review_id?: string; token?: string } | undefined;
     if (plan?.review_id && plan.token) await session.client.callTool({ name: "review_run", arguments: { review_id: plan.review_id, token: plan.token } });
-    const reply = await session.client.callTool({ name: "route", arguments: { prompt: "Write the changelog entry", cwd: box.repo, tier: "light", background: true } });
+    const reply = await session.client.callTool({
+      name: "route",
+      arguments: { prompt: "Write the changelog entry", cwd: box.repo, tier: "light", background: true },
+    });
     const job = (reply.structuredContent as { job?: { id?: string } } | undefined)?.job?.id;
     if (job) await session.client.callTool({ name: "job_wait", arguments: { id: job, waitSec: 30 } });
   } finally {
@@ -144,7 +154,11 @@ async function step(session: ClientSession, wf: string, name: string, extra: Rep
 }
 
 function git(repo: string, ...args: string[]): void {
-  const out = spawnSync("git", args, { cwd: repo, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" } });
+  const out = spawnSync("git", args, {
+    cwd: repo,
+    encoding: "utf8",
+    env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" },
+  });
   if (out.status !== 0) throw new Error(`git ${args.join(" ")}: ${out.stderr}`);
 }
 

@@ -15,7 +15,14 @@ const cross = ALL_TARGETS.filter((t) => !host || targetName(t) !== targetName(ho
 
 /** Why the cross build cannot run here, or null when every runtime is cached or the registry answers. */
 async function unavailable(): Promise<string | null> {
-  const cached = await Promise.all(cross.map((t) => stat(runtimePath(t)).then(() => true, () => false)));
+  const cached = await Promise.all(
+    cross.map((t) =>
+      stat(runtimePath(t)).then(
+        () => true,
+        () => false,
+      ),
+    ),
+  );
   if (cached.every(Boolean)) return null;
   const probe = cross[0];
   if (!probe) return null;
@@ -108,7 +115,12 @@ function machoCommands(b: Uint8Array): string[] {
   let off = 32;
   for (let i = 0; i < view.getUint32(16, true); i++) {
     const cmd = view.getUint32(off, true);
-    if (cmd === 0x19) names.push(`segment:${Buffer.from(b.subarray(off + 8, off + 24)).toString("latin1").replace(/\0+$/, "")}`);
+    if (cmd === 0x19)
+      names.push(
+        `segment:${Buffer.from(b.subarray(off + 8, off + 24))
+          .toString("latin1")
+          .replace(/\0+$/, "")}`,
+      );
     if (cmd === 0x1d) names.push("code_signature");
     off += view.getUint32(off + 4, true);
   }

@@ -22,7 +22,9 @@ beforeAll(async () => {
   const built = await compile(["--out", out]);
   if (built.code !== 0) throw new Error(`host build failed:\n${built.stderr}`);
   box = makeSandbox({ BIN_KEY: KEY });
-  box.writeConfig(`ask:\n  capabilities:\n    extract:\n      deployments: [{ model: openai/bin-model, baseUrl: "${provider.openaiBase}", apiKeyEnv: BIN_KEY }]\n`);
+  box.writeConfig(
+    `ask:\n  capabilities:\n    extract:\n      deployments: [{ model: openai/bin-model, baseUrl: "${provider.openaiBase}", apiKeyEnv: BIN_KEY }]\n`,
+  );
   session = await connect(box.env, { command: [join(out, `orchestrate-${hostName()}`)] });
 }, 120_000);
 
@@ -36,7 +38,14 @@ afterAll(async () => {
 describe("ask in the compiled binary", () => {
   test("structured: an invalid reply is repaired with the validator's complaint, the valid one is data", async () => {
     provider.script("bin-model", { kind: "json", value: { city: 7 } }, { kind: "json", value: { city: "Oslo" } });
-    const reply = (await session.client.callTool({ name: "ask", arguments: { capability: "extract", prompt: "Which city?", response_schema: { type: "object", required: ["city"], properties: { city: { type: "string", format: "hostname" } } } } })) as ToolReply;
+    const reply = (await session.client.callTool({
+      name: "ask",
+      arguments: {
+        capability: "extract",
+        prompt: "Which city?",
+        response_schema: { type: "object", required: ["city"], properties: { city: { type: "string", format: "hostname" } } },
+      },
+    })) as ToolReply;
     expect(reply.structuredContent).toMatchObject({ ok: true, content: null, data: { city: "Oslo" }, error: null });
     expect(provider.received("bin-model")[1]?.messages[2]?.content).toContain("schema violation at /city: failed the 'type' constraint");
   });

@@ -15,7 +15,10 @@ describe("parseSums", () => {
     const a = "a".repeat(64);
     const b = "b".repeat(64);
     const sums = parseSums(`${a}  orchestrate-linux-x64\n${b} *orchestrate-darwin-arm64\nnot a line\n${"c".repeat(63)}  short\n`);
-    expect([...sums]).toEqual([["orchestrate-linux-x64", a], ["orchestrate-darwin-arm64", b]]);
+    expect([...sums]).toEqual([
+      ["orchestrate-linux-x64", a],
+      ["orchestrate-darwin-arm64", b],
+    ]);
   });
 });
 

@@ -84,10 +84,13 @@ describe("host build", () => {
     const { makeSandbox } = await import("../../fakes/lib/sandbox.ts");
     const { connect } = await import("../../fakes/lib/mcp-client.ts");
     const box = makeSandbox({ ORCHESTRATE_HOST_RUNTIME: "claude", OPENAI_API_KEY: "sk-test-not-a-real-key-000000000" });
-    box.writeConfig("agents:\n  cx: { backend: codex, model: gpt-5.5, scores: { coding: 90 } }\n  cl: { backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: rate-limit } }\ntiers: { light: null, standard: [cx], heavy: [cl] }\nfallbacks: { heavy: standard }\nallowCrossProviderFallback: true\n");
+    box.writeConfig(
+      "agents:\n  cx: { backend: codex, model: gpt-5.5, scores: { coding: 90 } }\n  cl: { backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: rate-limit } }\ntiers: { light: null, standard: [cx], heavy: [cl] }\nfallbacks: { heavy: standard }\nallowCrossProviderFallback: true\n",
+    );
     const session = await connect(box.env, { command: [bin] });
     try {
-      const call = async (name: string, args: Record<string, unknown>) => (await session.client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: Record<string, unknown> };
+      const call = async (name: string, args: Record<string, unknown>) =>
+        (await session.client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: Record<string, unknown> };
       const routed = await call("route", { prompt: "x", cwd: box.repo, tier: "heavy" });
       expect(routed.isError).toBeFalsy();
       expect((routed.structuredContent?.attempts as { outcome: string }[]).map((a) => a.outcome)).toEqual(["unavailable", "ok"]);
@@ -119,7 +122,10 @@ describe("install.sh against a loopback release server", () => {
     const good = await Bun.file(join(out, "SHA256SUMS")).text();
     const tampered = new Uint8Array(await readFile(bin));
     tampered[tampered.length - 1] = (tampered[tampered.length - 1] ?? 0) ^ 0xff;
-    const noLine = good.split("\n").filter((l) => !l.endsWith(BIN_NAME)).join("\n");
+    const noLine = good
+      .split("\n")
+      .filter((l) => !l.endsWith(BIN_NAME))
+      .join("\n");
     // /<mode>/download/v<version>/<file> and /<mode>/latest/download/<file>, as on GitHub releases.
     server = Bun.serve({
       hostname: "127.0.0.1",
@@ -251,7 +257,10 @@ describe("install.sh against a loopback release server", () => {
   }
 
   test("an unsupported OS or architecture is refused before any download", async () => {
-    for (const [s, m, message] of [["FreeBSD", "x86_64", "unsupported operating system: FreeBSD"], ["Linux", "riscv64", "unsupported architecture: riscv64"]] as const) {
+    for (const [s, m, message] of [
+      ["FreeBSD", "x86_64", "unsupported operating system: FreeBSD"],
+      ["Linux", "riscv64", "unsupported architecture: riscv64"],
+    ] as const) {
       const sb = await sandbox(`unsupported-${s}-${m}`);
       const shim = await unameShim(`shim-${s}-${m}`, s, m);
       const before = requests.length;
@@ -275,7 +284,14 @@ describe("install.sh against a loopback release server", () => {
     const sb = await sandbox("tty");
     let screen = "";
     const proc = Bun.spawn(["/bin/sh", join(ROOT, "install.sh"), "--version", VERSION], {
-      env: { PATH: process.env.PATH ?? "", HOME: sb.home, TMPDIR: sb.tmpdir, ORCHESTRATE_INSTALL_DIR: sb.dir, ORCHESTRATE_DOWNLOAD_BASE: `http://127.0.0.1:${server.port}/good`, TERM: "xterm" },
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: sb.home,
+        TMPDIR: sb.tmpdir,
+        ORCHESTRATE_INSTALL_DIR: sb.dir,
+        ORCHESTRATE_DOWNLOAD_BASE: `http://127.0.0.1:${server.port}/good`,
+        TERM: "xterm",
+      },
       terminal: { cols: 120, rows: 30, data: (_t, chunk) => void (screen += new TextDecoder().decode(chunk)) },
     });
     expect(await proc.exited).toBe(0);

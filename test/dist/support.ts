@@ -103,7 +103,14 @@ export async function mcpHandshake(bin: string, env: Record<string, string | und
 
 /** An env for running a built binary: its own HOME so no real config is read or written. */
 export function isolatedEnv(home: string, extra: Record<string, string> = {}): Record<string, string | undefined> {
-  return { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), XDG_DATA_HOME: join(home, ".local/share"), TMPDIR: process.env.TMPDIR, ...extra };
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_DATA_HOME: join(home, ".local/share"),
+    TMPDIR: process.env.TMPDIR,
+    ...extra,
+  };
 }
 
 /** url → sha256 as written in the formula, in order. */

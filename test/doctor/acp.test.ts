@@ -14,7 +14,12 @@ function config(yaml: string) {
 
 describe("check: ACP agents", () => {
   test("each ACP agent's protocol version, agent, capabilities and sign-in command; a launch that is no ACP agent is a problem", async () => {
-    const reports = await acpReport(config("agents:\n  q: { backend: acp, provider: x, command: [acp, --acp] }\n  t: { backend: acp, provider: x, command: ['true'] }\n  h: { backend: gemini, model: m }\n"), env);
+    const reports = await acpReport(
+      config(
+        "agents:\n  q: { backend: acp, provider: x, command: [acp, --acp] }\n  t: { backend: acp, provider: x, command: ['true'] }\n  h: { backend: gemini, model: m }\n",
+      ),
+      env,
+    );
     expect(reports.map((r) => r.id)).toEqual(["q", "t"]);
     const [q, t] = reports;
     expect(q).toMatchObject({ ok: true, protocolVersion: 1, agent: "fake-acp", version: "9.9.9", login: "fake-agent login" });

@@ -50,7 +50,9 @@ describe("orchestrate check: ask capabilities", () => {
     expect(out.stdout).toContain("Ask capabilities:");
     expect(out.stdout).toContain("  fast (ordered, falls back to local)");
     expect(out.stdout).toContain("    openai/gpt-doc: openai/gpt-doc @ 127.0.0.1:4999 · DOC_OPENAI_KEY set");
-    expect(out.stdout).toContain(`    anthropic/claude-doc: anthropic/claude-doc @ 127.0.0.2:5000 · DOC_ANTHROPIC_KEY NOT set · cooling until ${new Date(until).toISOString()}`);
+    expect(out.stdout).toContain(
+      `    anthropic/claude-doc: anthropic/claude-doc @ 127.0.0.2:5000 · DOC_ANTHROPIC_KEY NOT set · cooling until ${new Date(until).toISOString()}`,
+    );
     expect(out.stdout).toContain("    openai/llama-doc: openai/llama-doc @ localhost:11434 · no key");
     expect(out.stdout).toContain("✗ ask fast/anthropic/claude-doc: DOC_ANTHROPIC_KEY is not set");
     for (const text of [out.stdout, out.stderr]) {

@@ -19,7 +19,8 @@ afterEach(() => {
   box = undefined;
 });
 
-const CONFIG = "agents:\n  a:\n    backend: opencode\n    model: opencode/big-pickle\n  c:\n    backend: codex\n    model: gpt-5.5\ntiers:\n  light: [a]\n  heavy: [c]\n";
+const CONFIG =
+  "agents:\n  a:\n    backend: opencode\n    model: opencode/big-pickle\n  c:\n    backend: codex\n    model: gpt-5.5\ntiers:\n  light: [a]\n  heavy: [c]\n";
 
 async function check(env: Record<string, string> = {}, clis?: string[]) {
   box = usualLocationSandbox(clis, env);
@@ -90,7 +91,10 @@ describe("orchestrate check (doctor)", () => {
     chmodSync(join(bin, "codex"), 0o755);
     const out = await orchestrate(["check"], box.env);
     expect(out.code).toBe(0);
-    const started = readFileSync(starts, "utf8").trim().split("\n").map((ns) => Number(ns) / 1e6);
+    const started = readFileSync(starts, "utf8")
+      .trim()
+      .split("\n")
+      .map((ns) => Number(ns) / 1e6);
     expect(started).toHaveLength(3);
     expect(Math.max(...started) - Math.min(...started)).toBeLessThan(1500);
     const lines = out.stdout.split("\n");

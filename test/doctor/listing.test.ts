@@ -43,7 +43,9 @@ describe("the wizard's listing", () => {
     expect(run.lines.every((l) => l.probe.version && l.probe.missingFlags.length === 0)).toBe(true);
     const lastLine = Math.max(...run.lines.map((l) => l.at));
     // codex's and gemini's help is the flag check (grok's is also its build probe, so it comes first).
-    const helps = box.recordings().filter((r) => (r.cli === "codex" && r.argv.join(" ") === "exec --help") || (r.cli === "gemini" && r.argv.join(" ") === "--help"));
+    const helps = box
+      .recordings()
+      .filter((r) => (r.cli === "codex" && r.argv.join(" ") === "exec --help") || (r.cli === "gemini" && r.argv.join(" ") === "--help"));
     expect(helps).toHaveLength(2);
     for (const help of helps) expect((help as unknown as { at: number }).at).toBeGreaterThanOrEqual(lastLine - 5);
     const doctor = await Promise.all(BACKENDS.map((b) => detectBackend(b, b, (box as Sandbox).env)));
@@ -105,16 +107,20 @@ describe("the wizard's listing", () => {
     ["claude", "@anthropic-ai/claude-code", "bin/claude.exe"],
     ["opencode", "opencode-ai", "bin/opencode.exe"],
     ["copilot", "@github/copilot", "npm-loader.js"],
-  ] as const)("%s's version is read from its npm package (%s), without starting it for --version", async (cli, pkgName, binFile) => {
-    box = usualLocationSandbox([]);
-    const pkg = join(box.root, "lib", "node_modules", pkgName);
-    mkdirSync(join(pkg, binFile, ".."), { recursive: true });
-    writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: pkgName, version: "9.8.7" }));
-    writeFileSync(join(pkg, binFile), `#!/bin/sh\nexec ${join(BUN_DIR, "bun")} ${join(FAKES_DIR, cli)} "$@"\n`);
-    chmodSync(join(pkg, binFile), 0o755);
-    Bun.spawnSync(["ln", "-s", join(pkg, binFile), join(box.home, ".local", "bin", cli)]);
-    const probe = await detectBackend(cli, cli, box.env);
-    expect(probe.version).toBe("9.8.7");
-    expect(argvs(box, cli)).not.toContain("--version");
-  }, 60_000);
+  ] as const)(
+    "%s's version is read from its npm package (%s), without starting it for --version",
+    async (cli, pkgName, binFile) => {
+      box = usualLocationSandbox([]);
+      const pkg = join(box.root, "lib", "node_modules", pkgName);
+      mkdirSync(join(pkg, binFile, ".."), { recursive: true });
+      writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: pkgName, version: "9.8.7" }));
+      writeFileSync(join(pkg, binFile), `#!/bin/sh\nexec ${join(BUN_DIR, "bun")} ${join(FAKES_DIR, cli)} "$@"\n`);
+      chmodSync(join(pkg, binFile), 0o755);
+      Bun.spawnSync(["ln", "-s", join(pkg, binFile), join(box.home, ".local", "bin", cli)]);
+      const probe = await detectBackend(cli, cli, box.env);
+      expect(probe.version).toBe("9.8.7");
+      expect(argvs(box, cli)).not.toContain("--version");
+    },
+    60_000,
+  );
 });

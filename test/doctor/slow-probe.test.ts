@@ -24,7 +24,10 @@ afterEach(() => {
 function slowHelp(s: Sandbox, seconds: number, onlyFirst: boolean): void {
   const marker = join(s.root, "help-seen");
   const wait = onlyFirst ? `if [ ! -e ${marker} ]; then : > ${marker}; sleep ${seconds}; fi` : `sleep ${seconds}`;
-  writeFileSync(join(s.home, ".local", "bin", "codex"), `#!/bin/sh\nif [ "$1 $2" = "exec --help" ]; then ${wait}; fi\nexec ${join(BUN_DIR, "bun")} ${join(FAKES_DIR, "codex")} "$@"\n`);
+  writeFileSync(
+    join(s.home, ".local", "bin", "codex"),
+    `#!/bin/sh\nif [ "$1 $2" = "exec --help" ]; then ${wait}; fi\nexec ${join(BUN_DIR, "bun")} ${join(FAKES_DIR, "codex")} "$@"\n`,
+  );
   chmodSync(join(s.home, ".local", "bin", "codex"), 0o755);
 }
 

@@ -35,14 +35,22 @@ afterEach(async () => {
 /** agy keeps its login in this file when there is no D-Bus session (research/cli-agy.md §6). */
 function signIn(home: string): void {
   mkdirSync(join(home, ".gemini", "antigravity-cli"), { recursive: true });
-  writeFileSync(join(home, ".gemini", "antigravity-cli", "antigravity-oauth-token"), JSON.stringify({ access_token: "ya29.fake", refresh_token: "1//fake", auth_method: "consumer" }));
+  writeFileSync(
+    join(home, ".gemini", "antigravity-cli", "antigravity-oauth-token"),
+    JSON.stringify({ access_token: "ya29.fake", refresh_token: "1//fake", auth_method: "consumer" }),
+  );
 }
 
 /** A second agy install whose behaviour differs (variants are probed per binary, not per env). */
 function otherAgy(root: string, env: Record<string, string>): string {
   const path = join(root, "other-agy", "agy");
   mkdirSync(join(root, "other-agy"), { recursive: true });
-  writeFileSync(path, `#!/bin/sh\n${Object.entries(env).map(([k, v]) => `${k}=${v} `).join("")}exec ${join(FAKES_DIR, "agy")} "$@"\n`);
+  writeFileSync(
+    path,
+    `#!/bin/sh\n${Object.entries(env)
+      .map(([k, v]) => `${k}=${v} `)
+      .join("")}exec ${join(FAKES_DIR, "agy")} "$@"\n`,
+  );
   chmodSync(path, 0o755);
   return path;
 }
@@ -70,7 +78,10 @@ async function route(config: string, env: Record<string, string> = {}, args: Rec
   signIn(box.home);
   box.writeConfig(config);
   session = await connectInProcess(box.env);
-  return (await session.client.callTool({ name: "route", arguments: { prompt: "do the thing", cwd: box.repo, tier: "heavy", timeoutSec: 120, ...args } })) as ToolReply;
+  return (await session.client.callTool({
+    name: "route",
+    arguments: { prompt: "do the thing", cwd: box.repo, tier: "heavy", timeoutSec: 120, ...args },
+  })) as ToolReply;
 }
 
 type Attempt = { agent: string; outcome: string; reason: string; fellBack: boolean; treeChanged?: boolean | null };
@@ -122,7 +133,10 @@ describe("route through agy", () => {
     const elsewhere = join(box.root, "signed-out-home");
     mkdirSync(elsewhere, { recursive: true });
     const reply = await routeIn(box, twoAgys(`    env: { HOME: ${JSON.stringify(elsewhere)} }\n`));
-    expect(attemptsOf(reply).map((a) => [a.agent, a.outcome])).toEqual([["ag", "unavailable"], ["ag2", "ok"]]);
+    expect(attemptsOf(reply).map((a) => [a.agent, a.outcome])).toEqual([
+      ["ag", "unavailable"],
+      ["ag2", "ok"],
+    ]);
     const signedOut = box.recordings("agy").filter((r) => r.env.HOME === elsewhere);
     expect(signedOut.map((r) => r.argv)).toContainEqual(["models"]);
     expect(printRuns(signedOut)).toEqual([]);
@@ -215,7 +229,9 @@ describe("agy is found where its installer puts it (~/.local/bin, not on PATH)",
     box.writeConfig(`agents:\n  ag:\n    backend: agy\n    model: ${MODEL}\ntiers:\n  light: [ag]\n`);
     const out = await orchestrate(["check"], box.env);
     expect(out.code).toBe(0);
-    expect(out.stdout).toMatch(new RegExp(`agy\\s+${join(box.home, ".local", "bin", "agy")} \\(usual location, not on PATH\\) · v1\\.2\\.17 · flags ok · signed in`));
+    expect(out.stdout).toMatch(
+      new RegExp(`agy\\s+${join(box.home, ".local", "bin", "agy")} \\(usual location, not on PATH\\) · v1\\.2\\.17 · flags ok · signed in`),
+    );
   }, 60_000);
 
   test("orchestrate check names the version needed when the installed agy is too old", async () => {
@@ -231,6 +247,14 @@ describe("agy is found where its installer puts it (~/.local/bin, not on PATH)",
     box = usualLocationSandbox(["agy"], FAST);
     signIn(box.home);
     const [probe] = await detectBackends({ env: box.env, backends: ["agy"] });
-    expect(probe).toMatchObject({ backend: "agy", path: join(box.home, ".local", "bin", "agy"), via: "usual", version: "1.2.17", variant: "1.2.17", readiness: "ready", problems: [] });
+    expect(probe).toMatchObject({
+      backend: "agy",
+      path: join(box.home, ".local", "bin", "agy"),
+      via: "usual",
+      version: "1.2.17",
+      variant: "1.2.17",
+      readiness: "ready",
+      problems: [],
+    });
   }, 60_000);
 });

@@ -22,7 +22,10 @@ afterEach(async () => {
 });
 
 async function start(): Promise<ClientSession> {
-  world = await openWorld(`ask:\n  capabilities:\n    fast:\n      deployments: [{ model: openai/gpt-hist, baseUrl: "${p.openaiBase}", apiKeyEnv: OPENAI_KEY }]\n`, { OPENAI_KEY: KEY, ORCHESTRATE_HISTORY_TOOLS: "1" });
+  world = await openWorld(
+    `ask:\n  capabilities:\n    fast:\n      deployments: [{ model: openai/gpt-hist, baseUrl: "${p.openaiBase}", apiKeyEnv: OPENAI_KEY }]\n`,
+    { OPENAI_KEY: KEY, ORCHESTRATE_HISTORY_TOOLS: "1" },
+  );
   return world.session;
 }
 
@@ -41,7 +44,7 @@ async function askOnce(s: ClientSession, prompt: string): Promise<void> {
 }
 
 function idsOf(list: string): string[] {
-  return [...list.split("Asks (")[1]?.matchAll(/^ {2}(\w{26}) /gm) ?? []].map((m) => m[1] ?? "");
+  return [...(list.split("Asks (")[1]?.matchAll(/^ {2}(\w{26}) /gm) ?? [])].map((m) => m[1] ?? "");
 }
 
 describe("asks in the history", () => {

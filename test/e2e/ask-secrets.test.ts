@@ -27,9 +27,14 @@ describe("ask: secrets", () => {
     p.script("gpt-echo", { kind: "status", status: 401, echoKey: true });
     p.script("gpt-answers", { kind: "ok", text: `Your key ${PLAIN_KEY} looks fine.` });
     const dep = (model: string) => `{ model: openai/${model}, baseUrl: "${p.openaiBase}", apiKeyEnv: OPENAI_KEY }`;
-    world = await openWorld(`ask:\n  cooldownSec: 0\n  capabilities:\n    fast:\n      deployments: [${dep("gpt-echo")}, ${dep("gpt-answers")}]\n`, { OPENAI_KEY: PLAIN_KEY });
+    world = await openWorld(`ask:\n  cooldownSec: 0\n  capabilities:\n    fast:\n      deployments: [${dep("gpt-echo")}, ${dep("gpt-answers")}]\n`, {
+      OPENAI_KEY: PLAIN_KEY,
+    });
     const { box, session } = world;
-    const reply = await session.client.callTool({ name: "ask", arguments: { capability: "fast", prompt: `Is ${PLAIN_KEY} valid?`, context: `token = ${SHAPED}` } });
+    const reply = await session.client.callTool({
+      name: "ask",
+      arguments: { capability: "fast", prompt: `Is ${PLAIN_KEY} valid?`, context: `token = ${SHAPED}` },
+    });
     expect((reply.structuredContent as { ok?: boolean } | undefined)?.ok).toBe(true);
     // Closed first, so everything the server wrote is in the file before it is read.
     await session.close();

@@ -11,9 +11,24 @@ import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { startFakeProvider } from "../../fakes/lib/fake-provider.ts";
 import { orchestrate } from "../setup/helpers.ts";
 
-const KEYS = { openai: ["sk", "proj", "E2eK3yTh4tMustN3v3rL34k0ut77"].join("-"), anthropic: ["sk", "ant", "api03", "E2eK3yTh4tMustN3v3rL34k0ut77QQ"].join("-") };
+const KEYS = {
+  openai: ["sk", "proj", "E2eK3yTh4tMustN3v3rL34k0ut77"].join("-"),
+  anthropic: ["sk", "ant", "api03", "E2eK3yTh4tMustN3v3rL34k0ut77QQ"].join("-"),
+};
 const ENV = { OPENAI_KEY: KEYS.openai, ANTHROPIC_KEY: KEYS.anthropic };
-const ENVELOPE_KEYS = ["ok", "content", "data", "insufficient_context", "capability_requested", "model_used", "fallback_used", "finish_reason", "usage", "latency_ms", "error"].sort();
+const ENVELOPE_KEYS = [
+  "ok",
+  "content",
+  "data",
+  "insufficient_context",
+  "capability_requested",
+  "model_used",
+  "fallback_used",
+  "finish_reason",
+  "usage",
+  "latency_ms",
+  "error",
+].sort();
 
 const p = startFakeProvider({ keys: KEYS });
 afterAll(() => p.stop());
@@ -43,7 +58,17 @@ async function call(s: McpSession, args: Record<string, unknown>): Promise<ToolR
   return (await s.client.callTool({ name: "ask", arguments: args })) as ToolReply;
 }
 
-type Envelope = { ok: boolean; content: string | null; data: unknown; insufficient_context: boolean; model_used: string | null; fallback_used: boolean; finish_reason: string | null; latency_ms: number; error: { code: string; message: string } | null };
+type Envelope = {
+  ok: boolean;
+  content: string | null;
+  data: unknown;
+  insufficient_context: boolean;
+  model_used: string | null;
+  fallback_used: boolean;
+  finish_reason: string | null;
+  latency_ms: number;
+  error: { code: string; message: string } | null;
+};
 const envelopeOf = (r: ToolReply) => r.structuredContent as unknown as Envelope;
 
 describe("ask over MCP", () => {
@@ -72,7 +97,14 @@ describe("ask over MCP", () => {
     expect(reply.isError).toBeFalsy();
     const e = envelopeOf(reply);
     expect(Object.keys(e).sort()).toEqual(ENVELOPE_KEYS);
-    expect(e).toMatchObject({ ok: true, content: "Answer from the backup.", model_used: `anthropic/${second}`, fallback_used: true, finish_reason: "stop", error: null });
+    expect(e).toMatchObject({
+      ok: true,
+      content: "Answer from the backup.",
+      model_used: `anthropic/${second}`,
+      fallback_used: true,
+      finish_reason: "stop",
+      error: null,
+    });
     expect(textOf(reply)).toContain("Answer from the backup.");
     expect(textOf(reply)).toContain("fallback");
   });
@@ -95,7 +127,11 @@ describe("ask over MCP", () => {
     const model = m("json");
     p.script(model, { kind: "json", value: { city: 42, leaked: "REJECTED-VALUE" } });
     const s = await start(`ask:\n  capabilities:\n    extract:\n      deployments: [${openai(model)}]\n`);
-    const reply = await call(s, { capability: "extract", prompt: "Which city?", response_schema: { type: "object", required: ["city"], properties: { city: { type: "string" } } } });
+    const reply = await call(s, {
+      capability: "extract",
+      prompt: "Which city?",
+      response_schema: { type: "object", required: ["city"], properties: { city: { type: "string" } } },
+    });
     const e = envelopeOf(reply);
     expect(e).toMatchObject({ ok: false, content: null, data: null, error: { code: "schema_validation_failed" } });
     expect(e.error?.message).toContain("schema violation at /city: failed the 'type' constraint");
@@ -108,7 +144,9 @@ describe("ask over MCP", () => {
     const b = m("hang");
     const c = m("hang");
     for (const x of [a, b, c]) p.script(x, { kind: "hang" });
-    const s = await start(`ask:\n  retries: 3\n  limits: { requestTimeoutSec: 1 }\n  capabilities:\n    coding:\n      fallbacks: [fast]\n      deployments: [${openai(a)}, ${openai(b)}]\n    fast:\n      deployments: [${anthropic(c)}]\n`);
+    const s = await start(
+      `ask:\n  retries: 3\n  limits: { requestTimeoutSec: 1 }\n  capabilities:\n    coding:\n      fallbacks: [fast]\n      deployments: [${openai(a)}, ${openai(b)}]\n    fast:\n      deployments: [${anthropic(c)}]\n`,
+    );
     // The first call loads arktype, the config and the store: not part of any budget.
     await s.client.callTool({ name: "list_capabilities", arguments: {} });
     const started = Date.now();
@@ -151,7 +189,10 @@ describe("ask over MCP", () => {
     expect(JSON.stringify(failed)).toContain("REDACTED");
     await session?.close();
     const db = box?.dbPath ?? "";
-    const bytes = [db, `${db}-wal`].filter(existsSync).map((f) => readFileSync(f, "latin1")).join("");
+    const bytes = [db, `${db}-wal`]
+      .filter(existsSync)
+      .map((f) => readFileSync(f, "latin1"))
+      .join("");
     expect(bytes.length).toBeGreaterThan(0);
     expect(bytes).not.toContain(KEYS.openai.slice(8));
     expect(bytes).not.toContain(KEYS.anthropic.slice(8));
@@ -161,10 +202,23 @@ describe("ask over MCP", () => {
 
   test("list_capabilities: what each is for, its deployments (cooling ones marked), fallbacks and limits; no URL or key name", async () => {
     const model = m("listed");
-    const s = await start(`ask:\n  capabilities:\n    coding:\n      description: Writing code.\n      fallbacks: [fast]\n      deployments: [${openai(model)}]\n    fast:\n      deployments: [${anthropic(m("f"))}]\n  limits: { requestTimeoutSec: 30 }\n`);
+    const s = await start(
+      `ask:\n  capabilities:\n    coding:\n      description: Writing code.\n      fallbacks: [fast]\n      deployments: [${openai(model)}]\n    fast:\n      deployments: [${anthropic(m("f"))}]\n  limits: { requestTimeoutSec: 30 }\n`,
+    );
     const reply = (await s.client.callTool({ name: "list_capabilities", arguments: {} })) as ToolReply;
-    const out = reply.structuredContent as { capabilities: { name: string; description: string; fallbacks: string[]; deployments: { id: string; model: string; format: string; cooling_until: string | null }[] }[]; limits: { request_timeout_s: number } };
-    expect(out.capabilities.map((c) => [c.name, c.description, c.fallbacks])).toEqual([["coding", "Writing code.", ["fast"]], ["fast", "", []]]);
+    const out = reply.structuredContent as {
+      capabilities: {
+        name: string;
+        description: string;
+        fallbacks: string[];
+        deployments: { id: string; model: string; format: string; cooling_until: string | null }[];
+      }[];
+      limits: { request_timeout_s: number };
+    };
+    expect(out.capabilities.map((c) => [c.name, c.description, c.fallbacks])).toEqual([
+      ["coding", "Writing code.", ["fast"]],
+      ["fast", "", []],
+    ]);
     expect(out.capabilities[0]?.deployments[0]).toEqual({ id: `openai/${model}`, model: `openai/${model}`, format: "openai", cooling_until: null });
     expect(out.limits.request_timeout_s).toBe(30);
     expect(JSON.stringify(reply)).not.toContain(p.url);

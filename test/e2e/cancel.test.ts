@@ -46,7 +46,8 @@ async function waitFor<T>(probe: () => T | undefined, ms = 15_000): Promise<T> {
 
 /** The pids the hanging fake wrote: itself and its SIGTERM-ignoring grandchild. */
 async function hangPids(records: string): Promise<number[]> {
-  const read = (name: string) => (existsSync(join(records, name)) ? readFileSync(join(records, name), "utf8").trim().split("\n").filter(Boolean).map(Number) : []);
+  const read = (name: string) =>
+    existsSync(join(records, name)) ? readFileSync(join(records, name), "utf8").trim().split("\n").filter(Boolean).map(Number) : [];
   return waitFor(() => {
     const pids = [...read("hangers"), ...read("grandchildren")];
     return pids.length >= 2 ? pids : undefined;
@@ -58,7 +59,10 @@ async function startHang(): Promise<{ pending: Promise<ToolReply>; pids: number[
   box.writeConfig(HANG);
   session = await connect(box.env);
   const abort = new AbortController();
-  const pending = session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } }, undefined, { signal: abort.signal, timeout: 120_000 }) as Promise<ToolReply>;
+  const pending = session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } }, undefined, {
+    signal: abort.signal,
+    timeout: 120_000,
+  }) as Promise<ToolReply>;
   pending.catch(() => undefined);
   const pids = await hangPids(box.records);
   return { pending, pids, abort };

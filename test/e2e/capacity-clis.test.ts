@@ -43,12 +43,16 @@ interface Backend {
   rerun?: true;
 }
 
-const envBlock = (env: Record<string, string>) => `env: { ${Object.entries(env).map(([k, v]) => `${k}: "${v}"`).join(", ")} }`;
+const envBlock = (env: Record<string, string>) =>
+  `env: { ${Object.entries(env)
+    .map(([k, v]) => `${k}: "${v}"`)
+    .join(", ")} }`;
 const tiers = "tiers: { light: null, standard: null, heavy: [a1, a2] }\n";
 
 const BACKENDS: Record<string, Backend> = {
   gemini: {
-    config: (env) => `agents:\n  a1: { backend: gemini, model: gemini-2.5-pro, ${envBlock(env)} }\n  a2: { backend: gemini, model: gemini-2.5-flash }\n${tiers}`,
+    config: (env) =>
+      `agents:\n  a1: { backend: gemini, model: gemini-2.5-pro, ${envBlock(env)} }\n  a2: { backend: gemini, model: gemini-2.5-flash }\n${tiers}`,
     scenarioVar: "FAKE_GEMINI_SCENARIO",
     isRun: (r) => r.argv.includes("stream-json"),
     rerun: true,
@@ -64,13 +68,17 @@ const BACKENDS: Record<string, Backend> = {
     isRun: (r) => r.argv.includes("-p"),
   },
   agy: {
-    config: (env) => `agents:\n  a1: { backend: agy, model: gemini-3.8-flash-high, ${envBlock({ ...env, FAKE_AGY_TIME_SCALE: "0" })} }\n  a2: { backend: agy, model: gemini-3.1-pro-high, env: { FAKE_AGY_TIME_SCALE: "0" } }\n${tiers}`,
+    config: (env) =>
+      `agents:\n  a1: { backend: agy, model: gemini-3.8-flash-high, ${envBlock({ ...env, FAKE_AGY_TIME_SCALE: "0" })} }\n  a2: { backend: agy, model: gemini-3.1-pro-high, env: { FAKE_AGY_TIME_SCALE: "0" } }\n${tiers}`,
     scenarioVar: "FAKE_AGY_SCENARIO",
     isRun: (r) => r.argv.includes("stream-json"),
     // agy keeps its login in this file when there is no D-Bus session (research/cli-agy.md §6).
     setup: (home) => {
       mkdirSync(join(home, ".gemini", "antigravity-cli"), { recursive: true });
-      writeFileSync(join(home, ".gemini", "antigravity-cli", "antigravity-oauth-token"), JSON.stringify({ access_token: "ya29.fake", refresh_token: "1//fake", auth_method: "consumer" }));
+      writeFileSync(
+        join(home, ".gemini", "antigravity-cli", "antigravity-oauth-token"),
+        JSON.stringify({ access_token: "ya29.fake", refresh_token: "1//fake", auth_method: "consumer" }),
+      );
     },
   },
 };
@@ -83,16 +91,25 @@ async function route(backend: Backend, env: Record<string, string>, extraConfig 
   backend.setup?.(box.home);
   box.writeConfig(`${backend.config(env)}${extraConfig}`);
   session = await connectInProcess(box.env);
-  return (await session.client.callTool({ name: "route", arguments: { prompt: "do the thing", cwd: box.repo, tier: "heavy" } }, undefined, { timeout: 60_000 })) as ToolReply;
+  return (await session.client.callTool({ name: "route", arguments: { prompt: "do the thing", cwd: box.repo, tier: "heavy" } }, undefined, {
+    timeout: 60_000,
+  })) as ToolReply;
 }
 
 function signals(s: Sandbox): number[] {
   const file = join(s.records, "retry-signals");
   if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8").trim().split("\n").map((l) => Number(l.split(" ")[0]));
+  return readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => Number(l.split(" ")[0]));
 }
 
-const runStarts = (s: Sandbox, backend: Backend, cli: string) => s.recordings(cli).filter(backend.isRun).map((r) => (r as unknown as { at: number }).at);
+const runStarts = (s: Sandbox, backend: Backend, cli: string) =>
+  s
+    .recordings(cli)
+    .filter(backend.isRun)
+    .map((r) => (r as unknown as { at: number }).at);
 
 /** The next agent starts within `withinMs` of `from` (the first signal, or the first run's start where the CLI prints none). */
 function handsOver(cli: string, from: "signal" | "start", withinMs: number): void {
@@ -143,7 +160,12 @@ describe("a persistent capacity failure hands over to the next agent, on the rea
     expect(JSON.parse(readFileSync(join(s.home, ".gemini", "settings.json"), "utf8"))).toEqual({ security: { auth: { selectedType: "oauth-personal" } } });
     // One attempt per run, so one signal each for the run and its re-run: not ten over ~4 minutes.
     expect(signals(s)).toHaveLength(2);
-    expect(s.recordings("gemini").filter(backend.isRun).filter((r) => r.env.GEMINI_CLI_HOME && !r.env.GEMINI_CLI_HOME.startsWith(s.home))).toHaveLength(3);
+    expect(
+      s
+        .recordings("gemini")
+        .filter(backend.isRun)
+        .filter((r) => r.env.GEMINI_CLI_HOME && !r.env.GEMINI_CLI_HOME.startsWith(s.home)),
+    ).toHaveLength(3);
   }, 60_000);
 
   test("agy's exhausted quota cools the agent down until it resets (1h28m45s), not for the default TTL", async () => {

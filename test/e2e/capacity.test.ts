@@ -34,7 +34,10 @@ interface Backend {
   setup?: (home: string) => void;
 }
 
-const envBlock = (env: Record<string, string>) => `env: { ${Object.entries(env).map(([k, v]) => `${k}: "${v}"`).join(", ")} }`;
+const envBlock = (env: Record<string, string>) =>
+  `env: { ${Object.entries(env)
+    .map(([k, v]) => `${k}: "${v}"`)
+    .join(", ")} }`;
 const tiers = "tiers: { light: null, standard: null, heavy: [a1, a2] }\n";
 
 const BACKENDS: Record<string, Backend> = {
@@ -49,19 +52,28 @@ const BACKENDS: Record<string, Backend> = {
     isRun: (r) => r.argv.includes("-p"),
   },
   opencode: {
-    config: (env) => `agents:\n  a1: { backend: opencode, model: openai/gpt-5, ${envBlock(env)} }\n  a2: { backend: opencode, model: openai/gpt-5.5 }\n${tiers}`,
+    config: (env) =>
+      `agents:\n  a1: { backend: opencode, model: openai/gpt-5, ${envBlock(env)} }\n  a2: { backend: opencode, model: openai/gpt-5.5 }\n${tiers}`,
     scenarioVar: "FAKE_OPENCODE_SCENARIO",
     isRun: (r) => r.argv[0] === "run",
   },
   pi: {
-    config: (env) => `agents:\n  a1: { backend: pi, provider: fake, model: fake-model, ${envBlock(env)} }\n  a2: { backend: pi, provider: fake, model: other-model }\n${tiers}`,
+    config: (env) =>
+      `agents:\n  a1: { backend: pi, provider: fake, model: fake-model, ${envBlock(env)} }\n  a2: { backend: pi, provider: fake, model: other-model }\n${tiers}`,
     scenarioVar: "FAKE_PI_SCENARIO",
     isRun: (r) => r.argv.includes("--mode"),
     // The person's pi knows provider `fake` from its models.json, as a real pi would.
     setup: (home) => {
       const dir = join(home, ".pi", "agent");
       mkdirSync(dir, { recursive: true });
-      writeFileSync(join(dir, "models.json"), JSON.stringify({ providers: { fake: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", apiKey: "dummy", models: [{ id: "fake-model" }, { id: "other-model" }] } } }));
+      writeFileSync(
+        join(dir, "models.json"),
+        JSON.stringify({
+          providers: {
+            fake: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", apiKey: "dummy", models: [{ id: "fake-model" }, { id: "other-model" }] },
+          },
+        }),
+      );
     },
   },
 };
@@ -81,15 +93,27 @@ async function route(backend: Backend, env: Record<string, string>): Promise<Too
 function signals(s: Sandbox): number[] {
   const file = join(s.records, "retry-signals");
   if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8").trim().split("\n").map((l) => Number(l.split(" ")[0]));
+  return readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => Number(l.split(" ")[0]));
 }
 
 /** When each model run started (its recording's `at`), in order. */
-const runStarts = (s: Sandbox, backend: Backend, cli: string) => s.recordings(cli).filter(backend.isRun).map((r) => (r as unknown as { at: number }).at);
+const runStarts = (s: Sandbox, backend: Backend, cli: string) =>
+  s
+    .recordings(cli)
+    .filter(backend.isRun)
+    .map((r) => (r as unknown as { at: number }).at);
 
 // codex and opencode: the 503, whose first line comes late (codex: after 3 s of silent HTTP
 // tries) and whose retries are spaced by a growing backoff; claude and pi: the 429.
-const PERSISTENT: Record<string, string[]> = { codex: ["overload", "rate-limit"], claude: ["rate-limit", "overload"], opencode: ["overload", "rate-limit"], pi: ["rate-limit", "overload"] };
+const PERSISTENT: Record<string, string[]> = {
+  codex: ["overload", "rate-limit"],
+  claude: ["rate-limit", "overload"],
+  opencode: ["overload", "rate-limit"],
+  pi: ["rate-limit", "overload"],
+};
 
 describe("a persistent capacity failure falls back within 5 s of the first retry signal", () => {
   for (const [cli, scenarios] of Object.entries(PERSISTENT)) {

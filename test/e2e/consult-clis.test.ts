@@ -119,7 +119,10 @@ const CASES: Record<string, Case> = {
 describe("consult through each CLI's fake", () => {
   test.each(Object.keys(CASES))("%s answers answer-only and a follow-up resumes the same native session", async (name) => {
     const c = CASES[name] as Case;
-    world = await startWorld({ a: { backend: c.backend, model: c.model } }, { ORCHESTRATE_HOST_RUNTIME: c.backend === "claude" ? "codex" : "claude", ...c.env });
+    world = await startWorld(
+      { a: { backend: c.backend, model: c.model } },
+      { ORCHESTRATE_HOST_RUNTIME: c.backend === "claude" ? "codex" : "claude", ...c.env },
+    );
     const { box, session } = world;
     const first = envOf(await ask(session));
     expect(first).toMatchObject({ ok: true, agent: "a", backend: c.backend, model_verification: c.verification });
@@ -172,7 +175,10 @@ describe("consult through each CLI's fake", () => {
 
 describe("a consult whose CLI the runner ran twice", () => {
   test("gemini's one-off 429: the same agent answers on its re-run, and the reply says it ran twice and why", async () => {
-    world = await startWorld({ gem: { backend: "gemini", model: "gemini-3-pro", env: { FAKE_GEMINI_SCENARIO: "transient", FAKE_RETRY_SCALE: "0.1" } } }, { ORCHESTRATE_HOST_RUNTIME: "claude" });
+    world = await startWorld(
+      { gem: { backend: "gemini", model: "gemini-3-pro", env: { FAKE_GEMINI_SCENARIO: "transient", FAKE_RETRY_SCALE: "0.1" } } },
+      { ORCHESTRATE_HOST_RUNTIME: "claude" },
+    );
     const { box, session } = world;
     const reply = await ask(session);
     const env = envOf(reply) as ReturnType<typeof envOf> & { rerun?: string };

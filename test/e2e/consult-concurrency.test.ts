@@ -32,7 +32,9 @@ function count(db: Database, sql: string): number {
 }
 
 async function workload(s: ClientSession, n: number, repo: string): Promise<string[]> {
-  const consults = Array.from({ length: EACH }, (_, i) => call(s, "consult", { prompt: `server ${n} question ${i}`, capability: "coding", agent: i % 2 ? "cx" : "cl" }));
+  const consults = Array.from({ length: EACH }, (_, i) =>
+    call(s, "consult", { prompt: `server ${n} question ${i}`, capability: "coding", agent: i % 2 ? "cx" : "cl" }),
+  );
   const routes = Array.from({ length: EACH }, (_, i) => call(s, "route", { prompt: `server ${n} task ${i}`, cwd: repo, tier: "light" }));
   const [asked, routed] = await Promise.all([Promise.all(consults), Promise.all(routes)]);
   for (const r of [...asked, ...routed]) expect(r.isError, JSON.stringify(r.structuredContent)).toBeFalsy();
@@ -46,7 +48,9 @@ describe("consult: one store, many servers", () => {
     sessions = await Promise.all(Array.from({ length: SERVERS }, () => connect(box!.env)));
     const ids = await Promise.all(sessions.map((s, n) => workload(s, n, box!.repo)));
     // Each server continues a consultation another server started.
-    const followUps = await Promise.all(sessions.map((s, n) => call(s, "consult", { prompt: `follow-up from ${n}`, capability: "coding", consultation_id: ids[(n + 1) % SERVERS]![0] })));
+    const followUps = await Promise.all(
+      sessions.map((s, n) => call(s, "consult", { prompt: `follow-up from ${n}`, capability: "coding", consultation_id: ids[(n + 1) % SERVERS]![0] })),
+    );
     for (const r of followUps) expect(envOf(r).ok).toBe(true);
     await Promise.all(sessions.map((s) => s.close()));
     sessions = [];
@@ -88,7 +92,12 @@ describe("consult: one store, many servers", () => {
       expect(db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()?.integrity_check).toBe("ok");
       expect(count(db, "SELECT count(*) AS n FROM consultations") + count(db, "SELECT count(*) AS n FROM runs")).toBeGreaterThan(0);
       // A turn is written with its usage row in one transaction: never one without the other.
-      expect(count(db, "SELECT count(*) AS n FROM turns t WHERE NOT EXISTS (SELECT 1 FROM usage u WHERE u.source = 'turn' AND u.ref_id = t.consultation_id AND u.ref_n = t.n)")).toBe(0);
+      expect(
+        count(
+          db,
+          "SELECT count(*) AS n FROM turns t WHERE NOT EXISTS (SELECT 1 FROM usage u WHERE u.source = 'turn' AND u.ref_id = t.consultation_id AND u.ref_n = t.n)",
+        ),
+      ).toBe(0);
     } finally {
       db.close();
     }

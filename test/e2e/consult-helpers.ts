@@ -13,7 +13,11 @@ export interface AgentSpec {
 export function configOf(agents: Record<string, AgentSpec>, extra: string[] = []): string {
   const lines = ["agents:"];
   for (const [id, a] of Object.entries(agents)) {
-    const env = a.env ? `, env: { ${Object.entries(a.env).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ")} }` : "";
+    const env = a.env
+      ? `, env: { ${Object.entries(a.env)
+          .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+          .join(", ")} }`
+      : "";
     lines.push(`  ${id}: { backend: ${a.backend}${a.model ? `, model: ${JSON.stringify(a.model)}` : ""}, scores: { coding: ${a.score ?? 80} }${env} }`);
   }
   lines.push("tiers: { light: null, standard: null, heavy: null }", ...extra, "");

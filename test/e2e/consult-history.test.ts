@@ -66,7 +66,14 @@ describe("history tools (opt-in)", () => {
     const listed = (await s.client.listTools()).tools.filter((t) => HISTORY_TOOLS.includes(t.name));
     expect(listed.map((t) => t.name)).toEqual(HISTORY_TOOLS);
     const destructive = Object.fromEntries(listed.map((t) => [t.name, t.annotations?.destructiveHint]));
-    expect(destructive).toEqual({ delete_consultation: true, delete_run: true, delete_review: true, delete_ask: true, request_delete_all: false, confirm_delete_all: true });
+    expect(destructive).toEqual({
+      delete_consultation: true,
+      delete_run: true,
+      delete_review: true,
+      delete_ask: true,
+      request_delete_all: false,
+      confirm_delete_all: true,
+    });
     // get_consultation and list_agents stay in the always-on consult group.
     expect((await s.client.listTools()).tools.map((t) => t.name)).toEqual(expect.arrayContaining(["get_consultation", "list_agents"]));
   });
@@ -80,7 +87,8 @@ describe("history tools (opt-in)", () => {
     // The job row that delivered it carried the same question, so it goes too.
     expect(reply.structuredContent?.deleted).toEqual({ consultations: 1, runs: 0, reviews: 0, asks: 0, jobs: 1 });
     expect(textOf(reply)).toContain("local rows only");
-    for (const where of ["~/.codex/sessions", "~/.claude/projects", "~/.gemini/tmp", "~/.copilot/session-state", "opencode.db", "~/.grok/sessions"]) expect(textOf(reply)).toContain(where);
+    for (const where of ["~/.codex/sessions", "~/.claude/projects", "~/.gemini/tmp", "~/.copilot/session-state", "opencode.db", "~/.grok/sessions"])
+      expect(textOf(reply)).toContain(where);
     expect(envOf(await call(s, "get_consultation", { id: gone })).error?.code).toBe("not_found");
     expect(envOf(await call(s, "get_consultation", { id: kept })).ok).toBe(true);
     expect(rows(`SELECT count(*) AS n FROM turns WHERE consultation_id = '${gone}'`)).toBe(0);
@@ -88,7 +96,10 @@ describe("history tools (opt-in)", () => {
     // Gone from the bytes too, not only from queries (secure_delete + checkpoint).
     await s.close();
     session = undefined;
-    const bytes = [box!.dbPath, `${box!.dbPath}-wal`].filter(existsSync).map((p) => readFileSync(p).toString("latin1")).join("");
+    const bytes = [box!.dbPath, `${box!.dbPath}-wal`]
+      .filter(existsSync)
+      .map((p) => readFileSync(p).toString("latin1"))
+      .join("");
     expect(bytes.includes("FORGET-THIS-QUESTION")).toBe(false);
     session = await connectInProcess(box!.env);
     expect(envOf(await call(session, "delete_consultation", { id: gone })).error?.code).toBe("not_found");
@@ -129,7 +140,10 @@ describe("history tools (opt-in)", () => {
 
 describe("history from the shell", () => {
   function cli(args: string[], env: Record<string, string> = {}): { code: number; out: string; err: string } {
-    const proc = Bun.spawnSync([join(BUN_DIR, "bun"), join(REPO_ROOT, "src", "main.ts"), "history", ...args], { env: { ...box!.env, ...env }, stdin: "ignore" });
+    const proc = Bun.spawnSync([join(BUN_DIR, "bun"), join(REPO_ROOT, "src", "main.ts"), "history", ...args], {
+      env: { ...box!.env, ...env },
+      stdin: "ignore",
+    });
     return { code: proc.exitCode ?? -1, out: proc.stdout.toString(), err: proc.stderr.toString() };
   }
 

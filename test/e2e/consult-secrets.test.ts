@@ -32,7 +32,11 @@ afterEach(async () => {
 /** A codex that fails an answer run with the secret in its error text, and is itself otherwise. */
 function leakyCodex(root: string): string {
   const path = join(root, "codex-leaky");
-  writeFileSync(path, `#!/bin/sh\nif [ "$1" = "exec" ]; then echo "Error: could not parse profile: unexpected value ${SECRETS.error} at line 3" >&2; exit 1; fi\nexec ${join(FAKES_DIR, "codex")} "$@"\n`, { mode: 0o755 });
+  writeFileSync(
+    path,
+    `#!/bin/sh\nif [ "$1" = "exec" ]; then echo "Error: could not parse profile: unexpected value ${SECRETS.error} at line 3" >&2; exit 1; fi\nexec ${join(FAKES_DIR, "codex")} "$@"\n`,
+    { mode: 0o755 },
+  );
   return path;
 }
 
@@ -52,14 +56,18 @@ describe("consult: secrets and file modes", () => {
     const replies: ToolReply[] = [];
     const keep = (r: ToolReply) => (replies.push(r), r);
 
-    const answered = keep(await call(session, "consult", { prompt: `Why does ${SECRETS.prompt} fail?`, context: `token = ${SECRETS.context}`, capability: "coding" }));
+    const answered = keep(
+      await call(session, "consult", { prompt: `Why does ${SECRETS.prompt} fail?`, context: `token = ${SECRETS.context}`, capability: "coding" }),
+    );
     expect(envOf(answered).ok).toBe(true);
     // The answer came back, scrubbed: the scrubber ran on it rather than the text going missing.
     expect(textOf(answered)).toContain("the key is [REDACTED");
     const failed = keep(await call(session, "consult", { prompt: "And now?", capability: "coding", agent: "cx" }));
     expect(failed.isError).toBe(true);
     expect(envOf(failed).error?.message).toContain("unexpected value [REDACTED");
-    const background = keep(await call(session, "consult", { prompt: `Background ${SECRETS.prompt}`, context: SECRETS.context, capability: "coding", background: true }));
+    const background = keep(
+      await call(session, "consult", { prompt: `Background ${SECRETS.prompt}`, context: SECRETS.context, capability: "coding", background: true }),
+    );
     const jobId = (background.structuredContent?.job as { id?: string } | undefined)?.id;
     if (jobId) keep(await call(session, "job_wait", { id: jobId, waitSec: 30 }));
     keep(await call(session, "route", { prompt: `Fix it with ${SECRETS.route}`, cwd: box.repo, tier: "light" }));

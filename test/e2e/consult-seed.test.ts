@@ -47,12 +47,20 @@ describe("the seed's consult envelope", () => {
   }, 60_000);
 
   test("auto with context is document; web with no agent trusted with the web is a typed refusal before anything runs", async () => {
-    const routed = (await call("orchestrator_consult", { capability: "research", prompt: "What does the note say?", context: "The note says PONG.", source_mode: "auto" })).structuredContent ?? {};
+    const routed =
+      (await call("orchestrator_consult", { capability: "research", prompt: "What does the note say?", context: "The note says PONG.", source_mode: "auto" }))
+        .structuredContent ?? {};
     expect(routed).toMatchObject({ ok: true, source_mode_used: "document", route: { agent_id: "codex", capability_score: 85, explicitly_selected: false } });
     const before = box.recordings().length;
     const web = await call("orchestrator_consult", { capability: "research", prompt: "Look it up", source_mode: "web" });
     expect(web.isError).toBe(true);
-    expect(web.structuredContent).toMatchObject({ ok: false, source_mode_used: "web", capability_requested: "research", route: null, error: { code: "no_eligible_agent" } });
+    expect(web.structuredContent).toMatchObject({
+      ok: false,
+      source_mode_used: "web",
+      capability_requested: "research",
+      route: null,
+      error: { code: "no_eligible_agent" },
+    });
     expect(box.recordings().length).toBe(before);
   }, 60_000);
 });

@@ -35,10 +35,15 @@ afterAll(async () => {
   await world.close();
 });
 
-const consult = async (args: Record<string, unknown>) => (await world.session.client.callTool({ name: "consult", arguments: { capability: "research", prompt: "What is pong?", ...args } })) as ToolReply;
+const consult = async (args: Record<string, unknown>) =>
+  (await world.session.client.callTool({ name: "consult", arguments: { capability: "research", prompt: "What is pong?", ...args } })) as ToolReply;
 const searched = (): string[] => {
   const file = join(world.box.records, "web-searched");
-  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter((l) => l !== "") : [];
+  return existsSync(file)
+    ? readFileSync(file, "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+    : [];
 };
 const lastArgv = (cli: string): string[] => world.box.recordings(cli).at(-1)?.argv ?? [];
 
@@ -49,7 +54,11 @@ describe("consult in web mode", () => {
     expect(String((ungranted.error as { message: string }).message)).toContain("without web access");
     const granted = (await consult({ agent: "gmweb", source_mode: "web" })).structuredContent ?? {};
     expect(granted).toMatchObject({ ok: true, source_mode_used: "web" });
-    expect((granted.content as { sources: unknown[] }).sources).toContainEqual({ title: "web search: pong protocol 1", locator: "pong protocol 1", source_type: "web" });
+    expect((granted.content as { sources: unknown[] }).sources).toContainEqual({
+      title: "web search: pong protocol 1",
+      locator: "pong protocol 1",
+      source_type: "web",
+    });
   }, 60_000);
 
   test("codex: web_search live, both searches run, and they are the answer's sources", async () => {
@@ -72,7 +81,11 @@ describe("consult in web mode", () => {
     expect(argv[argv.indexOf("--tools") + 1]).toBe("WebSearch,WebFetch");
     expect(argv.slice(argv.indexOf("--allowedTools") + 1, argv.indexOf("--allowedTools") + 3)).toEqual(["WebSearch", "WebFetch"]);
     expect(searched().length - before).toBe(1);
-    expect((e.content as { sources: unknown[] }).sources).toContainEqual({ title: "web search: pong protocol 1", locator: "pong protocol 1", source_type: "web" });
+    expect((e.content as { sources: unknown[] }).sources).toContainEqual({
+      title: "web search: pong protocol 1",
+      locator: "pong protocol 1",
+      source_type: "web",
+    });
   }, 60_000);
 
   test("the call after the one that spends web_turn_limit ends the run: budget_exceeded, no answer", async () => {

@@ -30,14 +30,24 @@ interface AgentSpec {
 function configOf(agents: Record<string, AgentSpec>): string {
   const lines = ["agents:"];
   for (const [id, a] of Object.entries(agents)) {
-    const env = a.env ? `, env: { ${Object.entries(a.env).map(([k, v]) => `${k}: "${v}"`).join(", ")} }` : "";
-    lines.push(`  ${id}: { backend: ${a.backend}${a.model ? `, model: ${a.model}` : ""}, scores: { coding: ${a.score ?? 80} }${a.command ? `, command: "${a.command}"` : ""}${env} }`);
+    const env = a.env
+      ? `, env: { ${Object.entries(a.env)
+          .map(([k, v]) => `${k}: "${v}"`)
+          .join(", ")} }`
+      : "";
+    lines.push(
+      `  ${id}: { backend: ${a.backend}${a.model ? `, model: ${a.model}` : ""}, scores: { coding: ${a.score ?? 80} }${a.command ? `, command: "${a.command}"` : ""}${env} }`,
+    );
   }
   lines.push("tiers: { light: null, standard: null, heavy: null }", "");
   return lines.join("\n");
 }
 
-async function start(agents: Record<string, AgentSpec>, env: Record<string, string> = { ORCHESTRATE_HOST_RUNTIME: "gemini" }, clientName?: string): Promise<ClientSession> {
+async function start(
+  agents: Record<string, AgentSpec>,
+  env: Record<string, string> = { ORCHESTRATE_HOST_RUNTIME: "gemini" },
+  clientName?: string,
+): Promise<ClientSession> {
   box = makeSandbox(env);
   box.writeConfig(configOf(agents));
   session = await connectInProcess(box.env, clientName ? { clientName } : {});
@@ -48,7 +58,18 @@ async function ask(s: ClientSession, args: Record<string, unknown> = {}): Promis
   return (await s.client.callTool({ name: "consult", arguments: { prompt: "Is this loop correct?", capability: "coding", ...args } })) as ToolReply;
 }
 
-type Envelope = { ok: boolean; consultation_id?: string; agent?: string; backend?: string; model?: string | null; model_verification?: string; content?: Record<string, unknown> | null; usage?: Record<string, number>; latency_ms?: number; error?: { code: string; message: string; hint?: string } };
+type Envelope = {
+  ok: boolean;
+  consultation_id?: string;
+  agent?: string;
+  backend?: string;
+  model?: string | null;
+  model_verification?: string;
+  content?: Record<string, unknown> | null;
+  usage?: Record<string, number>;
+  latency_ms?: number;
+  error?: { code: string; message: string; hint?: string };
+};
 const envOf = (r: ToolReply) => r.structuredContent as unknown as Envelope;
 const execOf = (recs: Recording[]) => recs.filter((r) => r.argv[0] !== "export" && (r.cli !== "codex" || r.argv[0] === "exec"));
 
@@ -103,7 +124,10 @@ describe("consult: answers", () => {
 
 describe("consult: host runtime", () => {
   test("the host's own runtime is never consulted, even when it scores higher", async () => {
-    const s = await start({ cl: { backend: "claude", model: "claude-opus-5-5", score: 99 }, cx: { backend: "codex", model: "gpt-5.5", score: 10 } }, { ORCHESTRATE_HOST_RUNTIME: "claude" });
+    const s = await start(
+      { cl: { backend: "claude", model: "claude-opus-5-5", score: 99 }, cx: { backend: "codex", model: "gpt-5.5", score: 10 } },
+      { ORCHESTRATE_HOST_RUNTIME: "claude" },
+    );
     const e = envOf(await ask(s));
     expect(e.agent).toBe("cx");
     expect(box!.recordings("claude")).toHaveLength(0);
@@ -113,7 +137,11 @@ describe("consult: host runtime", () => {
   });
 
   test("the client's clientInfo identifies a well-known host when the env is silent", async () => {
-    const s = await start({ cl: { backend: "claude", model: "claude-opus-5-5", score: 99 }, cx: { backend: "codex", model: "gpt-5.5", score: 10 } }, {}, "claude-code");
+    const s = await start(
+      { cl: { backend: "claude", model: "claude-opus-5-5", score: 99 }, cx: { backend: "codex", model: "gpt-5.5", score: 10 } },
+      {},
+      "claude-code",
+    );
     expect(envOf(await ask(s)).agent).toBe("cx");
   });
 
@@ -127,10 +155,19 @@ describe("consult: host runtime", () => {
   });
 
   test("list_agents shows scores and eligibility for this host, and no env values", async () => {
-    const s = await start({ cl: { backend: "claude", model: "claude-opus-5-5", env: { SECRET_THING: "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789" } }, cx: { backend: "codex", model: "gpt-5.5" } }, { ORCHESTRATE_HOST_RUNTIME: "claude" });
+    const s = await start(
+      {
+        cl: { backend: "claude", model: "claude-opus-5-5", env: { SECRET_THING: "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789" } },
+        cx: { backend: "codex", model: "gpt-5.5" },
+      },
+      { ORCHESTRATE_HOST_RUNTIME: "claude" },
+    );
     const reply = (await s.client.callTool({ name: "list_agents", arguments: {} })) as ToolReply;
     const agents = reply.structuredContent?.agents as { id: string; eligible: boolean; scores: Record<string, number>; excluded_reason?: string }[];
-    expect(agents.map((a) => [a.id, a.eligible])).toEqual([["cl", false], ["cx", true]]);
+    expect(agents.map((a) => [a.id, a.eligible])).toEqual([
+      ["cl", false],
+      ["cx", true],
+    ]);
     expect(agents[0]?.excluded_reason).toContain("host");
     expect(agents[1]?.scores).toEqual({ coding: 80 });
     expect(JSON.stringify(reply)).not.toContain("sk-ant");
@@ -229,7 +266,11 @@ describe("consult: failures are answers, never prose", () => {
     box = makeSandbox({ ORCHESTRATE_HOST_RUNTIME: "gemini" });
     // A claude that answers prose on a new session and JSON when resumed.
     const wrapper = join(box.root, "claude-prose-then-json");
-    writeFileSync(wrapper, `#!/bin/sh\ncase "$*" in *--resume*) FAKE_CLAUDE_SCENARIO=json-answer;; *) FAKE_CLAUDE_SCENARIO=prose-answer;; esac\nexport FAKE_CLAUDE_SCENARIO\nexec ${join(FAKES_DIR, "claude")} "$@"\n`, { mode: 0o755 });
+    writeFileSync(
+      wrapper,
+      `#!/bin/sh\ncase "$*" in *--resume*) FAKE_CLAUDE_SCENARIO=json-answer;; *) FAKE_CLAUDE_SCENARIO=prose-answer;; esac\nexport FAKE_CLAUDE_SCENARIO\nexec ${join(FAKES_DIR, "claude")} "$@"\n`,
+      { mode: 0o755 },
+    );
     box.writeConfig(configOf({ cl: { backend: "claude", model: "claude-opus-5-5", command: wrapper } }));
     session = await connectInProcess(box.env);
     const e = envOf(await ask(session));
@@ -243,7 +284,9 @@ describe("consult: failures are answers, never prose", () => {
   });
 
   test.each(["codex", "claude"] as const)("%s: an acting tool event fails the turn closed", async (backend) => {
-    const s = await start({ a: { backend, model: backend === "codex" ? "gpt-5.5" : "claude-opus-5-5", env: { [`FAKE_${backend.toUpperCase()}_SCENARIO`]: "action" } } });
+    const s = await start({
+      a: { backend, model: backend === "codex" ? "gpt-5.5" : "claude-opus-5-5", env: { [`FAKE_${backend.toUpperCase()}_SCENARIO`]: "action" } },
+    });
     const reply = await ask(s);
     expect(reply.isError).toBe(true);
     expect(envOf(reply).error?.code).toBe("action_attempted");

@@ -36,15 +36,24 @@ const RATE_LIMITED_CODEX = `{ backend: codex, model: gpt-5.5, env: { FAKE_CODEX_
 describe("cooldowns keyed by the agent's identity", () => {
   test("a new agent put into a cooling slot is tried; the cooling agent is skipped wherever it moved", async () => {
     box = makeSandbox();
-    const first = await routeWith(`allowCrossProviderFallback: true\ntiers:\n  light:\n    - ${RATE_LIMITED_CODEX}\n    - { backend: claude, model: sonnet }\n  standard: null\n  heavy: null\n`);
-    expect(attemptsOf(first).map((a) => [a.agent, a.outcome])).toEqual([["light", "unavailable"], ["light.2", "ok"]]);
+    const first = await routeWith(
+      `allowCrossProviderFallback: true\ntiers:\n  light:\n    - ${RATE_LIMITED_CODEX}\n    - { backend: claude, model: sonnet }\n  standard: null\n  heavy: null\n`,
+    );
+    expect(attemptsOf(first).map((a) => [a.agent, a.outcome])).toEqual([
+      ["light", "unavailable"],
+      ["light.2", "ok"],
+    ]);
 
     // Slot 1 now holds a healthy opencode: it must serve, not be skipped for codex's cooldown.
-    const edited = await routeWith(`allowCrossProviderFallback: true\ntiers:\n  light:\n    - { backend: opencode, model: anthropic/claude-sonnet-4-5 }\n    - ${RATE_LIMITED_CODEX}\n  standard: null\n  heavy: null\n`);
+    const edited = await routeWith(
+      `allowCrossProviderFallback: true\ntiers:\n  light:\n    - { backend: opencode, model: anthropic/claude-sonnet-4-5 }\n    - ${RATE_LIMITED_CODEX}\n  standard: null\n  heavy: null\n`,
+    );
     expect(attemptsOf(edited).map((a) => [a.agent, a.backend, a.outcome])).toEqual([["light", "opencode", "ok"]]);
 
     // The codex agent moved to slot 2 and was renamed: still cooling, so a dry run skips it.
-    box.writeConfig(`allowCrossProviderFallback: true\nagents:\n  renamed-codex: ${RATE_LIMITED_CODEX}\n  oc: { backend: opencode, model: anthropic/claude-sonnet-4-5 }\ntiers:\n  light: [oc, renamed-codex]\n  standard: null\n  heavy: null\n`);
+    box.writeConfig(
+      `allowCrossProviderFallback: true\nagents:\n  renamed-codex: ${RATE_LIMITED_CODEX}\n  oc: { backend: opencode, model: anthropic/claude-sonnet-4-5 }\ntiers:\n  light: [oc, renamed-codex]\n  standard: null\n  heavy: null\n`,
+    );
     await closeSessions();
     const session = await connectInProcess(box.env);
     sessions.push(session);

@@ -41,7 +41,12 @@ afterEach(async () => {
 const yaml = (value: string) => JSON.stringify(value);
 
 function config(): string {
-  const review = JSON.stringify({ summary: `s ${LEAK}`, findings: [{ severity: "minor", location: "a.ts", claim: `claim ${GHP}`, evidence: LEAK }], checked: ["x"], not_checked: [] });
+  const review = JSON.stringify({
+    summary: `s ${LEAK}`,
+    findings: [{ severity: "minor", location: "a.ts", claim: `claim ${GHP}`, evidence: LEAK }],
+    checked: ["x"],
+    not_checked: [],
+  });
   return `agents:
   rt: { backend: claude, model: claude-opus-4-6, env: { FAKE_SCENARIO: long, FAKE_EVENTS: "2", FAKE_EVENT_GAP_MS: "2500", FAKE_LONG_COMMAND: ${yaml(COMMAND)}, FAKE_REPLY: ${yaml(`done ${LEAK}`)} } }
   cs: { backend: codex, model: gpt-5.5, scores: { coding: 90 }, env: { FAKE_REPLY: ${yaml(`answer ${LEAK}`)} } }
@@ -60,7 +65,10 @@ ask:
 
 /** The raw bytes of the store's files right now, the WAL included (no checkpoint: the server is live). */
 function rawFiles(dbPath: string): string {
-  return [dbPath, `${dbPath}-wal`].filter(existsSync).map((p) => readFileSync(p).toString("latin1")).join("\n");
+  return [dbPath, `${dbPath}-wal`]
+    .filter(existsSync)
+    .map((p) => readFileSync(p).toString("latin1"))
+    .join("\n");
 }
 
 /** A secret's first 12 characters count as a leak: a progress line clips a long command mid-token. */
@@ -83,7 +91,11 @@ describe("egress: planted credentials leave by no path", () => {
     session.client.setNotificationHandler(ProgressNotificationSchema, (n) => void progress.push(JSON.stringify(n)));
 
     // `orchestrate run` beside the server, on the same config: its trace shows the same command.
-    const cli = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "main.ts"), "run", "--tier", "light", "--cwd", box.repo, `Fix it with ${GHP}`], { env: box.env, stdout: "pipe", stderr: "pipe" });
+    const cli = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "main.ts"), "run", "--tier", "light", "--cwd", box.repo, `Fix it with ${GHP}`], {
+      env: box.env,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const cliOut = Promise.all([new Response(cli.stdout).text(), new Response(cli.stderr).text(), cli.exited]);
 
     const routed = await call("route", { prompt: `Fix it with ${GHP} and ${LEAK}`, cwd: box.repo, tier: "light" }, (p) => void progress.push(p.message ?? ""));
@@ -144,7 +156,13 @@ describe("egress: planted credentials leave by no path", () => {
     const stderr = w.session.stderr();
     await w.session.close();
     const stored = everythingStored(w.box.dbPath);
-    const found = [...leaks("MCP replies", replies), ...leaks("server stderr", stderr), ...leaks("database and WAL while live", live), ...leaks("database tables", stored.rows), ...leaks("database files after a checkpoint", stored.bytes)];
+    const found = [
+      ...leaks("MCP replies", replies),
+      ...leaks("server stderr", stderr),
+      ...leaks("database and WAL while live", live),
+      ...leaks("database tables", stored.rows),
+      ...leaks("database files after a checkpoint", stored.bytes),
+    ];
     expect(found).toEqual([]);
   }, 120_000);
 });

@@ -33,7 +33,9 @@ describe("another program's database", () => {
     // The config is read on the first tool call, so the world can be set up after the server starts.
     world = await openServerWorld("tiers: { light: null, standard: null, heavy: null }\n");
     const planted = orchestratorDb(join(world.box.home, ".orchestrator-mcp"));
-    world.box.writeConfig(`consult:\n  database_path: ${planted}\n  agents:\n    codex:\n      runtime: codex\n      model: gpt-5.5\n      scores: { coding: 90 }\n`);
+    world.box.writeConfig(
+      `consult:\n  database_path: ${planted}\n  agents:\n    codex:\n      runtime: codex\n      model: gpt-5.5\n      scores: { coding: 90 }\n`,
+    );
     const plantedBefore = readFileSync(planted);
     const reply = (await world.session.client.callTool({ name: "list_agents", arguments: {} })) as ToolReply;
     expect(reply.isError ?? false).toBe(false);

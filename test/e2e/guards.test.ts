@@ -51,7 +51,9 @@ describe("budget guard", () => {
   });
 
   test("a per-call limit cannot widen the agent's", async () => {
-    const r = await route(`{ backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: budget }, limits: { maxTokens: 100000 } }`, { limits: { maxTokens: 99999999 } });
+    const r = await route(`{ backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: budget }, limits: { maxTokens: 100000 } }`, {
+      limits: { maxTokens: 99999999 },
+    });
     expect(code(r)).toBe("budget_exceeded");
   });
 
@@ -63,7 +65,9 @@ describe("budget guard", () => {
 
 describe("limits stop the run mid-stream, or are refused where they could never fire (issue 12 §7)", () => {
   test("claude's per-message usage stops a long run at maxTokens, long before its result", async () => {
-    const r = await route(`{ backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: long, FAKE_EVENTS: "40", FAKE_EVENT_GAP_MS: "250" }, limits: { maxTokens: 100 } }`);
+    const r = await route(
+      `{ backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: long, FAKE_EVENTS: "40", FAKE_EVENT_GAP_MS: "250" }, limits: { maxTokens: 100 } }`,
+    );
     expect(code(r)).toBe("budget_exceeded");
     expect(outcome(r)).toEqual(["budget"]);
     const attempt = (r.structuredContent?.attempts as { durationMs: number }[])[0];
@@ -97,7 +101,9 @@ describe("stall guard", () => {
   });
 
   test("a run that keeps emitting events is not stalled", async () => {
-    const r = await route(`{ backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: long, FAKE_EVENTS: "6", FAKE_EVENT_GAP_MS: "400" }, limits: { stallSec: 2 } }`);
+    const r = await route(
+      `{ backend: claude, model: opus, env: { FAKE_CLAUDE_SCENARIO: long, FAKE_EVENTS: "6", FAKE_EVENT_GAP_MS: "400" }, limits: { stallSec: 2 } }`,
+    );
     expect(r.isError).toBeFalsy();
   });
 

@@ -14,7 +14,9 @@ afterEach(async () => {
 
 describe("host identity", () => {
   test("a claude agent on a dated snapshot of the host's model is the host itself: never consulted", async () => {
-    world = await openWorld(configOf({ snap: { backend: "claude", model: "claude-opus-5-20260101" } }, ["host: { runtime: claude, model: claude-opus-5 }"]), { ORCHESTRATE_HOST_RUNTIME: "claude" });
+    world = await openWorld(configOf({ snap: { backend: "claude", model: "claude-opus-5-20260101" } }, ["host: { runtime: claude, model: claude-opus-5 }"]), {
+      ORCHESTRATE_HOST_RUNTIME: "claude",
+    });
     const reply = await ask(world.session);
     expect(reply.isError).toBe(true);
     expect(envOf(reply).error?.code).toBe("no_eligible_agent");
@@ -23,7 +25,9 @@ describe("host identity", () => {
   });
 
   test("an unversioned host.model refuses the config with the fix", async () => {
-    world = await openWorld(configOf({ other: { backend: "claude", model: "claude-sonnet-5" } }, ["host: { runtime: claude, model: opus }"]), { ORCHESTRATE_HOST_RUNTIME: "claude" });
+    world = await openWorld(configOf({ other: { backend: "claude", model: "claude-sonnet-5" } }, ["host: { runtime: claude, model: opus }"]), {
+      ORCHESTRATE_HOST_RUNTIME: "claude",
+    });
     const reply = await call(world.session, "list_agents");
     expect(reply.isError).toBe(true);
     const text = JSON.stringify(reply.structuredContent);

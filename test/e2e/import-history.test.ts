@@ -42,17 +42,31 @@ beforeAll(() => {
   const db = new Database(seedDb, { create: true });
   db.exec(SEED_SCHEMA);
   db.run("INSERT INTO profiles VALUES ('default', '2026-01-01T00:00:00+00:00')");
-  const add = db.query("INSERT INTO consultations VALUES (?, 'default', 'claude', 'codex-sol', 'codex', 'gpt-5.5', 'coding', ?, NULL, 'consult-v1', 'h', ?, ?, ?, NULL, NULL)");
+  const add = db.query(
+    "INSERT INTO consultations VALUES (?, 'default', 'claude', 'codex-sol', 'codex', 'gpt-5.5', 'coding', ?, NULL, 'consult-v1', 'h', ?, ?, ?, NULL, NULL)",
+  );
   add.run(LIVE, SESSION, "active", "2026-01-02T10:00:00+00:00", "2026-01-02T10:01:00+00:00");
   add.run(GONE, null, "failed", "2026-01-03T10:00:00+00:00", "2026-01-03T10:00:00+00:00");
-  const turn = db.query("INSERT INTO consultation_turns (consultation_id, sequence_number, source_mode, user_prompt, validated_response_json, input_tokens, output_tokens, latency_ms, error_code, created_at) VALUES (?, ?, 'model', ?, ?, 900, 120, 8412, ?, ?)");
-  turn.run(LIVE, 1, "Is the index hot?", JSON.stringify({ answer: "Probably.", assumptions: [], uncertainties: [], follow_up_questions: [], sources: [] }), null, "2026-01-02T10:00:30+00:00");
+  const turn = db.query(
+    "INSERT INTO consultation_turns (consultation_id, sequence_number, source_mode, user_prompt, validated_response_json, input_tokens, output_tokens, latency_ms, error_code, created_at) VALUES (?, ?, 'model', ?, ?, 900, 120, 8412, ?, ?)",
+  );
+  turn.run(
+    LIVE,
+    1,
+    "Is the index hot?",
+    JSON.stringify({ answer: "Probably.", assumptions: [], uncertainties: [], follow_up_questions: [], sources: [] }),
+    null,
+    "2026-01-02T10:00:30+00:00",
+  );
   turn.run(GONE, 1, "Anything?", null, "agent_unavailable", "2026-01-03T10:00:10+00:00");
   db.close();
   // The codex session still exists: its rollout is where codex resumes it from.
   const day = join(box.home, ".codex", "sessions", "2026", "01", "02");
   mkdirSync(day, { recursive: true });
-  writeFileSync(join(day, `rollout-2026-01-02T10-00-00-${SESSION}.jsonl`), `${JSON.stringify({ timestamp: "2026-01-02T10:00:00Z", type: "turn_context", payload: { model: "gpt-5.5" } })}\n`);
+  writeFileSync(
+    join(day, `rollout-2026-01-02T10-00-00-${SESSION}.jsonl`),
+    `${JSON.stringify({ timestamp: "2026-01-02T10:00:00Z", type: "turn_context", payload: { model: "gpt-5.5" } })}\n`,
+  );
 });
 afterAll(() => box.cleanup());
 
@@ -84,10 +98,19 @@ describe("import --history", () => {
     session = await connectInProcess(box.env);
     const shown = ((await session.client.callTool({ name: "get_consultation", arguments: { id: LIVE } })) as ToolReply).structuredContent ?? {};
     expect(shown).toMatchObject({ ok: true, agent: "codex-sol", backend: "codex", native_session_id: SESSION, status: "open" });
-    expect((shown.turns as { prompt: string; content: { answer: string } }[])[0]).toMatchObject({ prompt: "Is the index hot?", content: { answer: "Probably." } });
+    expect((shown.turns as { prompt: string; content: { answer: string } }[])[0]).toMatchObject({
+      prompt: "Is the index hot?",
+      content: { answer: "Probably." },
+    });
     const gone = ((await session.client.callTool({ name: "get_consultation", arguments: { id: GONE } })) as ToolReply).structuredContent ?? {};
     expect(gone).toMatchObject({ ok: true, status: "failed", native_session_id: null });
-    const next = ((await session.client.callTool({ name: "consult", arguments: { capability: "coding", prompt: "And how large is the table?", consultation_id: LIVE } })) as ToolReply).structuredContent ?? {};
+    const next =
+      (
+        (await session.client.callTool({
+          name: "consult",
+          arguments: { capability: "coding", prompt: "And how large is the table?", consultation_id: LIVE },
+        })) as ToolReply
+      ).structuredContent ?? {};
     expect(next).toMatchObject({ ok: true, consultation_id: LIVE, agent: "codex-sol" });
     const argv = box.recordings("codex").at(-1)?.argv ?? [];
     expect(argv.slice(argv.indexOf("resume"), argv.indexOf("resume") + 2)).toEqual(["resume", SESSION]);

@@ -48,7 +48,10 @@ type Job = { id: string; status: string; instruction: string };
 
 async function waitDone(s: McpSession, id: string, progress: string[]): Promise<ToolReply> {
   for (;;) {
-    const reply = (await s.client.callTool({ name: "job_wait", arguments: { id, waitSec: 1 } }, undefined, { timeout: CLIENT_TIMEOUT_MS, onprogress: (p) => progress.push(String(p.message)) })) as ToolReply;
+    const reply = (await s.client.callTool({ name: "job_wait", arguments: { id, waitSec: 1 } }, undefined, {
+      timeout: CLIENT_TIMEOUT_MS,
+      onprogress: (p) => progress.push(String(p.message)),
+    })) as ToolReply;
     if (reply.structuredContent?.status !== "running") return reply;
   }
 }
@@ -57,7 +60,10 @@ describe("long runs", () => {
   test("a run longer than the client's timeout comes back as a job and completes through job_wait", async () => {
     const s = await open();
     const progress: string[] = [];
-    const first = (await s.client.callTool({ name: "route", arguments: { prompt: "big task", cwd: box!.repo, tier: "heavy" } }, undefined, { timeout: CLIENT_TIMEOUT_MS, onprogress: (p) => progress.push(String(p.message)) })) as ToolReply;
+    const first = (await s.client.callTool({ name: "route", arguments: { prompt: "big task", cwd: box!.repo, tier: "heavy" } }, undefined, {
+      timeout: CLIENT_TIMEOUT_MS,
+      onprogress: (p) => progress.push(String(p.message)),
+    })) as ToolReply;
     expect(first.isError).toBeFalsy();
     const job = first.structuredContent?.job as Job;
     expect(job.status).toBe("running");

@@ -38,7 +38,11 @@ describe("route: the model that served", () => {
     expect(served.modelVerification).toBe("mismatch");
     expect(served.model).toBe("gpt-5.1-codex-mini");
     expect(served.configuredModel).toBe("gpt-5.5");
-    expect((reply.structuredContent?.attempts as Attempt[])[0]).toMatchObject({ outcome: "ok", modelVerification: "mismatch", modelsReported: ["gpt-5.1-codex-mini"] });
+    expect((reply.structuredContent?.attempts as Attempt[])[0]).toMatchObject({
+      outcome: "ok",
+      modelVerification: "mismatch",
+      modelsReported: ["gpt-5.1-codex-mini"],
+    });
     expect(textOf(reply)).toContain("configured for gpt-5.5 but codex reported gpt-5.1-codex-mini");
   });
 
@@ -51,13 +55,15 @@ describe("route: the model that served", () => {
 
   test("the configured model reported back is verified", async () => {
     const reply = await route(`{ backend: claude, model: claude-sonnet-5-5 }`);
-    expect((reply.structuredContent?.servedBy as Served)).toMatchObject({ model: "claude-sonnet-5-5", modelVerification: "verified" });
+    expect(reply.structuredContent?.servedBy as Served).toMatchObject({ model: "claude-sonnet-5-5", modelVerification: "verified" });
   });
 });
 
 describe("consult: the same check", () => {
   test("a codex that reroutes is configured_model_unavailable, its answer withheld", async () => {
-    world = await openWorld(configOf({ cx: { backend: "codex", model: "gpt-5.5", env: { FAKE_CODEX_SCENARIO: "wrong-model" } } }), { ORCHESTRATE_HOST_RUNTIME: "claude" });
+    world = await openWorld(configOf({ cx: { backend: "codex", model: "gpt-5.5", env: { FAKE_CODEX_SCENARIO: "wrong-model" } } }), {
+      ORCHESTRATE_HOST_RUNTIME: "claude",
+    });
     const reply = envOf(await ask(world.session));
     expect(reply.ok).toBe(false);
     expect(reply.error?.code).toBe("configured_model_unavailable");
@@ -66,7 +72,9 @@ describe("consult: the same check", () => {
   });
 
   test("a codex whose model does not exist failed the turn: the model is not called verified (issue 23 §8)", async () => {
-    world = await openWorld(configOf({ cx: { backend: "codex", model: "gpt-5.5", env: { FAKE_CODEX_SCENARIO: "bad-model" } } }), { ORCHESTRATE_HOST_RUNTIME: "claude" });
+    world = await openWorld(configOf({ cx: { backend: "codex", model: "gpt-5.5", env: { FAKE_CODEX_SCENARIO: "bad-model" } } }), {
+      ORCHESTRATE_HOST_RUNTIME: "claude",
+    });
     const reply = await ask(world.session);
     const e = reply.structuredContent ?? {};
     expect(e.ok).toBe(false);
@@ -76,7 +84,9 @@ describe("consult: the same check", () => {
   });
 
   test("a claude whose modelUsage names another model is configured_model_unavailable", async () => {
-    world = await openWorld(configOf({ cl: { backend: "claude", model: "claude-sonnet-5-5", env: { FAKE_CLAUDE_SCENARIO: "wrong-model" } } }), { ORCHESTRATE_HOST_RUNTIME: "codex" });
+    world = await openWorld(configOf({ cl: { backend: "claude", model: "claude-sonnet-5-5", env: { FAKE_CLAUDE_SCENARIO: "wrong-model" } } }), {
+      ORCHESTRATE_HOST_RUNTIME: "codex",
+    });
     const reply = envOf(await ask(world.session));
     expect(reply.error?.code).toBe("configured_model_unavailable");
   });

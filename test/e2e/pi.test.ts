@@ -35,7 +35,10 @@ function piKnowsFake(home: string): void {
   const dir = join(home, ".pi", "agent");
   mkdirSync(dir, { recursive: true });
   const models = [{ id: "fake-model", cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } }, { id: "other-model" }];
-  writeFileSync(join(dir, "models.json"), JSON.stringify({ providers: { fake: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", apiKey: "dummy", models } } }));
+  writeFileSync(
+    join(dir, "models.json"),
+    JSON.stringify({ providers: { fake: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", apiKey: "dummy", models } } }),
+  );
 }
 
 /** Model runs only, not the `--version` variant probe. */
@@ -115,11 +118,20 @@ describe("route through pi", () => {
     // p1's pi knows the provider but holds no key for it (models.json without apiKey, no auth.json entry).
     const keyless = join(box.root, "keyless-agent");
     mkdirSync(keyless, { recursive: true });
-    writeFileSync(join(keyless, "models.json"), JSON.stringify({ providers: { fake: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", models: [{ id: "fake-model" }] } } }));
+    writeFileSync(
+      join(keyless, "models.json"),
+      JSON.stringify({ providers: { fake: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", models: [{ id: "fake-model" }] } } }),
+    );
     box.writeConfig(twoPis(`    env: { PI_CODING_AGENT_DIR: ${JSON.stringify(keyless)} }\n`));
     session = await connectInProcess(box.env);
-    const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "do the thing", cwd: box.repo, tier: "heavy", timeoutSec: 120 } })) as ToolReply;
-    expect(attemptsOf(reply).map((a) => [a.agent, a.outcome])).toEqual([["p1", "unavailable"], ["p2", "ok"]]);
+    const reply = (await session.client.callTool({
+      name: "route",
+      arguments: { prompt: "do the thing", cwd: box.repo, tier: "heavy", timeoutSec: 120 },
+    })) as ToolReply;
+    expect(attemptsOf(reply).map((a) => [a.agent, a.outcome])).toEqual([
+      ["p1", "unavailable"],
+      ["p2", "ok"],
+    ]);
   });
 });
 

@@ -39,9 +39,15 @@ const AGENTS: Record<string, string> = {
 /** What the sandbox does not already sign in: agy's login file, pi's provider. */
 function setup(home: string): void {
   mkdirSync(join(home, ".gemini", "antigravity-cli"), { recursive: true });
-  writeFileSync(join(home, ".gemini", "antigravity-cli", "antigravity-oauth-token"), JSON.stringify({ access_token: "ya29.fake", refresh_token: "1//fake", auth_method: "consumer" }));
+  writeFileSync(
+    join(home, ".gemini", "antigravity-cli", "antigravity-oauth-token"),
+    JSON.stringify({ access_token: "ya29.fake", refresh_token: "1//fake", auth_method: "consumer" }),
+  );
   mkdirSync(join(home, ".pi", "agent"), { recursive: true });
-  writeFileSync(join(home, ".pi", "agent", "models.json"), JSON.stringify({ providers: { fake: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", apiKey: "dummy", models: [{ id: "fake-model" }] } } }));
+  writeFileSync(
+    join(home, ".pi", "agent", "models.json"),
+    JSON.stringify({ providers: { fake: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", apiKey: "dummy", models: [{ id: "fake-model" }] } } }),
+  );
 }
 
 async function route(config: string, prompt: string): Promise<ToolReply> {
@@ -72,7 +78,8 @@ describe("a 300 KiB prompt reaches every CLI that reads stdin, and never its arg
 });
 
 describe("community grok takes its prompt only as an argument", () => {
-  const CONFIG = "agents:\n  g: { backend: grok, model: grok-code-fast-1 }\n  c: { backend: claude, model: sonnet }\ntiers: { light: null, standard: null, heavy: [g, c] }\nallowCrossProviderFallback: true\n";
+  const CONFIG =
+    "agents:\n  g: { backend: grok, model: grok-code-fast-1 }\n  c: { backend: claude, model: sonnet }\ntiers: { light: null, standard: null, heavy: [g, c] }\nallowCrossProviderFallback: true\n";
 
   test("300 KiB: prompt_too_large before anything runs, no fallback to the next agent, no cooldown", async () => {
     const reply = await route(CONFIG, BIG);

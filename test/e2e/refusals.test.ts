@@ -40,7 +40,9 @@ describe("a delegate the CLI blocked is not a plain success", () => {
     expect(reply.structuredContent?.ok).toBe(true);
     const [attempt] = attemptsOf(reply);
     expect(attempt).toMatchObject({ outcome: "ok", treeChanged: false });
-    expect(attempt?.refusals).toEqual([{ tool: "Bash", detail: `python3 -c "open('py-created.txt','w').write('x')"`, message: "This command requires approval" }]);
+    expect(attempt?.refusals).toEqual([
+      { tool: "Bash", detail: `python3 -c "open('py-created.txt','w').write('x')"`, message: "This command requires approval" },
+    ]);
     expect(String(reply.structuredContent?.refusalNotice)).toContain("a1's CLI refused 1 tool call, so the task may not be done: Bash (python3 -c");
     const text = textOf(reply);
     expect(text).toContain("1 tool call refused");
@@ -59,7 +61,9 @@ describe("a delegate the CLI blocked is not a plain success", () => {
   test("codex under read-only had its patch rejected (stderr only): the trace and the reply show it", async () => {
     const reply = await route(one("{ backend: codex, model: gpt-5.5, sandbox: read-only, env: { FAKE_CODEX_SCENARIO: patch } }"));
     expect(reply.structuredContent?.ok).toBe(true);
-    expect(attemptsOf(reply)[0]?.refusals).toEqual([{ tool: "apply_patch", message: "patch rejected: writing is blocked by read-only sandbox; rejected by user approval settings" }]);
+    expect(attemptsOf(reply)[0]?.refusals).toEqual([
+      { tool: "apply_patch", message: "patch rejected: writing is blocked by read-only sandbox; rejected by user approval settings" },
+    ]);
     expect(textOf(reply)).toContain("Notice: a1's CLI refused 1 tool call, so the task may not be done: apply_patch. The working tree is unchanged.");
   });
 
@@ -74,7 +78,10 @@ describe("a delegate the CLI blocked is not a plain success", () => {
 function piKnowsFake(s: Sandbox): void {
   const dir = join(s.home, ".pi", "agent");
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "models.json"), JSON.stringify({ providers: { fake: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", apiKey: "dummy", models: [{ id: "fake-model" }] } } }));
+  writeFileSync(
+    join(dir, "models.json"),
+    JSON.stringify({ providers: { fake: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", apiKey: "dummy", models: [{ id: "fake-model" }] } } }),
+  );
 }
 
 describe("a 300 KiB prompt routes on stdin; no prompt text in any child's argv", () => {

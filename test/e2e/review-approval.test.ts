@@ -69,7 +69,10 @@ describe("review approval", () => {
     world = await openReviewWorld(reviewConfig(THREE, STANDARD));
     const p = await plan(world.session, {});
     expect(p.approval).toBe("token");
-    expect(dataOf(await call(world.session, "review_run", { review_id: p.review_id, token: p.token }))).toMatchObject({ status: "awaiting_synthesis", approval: "token" });
+    expect(dataOf(await call(world.session, "review_run", { review_id: p.review_id, token: p.token }))).toMatchObject({
+      status: "awaiting_synthesis",
+      approval: "token",
+    });
   });
 
   test("masked by default: the reviewer never sees a credential the plan located; send_as_is sends it", async () => {
@@ -105,7 +108,11 @@ describe("long reviews", () => {
     world = await openReviewWorld(reviewConfig(SLOW, STANDARD), { env: { ORCHESTRATE_SYNC_BUDGET_S: "1" } });
     const p = await plan(world.session, {});
     let result: unknown;
-    for await (const message of world.session.client.experimental.tasks.callToolStream({ name: "review_run", arguments: { review_id: p.review_id, token: p.token } }, CallToolResultSchema, { task: { ttl: 60_000 } })) {
+    for await (const message of world.session.client.experimental.tasks.callToolStream(
+      { name: "review_run", arguments: { review_id: p.review_id, token: p.token } },
+      CallToolResultSchema,
+      { task: { ttl: 60_000 } },
+    )) {
       if (message.type === "result") result = message.result.structuredContent;
       if (message.type === "error") throw message.error;
     }
@@ -116,14 +123,24 @@ describe("long reviews", () => {
     const hanging = { ...THREE, oc: { ...THREE.oc!, env: { FAKE_OPENCODE_SCENARIO: "hang" } } };
     world = await openReviewWorld(reviewConfig(hanging, { deep_reviewers: ["cl", "oc"] }));
     const p = await plan(world.session, { mode: "deep" });
-    const started = dataOf(await call(world.session, "review_run", { review_id: p.review_id, token: p.token, host_findings: [{ severity: "minor", claim: "x" }], background: true }));
+    const started = dataOf(
+      await call(world.session, "review_run", { review_id: p.review_id, token: p.token, host_findings: [{ severity: "minor", claim: "x" }], background: true }),
+    );
     const job = started.job as { id: string };
-    for (let i = 0; i < 200 && reviewersOf(dataOf(await call(world.session, "review_get", { review_id: p.review_id }))).find((r) => r.id === "cl")?.status !== "answered"; i++) await Bun.sleep(50);
+    for (
+      let i = 0;
+      i < 200 && reviewersOf(dataOf(await call(world.session, "review_get", { review_id: p.review_id }))).find((r) => r.id === "cl")?.status !== "answered";
+      i++
+    )
+      await Bun.sleep(50);
     expect(dataOf(await call(world.session, "review_cancel", { review_id: p.review_id })).status).toBe("cancelled");
     const end = dataOf(await call(world.session, "job_wait", { id: job.id, waitSec: 20 }));
     expect(end.status).toBe("cancelled");
     const after = dataOf(await call(world.session, "review_get", { review_id: p.review_id }));
     expect(after.status).toBe("cancelled");
-    expect(reviewersOf(after).map((r) => [r.id, r.status])).toEqual([["cl", "answered"], ["oc", "cancelled"]]);
+    expect(reviewersOf(after).map((r) => [r.id, r.status])).toEqual([
+      ["cl", "answered"],
+      ["oc", "cancelled"],
+    ]);
   }, 60_000);
 });

@@ -20,7 +20,11 @@ export interface ReviewWorld {
 export function reviewConfig(agents: Record<string, Reviewer>, review: { reviewers?: string[]; deep_reviewers?: string[] } | undefined): string {
   const lines = ["agents:"];
   for (const [id, a] of Object.entries(agents)) {
-    const env = a.env ? `, env: { ${Object.entries(a.env).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ")} }` : "";
+    const env = a.env
+      ? `, env: { ${Object.entries(a.env)
+          .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+          .join(", ")} }`
+      : "";
     const limits = a.maxWallSec ? `, limits: { maxWallSec: ${a.maxWallSec} }` : "";
     lines.push(`  ${id}: { backend: ${a.backend}${a.model ? `, model: ${JSON.stringify(a.model)}` : ""}${limits}${env} }`);
   }
@@ -68,7 +72,14 @@ export interface Plan {
 }
 
 export async function plan(s: ClientSession, args: Record<string, unknown>): Promise<Plan & Data> {
-  const reply = dataOf(await call(s, "review", { goal: "Is this cache safe under concurrent writers?", mode: "standard", material: [{ text: "const cache = new Map();\n" }], ...args }));
+  const reply = dataOf(
+    await call(s, "review", {
+      goal: "Is this cache safe under concurrent writers?",
+      mode: "standard",
+      material: [{ text: "const cache = new Map();\n" }],
+      ...args,
+    }),
+  );
   if (!reply.ok) throw new Error(`review failed: ${JSON.stringify(reply.error)}`);
   return reply as Plan & Data;
 }
@@ -107,5 +118,10 @@ export const reviewersOf = (d: Data) => (d.reviewers ?? []) as ReviewerOut[];
 export const findingsOf = (d: Data) => (d.findings ?? []) as FindingOut[];
 
 export function criticalReply(claim: string): string {
-  return JSON.stringify({ summary: "one critical", findings: [{ severity: "critical", location: "cache.ts:1", claim, evidence: "no lock" }], checked: ["cache.ts"], not_checked: [] });
+  return JSON.stringify({
+    summary: "one critical",
+    findings: [{ severity: "critical", location: "cache.ts:1", claim, evidence: "no lock" }],
+    checked: ["cache.ts"],
+    not_checked: [],
+  });
 }

@@ -33,11 +33,24 @@ describe("review with seed 001's config.yaml", () => {
     expect(dataOf(await call(world.session, "review", { goal: "g", mode: "standard", material: [{ text: "x" }] })).error?.code).toBe("no_eligible_reviewer");
     const p = await plan(world.session, { mode: "deep" });
     expect(p.excluded).toEqual([{ id: "codex", why: expect.stringContaining("host's own runtime") }]);
-    const ran = dataOf(await call(world.session, "review_run", { review_id: p.review_id, token: p.token, host_findings: [{ severity: "minor", claim: "names" }] }));
+    const ran = dataOf(
+      await call(world.session, "review_run", { review_id: p.review_id, token: p.token, host_findings: [{ severity: "minor", claim: "names" }] }),
+    );
     expect(ran).toMatchObject({ status: "awaiting_synthesis", approval: "token" });
     expect(reviewersOf(ran)).toEqual([expect.objectContaining({ id: "claude", status: "answered", model: "claude-opus-4-6" })]);
     const ids = findingsOf(ran).map((f) => f.id);
-    const done = dataOf(await call(world.session, "review_finalize", { review_id: p.review_id, summary: "fine", recommendation: "ship", checked: ["x"], not_checked: [], combined_findings: [{ severity: "minor", claim: "naming", sources: ids, disposition: "accepted_risk" }], agreements: ["naming"], disagreements: [] }));
+    const done = dataOf(
+      await call(world.session, "review_finalize", {
+        review_id: p.review_id,
+        summary: "fine",
+        recommendation: "ship",
+        checked: ["x"],
+        not_checked: [],
+        combined_findings: [{ severity: "minor", claim: "naming", sources: ids, disposition: "accepted_risk" }],
+        agreements: ["naming"],
+        disagreements: [],
+      }),
+    );
     expect(done).toMatchObject({ ok: true, status: "finalized", not_carried: [] });
   });
 });
@@ -48,7 +61,11 @@ describe("progress", () => {
     world = await openReviewWorld(reviewConfig(slow, { deep_reviewers: ["cl", "oc"] }));
     const p = await plan(world.session, { mode: "deep" });
     const heard: string[] = [];
-    const ran = (await world.session.client.callTool({ name: "review_run", arguments: { review_id: p.review_id, token: p.token, host_findings: [{ severity: "minor", claim: "x" }] } }, undefined, { onprogress: (n) => heard.push(String(n.message)) })) as ToolReply;
+    const ran = (await world.session.client.callTool(
+      { name: "review_run", arguments: { review_id: p.review_id, token: p.token, host_findings: [{ severity: "minor", claim: "x" }] } },
+      undefined,
+      { onprogress: (n) => heard.push(String(n.message)) },
+    )) as ToolReply;
     expect(heard.some((m) => /cl: answered \(1 finding\)/.test(m) && /oc: (starting|running)/.test(m))).toBe(true);
     // The done count only grows. The last line ("2/2 done") is sent just before the reply, and the
     // SDK client handles a progress notification a microtask after it reads it but the reply at

@@ -31,7 +31,11 @@ describe("review with web", () => {
       granted: true,
       reviewers: [
         { id: "cx", granted: true },
-        { id: "cl", granted: false, why: "the config does not trust cl with the web (add capabilities: [web_search] to it; web_search: true in an Orchestrator MCP config)" },
+        {
+          id: "cl",
+          granted: false,
+          why: "the config does not trust cl with the web (add capabilities: [web_search] to it; web_search: true in an Orchestrator MCP config)",
+        },
       ],
     });
     const ran = dataOf(await call(world.session, "review_run", { review_id: p.review_id, token: p.token, host_findings: [{ severity: "minor", claim: "x" }] }));

@@ -8,7 +8,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect, textOf } from "../../fakes/lib/mcp-client.ts";
 import { j, secretGenerator } from "../helpers/fake-secrets.ts";
-import { call, criticalReply, dataOf, findingsOf, openReviewWorld, plan, reviewConfig, reviewerRuns, reviewersOf, storeRows, THREE, type ReviewWorld } from "./review-helpers.ts";
+import {
+  call,
+  criticalReply,
+  dataOf,
+  findingsOf,
+  openReviewWorld,
+  plan,
+  reviewConfig,
+  reviewerRuns,
+  reviewersOf,
+  storeRows,
+  THREE,
+  type ReviewWorld,
+} from "./review-helpers.ts";
 
 let world: ReviewWorld | undefined;
 
@@ -21,7 +34,11 @@ const BOTH = { reviewers: ["cl"], deep_reviewers: ["cl", "oc", "cp"] };
 const rand = secretGenerator(23);
 
 /** `review: null` writes no consult.review block. */
-async function open(agents = THREE, review: { reviewers?: string[]; deep_reviewers?: string[] } | null = BOTH, env: Record<string, string> = {}): Promise<ReviewWorld> {
+async function open(
+  agents = THREE,
+  review: { reviewers?: string[]; deep_reviewers?: string[] } | null = BOTH,
+  env: Record<string, string> = {},
+): Promise<ReviewWorld> {
   world = await openReviewWorld(reviewConfig(agents, review ?? undefined), { env });
   return world;
 }
@@ -30,7 +47,11 @@ describe("review: the plan", () => {
   test("sends nothing: no CLI runs, and the plan names reviewers, size, requests, web and where credential-shaped text is", async () => {
     const w = await open();
     const key = j("ghp_", rand(36));
-    const p = await plan(w.session, { mode: "deep", material: [{ text: "line one\nconst token = ok;\n" }, { label: "env", text: `A=1\nGITHUB_TOKEN=${key}\n` }], web: true });
+    const p = await plan(w.session, {
+      mode: "deep",
+      material: [{ text: "line one\nconst token = ok;\n" }, { label: "env", text: `A=1\nGITHUB_TOKEN=${key}\n` }],
+      web: true,
+    });
     expect(w.box.recordings()).toEqual([]);
     expect(p.reviewers).toEqual([
       { id: "cl", backend: "claude", model: "claude-opus-4-6" },
@@ -43,7 +64,10 @@ describe("review: the plan", () => {
     expect(p.material).toMatchObject({ total: { items: 2, lines: 4 } });
     expect(p.token).toMatch(/^rvw_/);
     // The stored plan and material are redacted; the token itself is kept only as a hash.
-    const [row] = storeRows<{ plan_json: string; material_json: string; token_sha256: string }>(w.box, "SELECT plan_json, material_json, token_sha256 FROM reviews");
+    const [row] = storeRows<{ plan_json: string; material_json: string; token_sha256: string }>(
+      w.box,
+      "SELECT plan_json, material_json, token_sha256 FROM reviews",
+    );
     expect(JSON.stringify(row)).not.toContain(key);
     expect(JSON.stringify(row)).not.toContain(p.token);
     expect(textOf(await call(w.session, "review", { goal: "g", mode: "standard", material: [{ text: "x" }] }))).toContain("nothing has been sent");
@@ -111,11 +135,20 @@ describe("review: the run", () => {
     const w = await open();
     const p = await plan(w.session, { mode: "deep" });
     expect(dataOf(await call(w.session, "review_run", { review_id: p.review_id, token: p.token })).error?.code).toBe("host_findings_required");
-    expect(dataOf(await call(w.session, "review_run", { review_id: p.review_id, token: p.token, host_findings: [] })).error?.code).toBe("host_findings_required");
+    expect(dataOf(await call(w.session, "review_run", { review_id: p.review_id, token: p.token, host_findings: [] })).error?.code).toBe(
+      "host_findings_required",
+    );
     expect(reviewerRuns(w.box)).toEqual([]);
-    const ran = dataOf(await call(w.session, "review_run", { review_id: p.review_id, token: p.token, host_findings: [{ severity: "important", claim: "HOST-SAW-A-RACE" }] }));
+    const ran = dataOf(
+      await call(w.session, "review_run", { review_id: p.review_id, token: p.token, host_findings: [{ severity: "important", claim: "HOST-SAW-A-RACE" }] }),
+    );
     expect(ran.status).toBe("awaiting_synthesis");
-    expect(findingsOf(ran).map((f) => [f.id, f.source])).toEqual([["H1", "host"], ["F1", "reviewer"], ["F2", "reviewer"], ["F3", "reviewer"]]);
+    expect(findingsOf(ran).map((f) => [f.id, f.source])).toEqual([
+      ["H1", "host"],
+      ["F1", "reviewer"],
+      ["F2", "reviewer"],
+      ["F3", "reviewer"],
+    ]);
     const [host] = storeRows<{ at: number }>(w.box, "SELECT created_at AS at FROM review_findings WHERE source = 'host'");
     const [first] = storeRows<{ at: number }>(w.box, "SELECT min(started_at) AS at FROM review_reviewers");
     expect(host!.at).toBeLessThanOrEqual(first!.at);
@@ -123,11 +156,17 @@ describe("review: the run", () => {
 
   test("reviewers run in parallel, one timing out keeps the others' findings, and review_retry completes it", async () => {
     // The first claude run outlives its 3 s limit; the retry answers at once (FAKE_DELAY_ONCE).
-    const slow = { ...THREE.cl!, maxWallSec: 3, env: { FAKE_DELAY_MS: "30000", FAKE_DELAY_ONCE: join(tmpdir(), `orch-review-once-${process.pid}-${Date.now()}`) } };
+    const slow = {
+      ...THREE.cl!,
+      maxWallSec: 3,
+      env: { FAKE_DELAY_MS: "30000", FAKE_DELAY_ONCE: join(tmpdir(), `orch-review-once-${process.pid}-${Date.now()}`) },
+    };
     const w = await open({ ...THREE, cl: slow }, BOTH);
     const p = await plan(w.session, { mode: "deep" });
     const started = Date.now();
-    const ran = dataOf(await call(w.session, "review_run", { review_id: p.review_id, token: p.token, host_findings: [{ severity: "minor", claim: "nothing serious" }] }));
+    const ran = dataOf(
+      await call(w.session, "review_run", { review_id: p.review_id, token: p.token, host_findings: [{ severity: "minor", claim: "nothing serious" }] }),
+    );
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(ran.status).toBe("incomplete");
     const byId = Object.fromEntries(reviewersOf(ran).map((r) => [r.id, r]));
@@ -140,11 +179,19 @@ describe("review: the run", () => {
     expect(retried.status).toBe("awaiting_synthesis");
     expect(reviewersOf(retried).find((r) => r.id === "cl")).toMatchObject({ status: "answered", findings: ["F3"] });
     // The findings from the first run are intact.
-    expect(findingsOf(retried).filter((f) => f.source === "reviewer").map((f) => f.reviewer).sort()).toEqual(["cl", "cp", "oc"]);
+    expect(
+      findingsOf(retried)
+        .filter((f) => f.source === "reviewer")
+        .map((f) => f.reviewer)
+        .sort(),
+    ).toEqual(["cl", "cp", "oc"]);
   }, 60_000);
 
   test("an unparseable reply is recorded as such, with what it said, and keeps the review from finalizing", async () => {
-    const w = await open({ cl: { backend: "claude", model: "claude-opus-4-6", env: { FAKE_REVIEW_REPLY: "Looks fine to me, ship it." } } }, { reviewers: ["cl"] });
+    const w = await open(
+      { cl: { backend: "claude", model: "claude-opus-4-6", env: { FAKE_REVIEW_REPLY: "Looks fine to me, ship it." } } },
+      { reviewers: ["cl"] },
+    );
     const p = await plan(w.session, {});
     const ran = dataOf(await call(w.session, "review_run", { review_id: p.review_id, token: p.token }));
     expect(ran.status).toBe("incomplete");
@@ -156,7 +203,16 @@ describe("review: the run", () => {
 });
 
 function finalizeArgs(id: string, combined: unknown[]): Record<string, unknown> {
-  return { review_id: id, summary: "s", recommendation: "r", checked: ["cache.ts"], not_checked: [], combined_findings: combined, agreements: [], disagreements: [] };
+  return {
+    review_id: id,
+    summary: "s",
+    recommendation: "r",
+    checked: ["cache.ts"],
+    not_checked: [],
+    combined_findings: combined,
+    agreements: [],
+    disagreements: [],
+  };
 }
 
 describe("review: finalize", () => {
@@ -167,22 +223,40 @@ describe("review: finalize", () => {
     const ran = dataOf(await call(w.session, "review_run", { review_id: p.review_id, token: p.token, host_findings: [{ severity: "minor", claim: "fine" }] }));
     const critical = findingsOf(ran).find((f) => f.severity === "critical");
     expect(critical).toMatchObject({ reviewer: "cl", claim: "RACE-ON-PUT" });
-    const others = findingsOf(ran).filter((f) => f.severity !== "critical").map((f) => f.id);
+    const others = findingsOf(ran)
+      .filter((f) => f.severity !== "critical")
+      .map((f) => f.id);
     const dropped = dataOf(await call(w.session, "review_finalize", finalizeArgs(p.review_id, [{ severity: "minor", claim: "all fine", sources: others }])));
     expect(dropped.error?.code).toBe("critical_finding_dropped");
     expect(dropped.error?.message).toContain(critical!.id);
     // Downgraded is dropped too.
-    const downgraded = dataOf(await call(w.session, "review_finalize", finalizeArgs(p.review_id, [{ severity: "important", claim: "a race", sources: [critical!.id] }])));
+    const downgraded = dataOf(
+      await call(w.session, "review_finalize", finalizeArgs(p.review_id, [{ severity: "important", claim: "a race", sources: [critical!.id] }])),
+    );
     expect(downgraded.error?.code).toBe("critical_finding_dropped");
-    const noReason = dataOf(await call(w.session, "review_finalize", finalizeArgs(p.review_id, [{ severity: "critical", claim: "a race", sources: [critical!.id], disposition: "rejected" }])));
+    const noReason = dataOf(
+      await call(
+        w.session,
+        "review_finalize",
+        finalizeArgs(p.review_id, [{ severity: "critical", claim: "a race", sources: [critical!.id], disposition: "rejected" }]),
+      ),
+    );
     expect(noReason.error?.code).toBe("disposition_reason_required");
     expect(dataOf(await call(w.session, "review_get", { review_id: p.review_id })).status).toBe("awaiting_synthesis");
-    const done = dataOf(await call(w.session, "review_finalize", finalizeArgs(p.review_id, [{ severity: "critical", claim: "a race", sources: [critical!.id], disposition: "rejected", reason: "put runs under the store's lock" }])));
+    const done = dataOf(
+      await call(
+        w.session,
+        "review_finalize",
+        finalizeArgs(p.review_id, [
+          { severity: "critical", claim: "a race", sources: [critical!.id], disposition: "rejected", reason: "put runs under the store's lock" },
+        ]),
+      ),
+    );
     expect(done).toMatchObject({ ok: true, status: "finalized" });
     expect(findingsOf(done).find((f) => f.id === critical!.id)).toMatchObject({ disposition: "rejected" });
     expect(done.not_carried).toEqual(others);
     expect(others[0]).toBe("H1");
-    expect(dataOf(await call(w.session, "review_finalize", finalizeArgs(p.review_id, [])) ).error?.code).toBe("review_wrong_state");
+    expect(dataOf(await call(w.session, "review_finalize", finalizeArgs(p.review_id, []))).error?.code).toBe("review_wrong_state");
   });
 });
 
@@ -196,7 +270,15 @@ describe("review: the surface", () => {
     await plain.close();
     const w = await open();
     const tools = (await w.session.client.listTools()).tools;
-    expect(tools.map((t) => t.name).filter((n) => n.startsWith("review"))).toEqual(["review", "review_run", "review_finalize", "review_retry", "review_get", "review_list", "review_cancel"]);
+    expect(tools.map((t) => t.name).filter((n) => n.startsWith("review"))).toEqual([
+      "review",
+      "review_run",
+      "review_finalize",
+      "review_retry",
+      "review_get",
+      "review_list",
+      "review_cancel",
+    ]);
     expect(tools.find((t) => t.name === "review_run")?.execution).toEqual({ taskSupport: "optional" });
     const prompt = await w.session.client.getPrompt({ name: "review", arguments: { mode: "deep" } });
     const text = prompt.messages.map((m) => (m.content.type === "text" ? m.content.text : "")).join("");

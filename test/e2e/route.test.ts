@@ -22,7 +22,9 @@ afterEach(async () => {
 
 /** heavy = [first (claude, scenario under test), second (claude, ok)]: same provider, no crossing. */
 function twoClaudes(firstEnv: Record<string, string>, extra = ""): string {
-  const env = Object.entries(firstEnv).map(([k, v]) => `      ${k}: "${v}"`).join("\n");
+  const env = Object.entries(firstEnv)
+    .map(([k, v]) => `      ${k}: "${v}"`)
+    .join("\n");
   return `agents:
   first:
     backend: claude
@@ -122,11 +124,14 @@ describe("route: fallback only on a fast clean failure", () => {
   });
 
   test("community grok's own ./.grok/settings.json does not block a fallback", async () => {
-    const reply = await route({}, `agents:
+    const reply = await route(
+      {},
+      `agents:
   g1: { backend: grok, model: grok-code-fast-1, env: { FAKE_GROK_SCENARIO: rate-limit } }
   g2: { backend: grok, model: grok-4 }
 tiers: { light: null, standard: null, heavy: [g1, g2] }
-`);
+`,
+    );
     expect(attemptsOf(reply).map((a) => [a.agent, a.outcome, a.treeChanged])).toEqual([
       ["g1", "unavailable", false],
       ["g2", "ok", false],
@@ -263,10 +268,13 @@ describe("route: input and safety refusals", () => {
   });
 
   test("advisory entries return their hint without spawning", async () => {
-    const reply = await route({}, `agents:
+    const reply = await route(
+      {},
+      `agents:
   cx: { backend: codex, advisory: true }
 tiers: { light: null, standard: null, heavy: [cx] }
-`);
+`,
+    );
     expect(reply.isError).toBeFalsy();
     expect(textOf(reply)).toContain("Nothing was sent");
     expect(box!.recordings()).toHaveLength(0);
@@ -318,7 +326,10 @@ describe("route: the user's MCP servers stay out of a delegated copilot", () => 
   test("every server in ~/.copilot/mcp-config.json is switched off by name", async () => {
     box = makeSandbox({});
     mkdirSync(join(box.home, ".copilot"), { recursive: true });
-    writeFileSync(join(box.home, ".copilot", "mcp-config.json"), JSON.stringify({ mcpServers: { orchestrate: { command: "/x" }, "team-tools": { command: "/y" } } }));
+    writeFileSync(
+      join(box.home, ".copilot", "mcp-config.json"),
+      JSON.stringify({ mcpServers: { orchestrate: { command: "/x" }, "team-tools": { command: "/y" } } }),
+    );
     box.writeConfig(`agents:
   cp: { backend: copilot, model: gpt-4o }
 tiers: { light: null, standard: null, heavy: [cp] }

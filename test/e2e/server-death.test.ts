@@ -54,11 +54,16 @@ describe("a server that dies takes its delegates with it", () => {
     session = await connect(box.env);
     const pending = session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } }, undefined, { timeout: 120_000 });
     pending.catch(() => undefined);
-    const read = (name: string) => (existsSync(join(box!.records, name)) ? readFileSync(join(box!.records, name), "utf8").trim().split("\n").filter(Boolean).map(Number) : []);
-    const pids = await waitFor(() => {
-      const found = [...read("hangers"), ...read("grandchildren")];
-      return found.length >= 2 ? found : undefined;
-    }, 20_000, "the fake's pids");
+    const read = (name: string) =>
+      existsSync(join(box!.records, name)) ? readFileSync(join(box!.records, name), "utf8").trim().split("\n").filter(Boolean).map(Number) : [];
+    const pids = await waitFor(
+      () => {
+        const found = [...read("hangers"), ...read("grandchildren")];
+        return found.length >= 2 ? found : undefined;
+      },
+      20_000,
+      "the fake's pids",
+    );
     expect(pids.every(alive)).toBe(true);
     const killedAt = Date.now();
     process.kill(session.pid ?? 0, "SIGKILL");
@@ -80,7 +85,10 @@ describe("a server that dies takes its delegates with it", () => {
     const ownerStartedAt = Date.now() - 3_600_000;
     const groups = join(dirname(box.dbPath), "groups");
     mkdirSync(groups, { recursive: true });
-    writeFileSync(join(groups, `${orphan.pid}.json`), JSON.stringify({ pid: orphan.pid, startedAt: processStartMs(orphan.pid), ownerPid: owner.pid, ownerStartedAt }));
+    writeFileSync(
+      join(groups, `${orphan.pid}.json`),
+      JSON.stringify({ pid: orphan.pid, startedAt: processStartMs(orphan.pid), ownerPid: owner.pid, ownerStartedAt }),
+    );
     const opened = openStore(box.dbPath);
     if (!opened.ok) throw new Error(opened.error.message);
     const id = opened.value.jobs.create({ kind: "route", args: { prompt: "x" }, ownerPid: owner.pid, ownerStartedAt });

@@ -9,6 +9,9 @@ export function everythingStored(dbPath: string): { rows: string; bytes: string 
   const tables = db.query<{ name: string }, []>(`SELECT name FROM sqlite_master WHERE type = 'table'`).all();
   const rows = tables.map((t) => JSON.stringify(db.query(`SELECT * FROM "${t.name}"`).all())).join("\n");
   db.close();
-  const bytes = [dbPath, `${dbPath}-wal`, `${dbPath}-shm`].filter(existsSync).map((p) => readFileSync(p).toString("latin1")).join("\n");
+  const bytes = [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]
+    .filter(existsSync)
+    .map((p) => readFileSync(p).toString("latin1"))
+    .join("\n");
   return { rows, bytes };
 }

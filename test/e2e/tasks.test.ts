@@ -38,7 +38,11 @@ describe("MCP tasks", () => {
     expect(tools.tools.find((t) => t.name === "route")?.execution).toEqual({ taskSupport: "optional" });
     const kinds: string[] = [];
     let final: { content?: { text?: string }[] } | undefined;
-    for await (const message of s.client.experimental.tasks.callToolStream({ name: "route", arguments: { prompt: "x", cwd: box!.repo, tier: "heavy" } }, undefined, { task: { ttl: 60_000 } })) {
+    for await (const message of s.client.experimental.tasks.callToolStream(
+      { name: "route", arguments: { prompt: "x", cwd: box!.repo, tier: "heavy" } },
+      undefined,
+      { task: { ttl: 60_000 } },
+    )) {
       kinds.push(message.type);
       if (message.type === "result") final = message.result as typeof final;
       if (message.type === "error") throw message.error;
@@ -65,7 +69,10 @@ describe("MCP tasks", () => {
 
   test("tasks/cancel ends the task's whole process group", async () => {
     const s = await open();
-    const created = await s.client.request({ method: "tools/call", params: { name: "route", arguments: { prompt: "x", cwd: box!.repo, tier: "light" }, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+    const created = await s.client.request(
+      { method: "tools/call", params: { name: "route", arguments: { prompt: "x", cwd: box!.repo, tier: "light" }, task: { ttl: 60_000 } } },
+      CreateTaskResultSchema,
+    );
     const taskId = created.task.taskId;
     const grand = join(box!.records, "grandchildren");
     for (let i = 0; i < 400 && !existsSync(grand); i++) await Bun.sleep(25);

@@ -22,7 +22,11 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-interface Dirs { cwd: string; home: string; rec: string }
+interface Dirs {
+  cwd: string;
+  home: string;
+  rec: string;
+}
 
 function dirs(name: string, signedIn = true): Dirs {
   const base = mkdtempSync(join(tmp, `${name}-`));
@@ -35,11 +39,20 @@ function dirs(name: string, signedIn = true): Dirs {
 /** Without a D-Bus session agy keeps its login in this file under HOME (§6). */
 function signIn(home: string): void {
   mkdirSync(join(home, ".gemini", "antigravity-cli"), { recursive: true });
-  writeFileSync(join(home, ".gemini", "antigravity-cli", "antigravity-oauth-token"), JSON.stringify({ access_token: "ya29.fake", refresh_token: "1//fake", auth_method: "consumer" }));
+  writeFileSync(
+    join(home, ".gemini", "antigravity-cli", "antigravity-oauth-token"),
+    JSON.stringify({ access_token: "ya29.fake", refresh_token: "1//fake", auth_method: "consumer" }),
+  );
 }
 
 function childEnv(home: string, rec: string, extra: Record<string, string | undefined> = {}): Record<string, string> {
-  const env: Record<string, string | undefined> = { PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}`, HOME: home, FAKE_RECORD_DIR: rec, FAKE_AGY_TIME_SCALE: "0", ...extra };
+  const env: Record<string, string | undefined> = {
+    PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH}`,
+    HOME: home,
+    FAKE_RECORD_DIR: rec,
+    FAKE_AGY_TIME_SCALE: "0",
+    ...extra,
+  };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
@@ -54,7 +67,12 @@ async function run(req: Partial<RunRequest> = {}, extra: Record<string, string |
   return runInvocation(FAKE, agyAdapter, inv, full.cwd, childEnv(d.home, d.rec, { ...inv.env, ...extra }), d.rec);
 }
 
-interface Extras { version: string; signedIn: boolean; mcpServers: string[]; workspaceRoots: string[] }
+interface Extras {
+  version: string;
+  signedIn: boolean;
+  mcpServers: string[];
+  workspaceRoots: string[];
+}
 
 function extras(d: Dirs): Extras {
   const file = readdirSync(d.rec).find((f) => f.startsWith("agy-")) ?? "missing";
@@ -87,19 +105,27 @@ describe("fake agy scenarios, classified by the adapter", () => {
     ["auth-fail", "auth", 1],
     ["print-timeout", "timeout", 0],
   ] as const)("%s → %p (exit %p)", async (scenario, expected, code) => {
-    const r = await run({ timeoutSec: scenario === "print-timeout" ? 1 : 600 }, { FAKE_AGY_SCENARIO: scenario, FAKE_DELAY_MS: "20", FAKE_EVENTS: "3", FAKE_EVENT_GAP_MS: "5" });
+    const r = await run(
+      { timeoutSec: scenario === "print-timeout" ? 1 : 600 },
+      { FAKE_AGY_SCENARIO: scenario, FAKE_DELAY_MS: "20", FAKE_EVENTS: "3", FAKE_EVENT_GAP_MS: "5" },
+    );
     expect(agyAdapter.classify(r)).toBe(expected);
     expect(r.exitCode).toBe(code);
-    expect(r.record.argv).toEqual(agyAdapter.invocation(request({ cwd: r.record.cwd, home: "", rec: "" }, { timeoutSec: scenario === "print-timeout" ? 1 : 600 })).args);
+    expect(r.record.argv).toEqual(
+      agyAdapter.invocation(request({ cwd: r.record.cwd, home: "", rec: "" }, { timeoutSec: scenario === "print-timeout" ? 1 : 600 })).args,
+    );
     expect(r.record.stdin).toBe("say pong");
   });
 
   test("ok: the documented stream, timed like agy's (init first), answer from result.response", async () => {
     const r = await run();
-    const kinds = r.stdout.trim().split("\n").map((l) => {
-      const line = JSON.parse(l);
-      return line.event === "step_update" ? `${line.step_update.step_type}:${line.step_update.state}` : line.event;
-    });
+    const kinds = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => {
+        const line = JSON.parse(l);
+        return line.event === "step_update" ? `${line.step_update.step_type}:${line.step_update.state}` : line.event;
+      });
     expect(kinds).toEqual(["init", "user_input:DONE", "agent_response:DONE", "checkpoint:DONE", "result"]);
     const run0 = foldEvents(r.events);
     expect(run0.text).toBe("PONG-FROM-FAKE");
@@ -238,7 +264,14 @@ describe("fake agy headless permissions", () => {
     expect(existsSync(join(d.cwd, "created-by-tool.txt"))).toBe(true);
     const skip = dirs("skip");
     const inv = agyAdapter.invocation(request(skip, {}));
-    const yolo = await runInvocation(FAKE, agyAdapter, { ...inv, args: [...inv.args, "--dangerously-skip-permissions"] }, skip.cwd, childEnv(skip.home, skip.rec, { ...inv.env, FAKE_AGY_SCENARIO: "action" }), skip.rec);
+    const yolo = await runInvocation(
+      FAKE,
+      agyAdapter,
+      { ...inv, args: [...inv.args, "--dangerously-skip-permissions"] },
+      skip.cwd,
+      childEnv(skip.home, skip.rec, { ...inv.env, FAKE_AGY_SCENARIO: "action" }),
+      skip.rec,
+    );
     expect(yolo.stdout).toContain('"permission_mode":"always-proceed"');
     expect(existsSync(join(skip.cwd, "created-by-tool.txt"))).toBe(true);
   });
@@ -246,7 +279,10 @@ describe("fake agy headless permissions", () => {
   test("the user's MCP servers load in every run — agy has no switch — and a route adds the repo's own", async () => {
     const d = dirs("mcp");
     mkdirSync(join(d.home, ".gemini", "config"), { recursive: true });
-    writeFileSync(join(d.home, ".gemini", "config", "mcp_config.json"), JSON.stringify({ mcpServers: { boom: { command: "boom" }, off: { command: "x", disabled: true } } }));
+    writeFileSync(
+      join(d.home, ".gemini", "config", "mcp_config.json"),
+      JSON.stringify({ mcpServers: { boom: { command: "boom" }, off: { command: "x", disabled: true } } }),
+    );
     mkdirSync(join(d.cwd, ".agents"), { recursive: true });
     writeFileSync(join(d.cwd, ".agents", "mcp_config.json"), JSON.stringify({ mcpServers: { repo: { command: "r" } } }));
     await run({}, {}, d);
@@ -299,9 +335,15 @@ describe("fake agy command line (Go flag parsing)", () => {
   test("values: -p needs one and swallows the next token; durations and booleans are Go's", async () => {
     const d = dirs("values");
     expect((await cli(["-p"], d)).err).toStartWith("flag needs an argument: -p\n");
-    expect((await cli(["--print-timeout", "90", "-p", "x"], d)).err).toStartWith('invalid value "90" for flag -print-timeout: time: missing unit in duration "90"\n');
-    expect((await cli(["--print-timeout=banana", "-p", "x"], d)).err).toStartWith('invalid value "banana" for flag -print-timeout: time: invalid duration "banana"\n');
-    expect((await cli(["--sandbox=bogus", "-p", "x"], d)).err).toStartWith('invalid boolean value "bogus" for  -sandbox: strconv.ParseBool: parsing "bogus": invalid syntax\n');
+    expect((await cli(["--print-timeout", "90", "-p", "x"], d)).err).toStartWith(
+      'invalid value "90" for flag -print-timeout: time: missing unit in duration "90"\n',
+    );
+    expect((await cli(["--print-timeout=banana", "-p", "x"], d)).err).toStartWith(
+      'invalid value "banana" for flag -print-timeout: time: invalid duration "banana"\n',
+    );
+    expect((await cli(["--sandbox=bogus", "-p", "x"], d)).err).toStartWith(
+      'invalid boolean value "bogus" for  -sandbox: strconv.ParseBool: parsing "bogus": invalid syntax\n',
+    );
     // A string flag takes the next token whatever it looks like: the flag became the prompt.
     const e = dirs("swallow");
     const swallowed = await cli(["-p", "--output-format"], e);
@@ -311,7 +353,12 @@ describe("fake agy command line (Go flag parsing)", () => {
 
   test("-p ignores stdin, so an open pipe does not block it; without -p stdin is read to EOF", async () => {
     const d = dirs("stdin");
-    const proc = Bun.spawn([FAKE, "-p", "say pong", "--output-format", "stream-json"], { cwd: d.cwd, env: childEnv(d.home, d.rec), stdin: "pipe", stdout: "pipe" });
+    const proc = Bun.spawn([FAKE, "-p", "say pong", "--output-format", "stream-json"], {
+      cwd: d.cwd,
+      env: childEnv(d.home, d.rec),
+      stdin: "pipe",
+      stdout: "pipe",
+    });
     expect(await proc.exited).toBe(0);
     proc.stdin.end();
     const piped = await run();
@@ -334,7 +381,10 @@ describe("fake agy command line (Go flag parsing)", () => {
     expect(text).toMatchObject({ code: 0, out: "PONG-FROM-FAKE\n" });
     // A subcommand has its own flag set: global flags go before it.
     expect(await cli(["models", "--output-format", "json"], d)).toMatchObject({ code: 1, err: "flags provided but not defined: -output-format\n" });
-    expect(JSON.parse((await cli(["--output-format", "json", "models"], d)).out).command.data.models[0]).toEqual({ id: MODEL, label: "Gemini 3.8 Flash (High)" });
+    expect(JSON.parse((await cli(["--output-format", "json", "models"], d)).out).command.data.models[0]).toEqual({
+      id: MODEL,
+      label: "Gemini 3.8 Flash (High)",
+    });
   });
 
   test("version, help per persona, a dropped flag gone from help and parser alike", async () => {
@@ -404,7 +454,13 @@ describe("fake agy process behaviour", () => {
   test("hang: after init, a SIGTERM-proof child and grandchild die only with the group SIGKILL", async () => {
     const d = dirs("hang");
     const inv = agyAdapter.invocation(request(d, {}));
-    const proc = Bun.spawn([FAKE, ...inv.args], { cwd: d.cwd, env: childEnv(d.home, d.rec, { ...inv.env, FAKE_AGY_SCENARIO: "hang" }), stdin: new TextEncoder().encode("x"), stdout: "pipe", detached: true });
+    const proc = Bun.spawn([FAKE, ...inv.args], {
+      cwd: d.cwd,
+      env: childEnv(d.home, d.rec, { ...inv.env, FAKE_AGY_SCENARIO: "hang" }),
+      stdin: new TextEncoder().encode("x"),
+      stdout: "pipe",
+      detached: true,
+    });
     const grandchild = Number((await waitForFile(join(d.rec, "grandchildren"))).trim());
     await waitForFile(join(d.rec, "hangers"));
     process.kill(-proc.pid, "SIGTERM");
@@ -419,7 +475,12 @@ describe("fake agy process behaviour", () => {
   test("SIGTERM mid-turn ends it as agy does: an ERROR result `context canceled`, exit 1", async () => {
     const d = dirs("sigterm");
     const inv = agyAdapter.invocation(request(d, {}));
-    const proc = Bun.spawn([FAKE, ...inv.args], { cwd: d.cwd, env: childEnv(d.home, d.rec, { ...inv.env, FAKE_AGY_SCENARIO: "slow", FAKE_DELAY_MS: "30000" }), stdin: new TextEncoder().encode("x"), stdout: "pipe" });
+    const proc = Bun.spawn([FAKE, ...inv.args], {
+      cwd: d.cwd,
+      env: childEnv(d.home, d.rec, { ...inv.env, FAKE_AGY_SCENARIO: "slow", FAKE_DELAY_MS: "30000" }),
+      stdin: new TextEncoder().encode("x"),
+      stdout: "pipe",
+    });
     const reader = proc.stdout.getReader();
     let seen = "";
     while (!seen.includes('"user_input"')) seen += new TextDecoder().decode((await reader.read()).value);

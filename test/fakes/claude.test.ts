@@ -20,7 +20,13 @@ const PATH = `${join(REPO, "node_modules", ".bin")}:${dirname(process.execPath)}
 const ROOT = mkdtempSync(join(tmpdir(), "fake-claude-"));
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 
-interface Sandbox { dir: string; home: string; repo: string; scratch: string; records: string }
+interface Sandbox {
+  dir: string;
+  home: string;
+  repo: string;
+  scratch: string;
+  records: string;
+}
 
 function sandbox(): Sandbox {
   const dir = mkdtempSync(join(ROOT, "t-"));
@@ -35,11 +41,19 @@ function sandbox(): Sandbox {
 /** The recorded retry schedules, 50× faster: the sequence and the first signal stay. */
 const FAST = "0.02";
 
-interface Ran { outcome: ExitOutcome; events: AgentEvent[]; stdout: string; stderr: string; record?: Record<string, unknown> }
+interface Ran {
+  outcome: ExitOutcome;
+  events: AgentEvent[];
+  stdout: string;
+  stderr: string;
+  record?: Record<string, unknown>;
+}
 
 function lastRecord(s: Sandbox): Record<string, unknown> | undefined {
   if (!existsSync(s.records)) return undefined;
-  const file = readdirSync(s.records).filter((f) => f.startsWith("claude-")).at(-1);
+  const file = readdirSync(s.records)
+    .filter((f) => f.startsWith("claude-"))
+    .at(-1);
   return file ? (JSON.parse(readFileSync(join(s.records, file), "utf8")) as Record<string, unknown>) : undefined;
 }
 
@@ -47,10 +61,20 @@ function lastRecord(s: Sandbox): Record<string, unknown> | undefined {
  * The child's env the way process/env.ts builds it: what it inherits (here `inherited`, e.g. an
  * IS_SANDBOX of the machine), then the adapter's additions and removals, then the test's overrides.
  */
-async function run(s: Sandbox, req: RunRequest, scenario: string, extra: Record<string, string> = {}, args?: string[], inherited: Record<string, string> = {}): Promise<Ran> {
+async function run(
+  s: Sandbox,
+  req: RunRequest,
+  scenario: string,
+  extra: Record<string, string> = {},
+  args?: string[],
+  inherited: Record<string, string> = {},
+): Promise<Ran> {
   rmSync(s.records, { recursive: true, force: true });
   const inv = claudeAdapter.invocation(req);
-  const env = childEnv({ PATH, HOME: s.home, FAKE_RECORD_DIR: s.records, FAKE_CLAUDE_SCENARIO: scenario, FAKE_RETRY_SCALE: FAST, ...inherited }, { ...inv.env, ...extra });
+  const env = childEnv(
+    { PATH, HOME: s.home, FAKE_RECORD_DIR: s.records, FAKE_CLAUDE_SCENARIO: scenario, FAKE_RETRY_SCALE: FAST, ...inherited },
+    { ...inv.env, ...extra },
+  );
   const proc = Bun.spawn([FAKE, ...(args ?? inv.args)], { cwd: req.cwd, env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
   proc.stdin.write(inv.stdin ?? "");
   await proc.stdin.end();
@@ -76,8 +100,6 @@ async function runUntil(s: Sandbox, req: RunRequest, scenario: string, until: (l
   reader.releaseLock();
   return { proc, lines: text.split("\n").filter((l) => l !== "") };
 }
-
-
 
 const route = (s: Sandbox, extra: Partial<RunRequest> = {}): RunRequest => ({ mode: "route", prompt: "Say PONG", cwd: s.repo, ...extra });
 const answer = (s: Sandbox, extra: Partial<RunRequest> = {}): RunRequest => ({ mode: "answer", prompt: "Say PONG", cwd: s.scratch, ...extra });
@@ -111,7 +133,9 @@ describe("fake claude scenarios through the adapter", () => {
   test("the adapter's CLAUDE_CODE_MAX_RETRIES=1 gives exactly one api_retry before the failure", async () => {
     const s = sandbox();
     const r = await run(s, route(s), "rate-limit");
-    expect(r.events.filter((e) => e.kind === "retry")).toEqual([{ kind: "retry", message: "API retry 1/1 (429, rate_limit)", failure: "capacity", retryAfterSec: 1 }]);
+    expect(r.events.filter((e) => e.kind === "retry")).toEqual([
+      { kind: "retry", message: "API retry 1/1 (429, rate_limit)", failure: "capacity", retryAfterSec: 1 },
+    ]);
     expect(r.record?.env).toMatchObject({ CLAUDE_CODE_MAX_RETRIES: "1" });
   });
 
@@ -167,7 +191,10 @@ describe("fake claude scenarios through the adapter", () => {
   test("answer mode: init reports no tools and dontAsk", async () => {
     const s = sandbox();
     const r = await run(s, answer(s), "ok");
-    const init = r.stdout.split("\n").map((l) => (l ? (JSON.parse(l) as Record<string, unknown>) : {})).find((o) => o.subtype === "init");
+    const init = r.stdout
+      .split("\n")
+      .map((l) => (l ? (JSON.parse(l) as Record<string, unknown>) : {}))
+      .find((o) => o.subtype === "init");
     expect(init).toMatchObject({ tools: [], permissionMode: "dontAsk", mcp_servers: [] });
   });
 });
@@ -258,15 +285,25 @@ describe("fake claude is as strict as 2.1.332 / 2.1.197", () => {
     // …and found where claude finds them: the API key variable.
     const keyed = await run(s, route(s), "ok", { ANTHROPIC_API_KEY: "sk-ant-dummy" });
     expect(claudeAdapter.classify(keyed.outcome)).toBeUndefined();
-    expect(JSON.parse((await run(s, route(s), "ok", { ANTHROPIC_API_KEY: "sk-ant-dummy" }, claudeAdapter.probes.auth)).stdout)).toMatchObject({ loggedIn: true, apiKeySource: "ANTHROPIC_API_KEY" });
+    expect(JSON.parse((await run(s, route(s), "ok", { ANTHROPIC_API_KEY: "sk-ant-dummy" }, claudeAdapter.probes.auth)).stdout)).toMatchObject({
+      loggedIn: true,
+      apiKeySource: "ANTHROPIC_API_KEY",
+    });
   });
 
   test("429: one api_retry per failed request, a retry-after apart (recorded 1.02 s), then the final error", async () => {
     const s = sandbox();
     const started = performance.now();
     const r = await run(s, route(s), "rate-limit", { CLAUDE_CODE_MAX_RETRIES: "3", FAKE_RETRY_SCALE: "0.1" });
-    const retries = r.stdout.split("\n").filter((l) => l.includes('"api_retry"')).map((l) => JSON.parse(l) as { attempt: number; retry_delay_ms: number; error_status: number });
-    expect(retries.map((x) => [x.attempt, x.error_status])).toEqual([[1, 429], [2, 429], [3, 429]]);
+    const retries = r.stdout
+      .split("\n")
+      .filter((l) => l.includes('"api_retry"'))
+      .map((l) => JSON.parse(l) as { attempt: number; retry_delay_ms: number; error_status: number });
+    expect(retries.map((x) => [x.attempt, x.error_status])).toEqual([
+      [1, 429],
+      [2, 429],
+      [3, 429],
+    ]);
     // retry-after: 1 is the floor of every delay; three of them, scaled by 0.1, took real time.
     for (const x of retries) expect(x.retry_delay_ms).toBeGreaterThanOrEqual(1000);
     expect(performance.now() - started).toBeGreaterThan(300);
@@ -301,7 +338,14 @@ describe("fake claude is as strict as 2.1.332 / 2.1.197", () => {
     expect(stripped.stdout).toContain("Repeated 529 Overloaded errors");
     expect(claudeAdapter.classify(stripped.outcome)).toBe("capacity");
     // Passed on (as a bypassPermissions route must), it retries all ten times.
-    const kept = await run(s, route(s, { model: "opus", permissionMode: "bypassPermissions" }), "overload", { ...allRetries, FAKE_RETRY_SCALE: "0.001" }, undefined, { IS_SANDBOX: "1" });
+    const kept = await run(
+      s,
+      route(s, { model: "opus", permissionMode: "bypassPermissions" }),
+      "overload",
+      { ...allRetries, FAKE_RETRY_SCALE: "0.001" },
+      undefined,
+      { IS_SANDBOX: "1" },
+    );
     expect(kinds(kept.events).filter((k) => k === "retry")).toHaveLength(10);
   });
 
@@ -324,7 +368,9 @@ describe("fake claude is as strict as 2.1.332 / 2.1.197", () => {
     expect(python.outcome.exitCode).toBe(0);
     expect(existsSync(join(s.repo, "py-created.txt"))).toBe(false);
     expect(claudeAdapter.classify(python.outcome)).toBeUndefined();
-    expect(foldEvents(python.events).refusals).toEqual([{ tool: "Bash", id: expect.any(String), detail: `python3 -c "open('py-created.txt','w').write('x')"`, message: "This command requires approval" }]);
+    expect(foldEvents(python.events).refusals).toEqual([
+      { tool: "Bash", id: expect.any(String), detail: `python3 -c "open('py-created.txt','w').write('x')"`, message: "This command requires approval" },
+    ]);
     const result = JSON.parse(python.stdout.trim().split("\n").at(-1) ?? "{}") as { permission_denials: { tool_name: string }[]; is_error: boolean };
     expect(result).toMatchObject({ is_error: false, permission_denials: [{ tool_name: "Bash" }] });
     // --allowedTools lets exactly what it names through.
@@ -337,7 +383,10 @@ describe("fake claude is as strict as 2.1.332 / 2.1.197", () => {
     // default mode (as a person's own settings may leave it): even `>>` is refused, `ls` runs.
     const defaults = await run(s, route(s), "bash-write", {}, ["-p", "--output-format", "stream-json", "--verbose", "--permission-mode", "default"]);
     expect(foldEvents(defaults.events).refusals).toHaveLength(1);
-    expect(foldEvents((await run(s, route(s), "bash-read", {}, ["-p", "--output-format", "stream-json", "--verbose", "--permission-mode", "default"])).events).refusals).toEqual([]);
+    expect(
+      foldEvents((await run(s, route(s), "bash-read", {}, ["-p", "--output-format", "stream-json", "--verbose", "--permission-mode", "default"])).events)
+        .refusals,
+    ).toEqual([]);
   });
 
   test("a 300 KiB prompt arrives whole on stdin; argv never holds it", async () => {

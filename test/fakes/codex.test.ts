@@ -19,11 +19,25 @@ const FIXTURES = join(import.meta.dir, "..", "fixtures", "codex");
 const ROOT = mkdtempSync(join(tmpdir(), "fake-codex-"));
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 
-interface Sandbox { dir: string; home: string; codexHome: string; repo: string; scratch: string; records: string }
+interface Sandbox {
+  dir: string;
+  home: string;
+  codexHome: string;
+  repo: string;
+  scratch: string;
+  records: string;
+}
 
 function sandbox(): Sandbox {
   const dir = mkdtempSync(join(ROOT, "t-"));
-  const s = { dir, home: join(dir, "home"), codexHome: join(dir, "home", ".codex"), repo: join(dir, "repo"), scratch: join(dir, "scratch"), records: join(dir, "records") };
+  const s = {
+    dir,
+    home: join(dir, "home"),
+    codexHome: join(dir, "home", ".codex"),
+    repo: join(dir, "repo"),
+    scratch: join(dir, "scratch"),
+    records: join(dir, "records"),
+  };
   for (const d of [s.codexHome, s.repo, s.scratch]) mkdirSync(d, { recursive: true });
   Bun.spawnSync(["git", "init", "-q", s.repo]);
   // Signed in the way `codex login --with-api-key` leaves it (research §2.3).
@@ -38,20 +52,33 @@ function envFor(s: Sandbox, scenario: string, extra: Record<string, string> = {}
   return { PATH, HOME: s.home, CODEX_HOME: s.codexHome, FAKE_RECORD_DIR: s.records, FAKE_CODEX_SCENARIO: scenario, FAKE_RETRY_SCALE: FAST, ...extra };
 }
 
-interface Ran { outcome: ExitOutcome; events: AgentEvent[]; stdout: string; stderr: string; records: Record<string, unknown>[] }
+interface Ran {
+  outcome: ExitOutcome;
+  events: AgentEvent[];
+  stdout: string;
+  stderr: string;
+  records: Record<string, unknown>[];
+}
 
 function records(s: Sandbox): Record<string, unknown>[] {
   if (!existsSync(s.records)) return [];
-  return readdirSync(s.records).filter((f) => f.startsWith("codex-")).map((f) => JSON.parse(readFileSync(join(s.records, f), "utf8")) as Record<string, unknown>);
+  return readdirSync(s.records)
+    .filter((f) => f.startsWith("codex-"))
+    .map((f) => JSON.parse(readFileSync(join(s.records, f), "utf8")) as Record<string, unknown>);
 }
-
 
 /** stdin as the runner gives it: the invocation's text written and closed, or no pipe at all. */
 const stdinOf = (text: string | undefined) => (text === undefined ? "ignore" : new TextEncoder().encode(text));
 
 async function run(s: Sandbox, req: RunRequest, scenario: string, extra: Record<string, string> = {}, args?: string[]): Promise<Ran> {
   const inv = codexAdapter.invocation(req);
-  const proc = Bun.spawn([FAKE, ...(args ?? inv.args)], { cwd: req.cwd, env: envFor(s, scenario, extra), stdin: args ? "ignore" : stdinOf(inv.stdin), stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([FAKE, ...(args ?? inv.args)], {
+    cwd: req.cwd,
+    env: envFor(s, scenario, extra),
+    stdin: args ? "ignore" : stdinOf(inv.stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()]);
   await proc.exited;
   const outcome = outcomeOf(codexAdapter, stdout, stderr, proc.signalCode ? null : proc.exitCode, proc.signalCode ? String(proc.signalCode) : null);
@@ -78,7 +105,14 @@ async function timed(s: Sandbox, req: RunRequest, scenario: string, extra: Recor
 /** Starts the fake in its own group and returns once `until` holds for the lines seen so far. */
 async function runUntil(s: Sandbox, req: RunRequest, scenario: string, until: (lines: string[]) => boolean) {
   const inv = codexAdapter.invocation(req);
-  const proc = Bun.spawn([FAKE, ...inv.args], { cwd: req.cwd, env: envFor(s, scenario), stdin: stdinOf(inv.stdin), stdout: "pipe", stderr: "pipe", detached: true });
+  const proc = Bun.spawn([FAKE, ...inv.args], {
+    cwd: req.cwd,
+    env: envFor(s, scenario),
+    stdin: stdinOf(inv.stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+    detached: true,
+  });
   const reader = proc.stdout.getReader();
   let text = "";
   while (!until(text.split("\n").filter((l) => l !== ""))) {
@@ -89,8 +123,6 @@ async function runUntil(s: Sandbox, req: RunRequest, scenario: string, until: (l
   reader.releaseLock();
   return { proc, lines: text.split("\n").filter((l) => l !== "") };
 }
-
-
 
 const route = (s: Sandbox, extra: Partial<RunRequest> = {}): RunRequest => ({ mode: "route", prompt: "Say PONG", cwd: s.repo, ...extra });
 const answer = (s: Sandbox, extra: Partial<RunRequest> = {}): RunRequest => ({ mode: "answer", prompt: "Say PONG", cwd: s.scratch, ...extra });
@@ -154,7 +186,13 @@ describe("fake codex scenarios through the adapter", () => {
     const schema = join(s.dir, "schema.json");
     await Bun.write(schema, '{"type":"object"}');
     const json = await run(s, answer(s, { outputSchemaPath: schema }), "ok");
-    expect(JSON.parse(foldEvents(json.events).text)).toEqual({ answer: "PONG-FROM-FAKE", assumptions: [], uncertainties: [], follow_up_questions: [], sources: [] });
+    expect(JSON.parse(foldEvents(json.events).text)).toEqual({
+      answer: "PONG-FROM-FAKE",
+      assumptions: [],
+      uncertainties: [],
+      follow_up_questions: [],
+      sources: [],
+    });
     const marker = await run(s, answer(s, { prompt: "ORCHESTRATE_JSON_ENVELOPE say" }), "json-answer");
     expect(JSON.parse(foldEvents(marker.events).text).answer).toBe("PONG-FROM-FAKE");
     const prose = await run(s, answer(s, { outputSchemaPath: schema }), "prose-answer");
@@ -165,7 +203,10 @@ describe("fake codex scenarios through the adapter", () => {
     const s = sandbox();
     const r = await run(s, route(s, { model: "gpt-5.5" }), "wrong-model");
     expect(foldEvents(r.events).models).toEqual(["gpt-5.1-codex-mini"]);
-    const day = readdirSync(join(s.codexHome, "sessions"), { recursive: true }).map(String).find((f) => f.endsWith(".jsonl")) ?? "";
+    const day =
+      readdirSync(join(s.codexHome, "sessions"), { recursive: true })
+        .map(String)
+        .find((f) => f.endsWith(".jsonl")) ?? "";
     expect(codexModelFromRollout(readFileSync(join(s.codexHome, "sessions", day), "utf8"))).toBe("gpt-5.5");
   });
 });
@@ -288,7 +329,10 @@ describe("fake codex is as strict as 0.171.0", () => {
 
   test("a custom provider's env_key must be set: Missing environment variable, at once", async () => {
     const s = sandbox();
-    writeFileSync(join(s.codexHome, "config.toml"), 'model_provider = "fake"\n[model_providers.fake]\nname = "fake"\nbase_url = "http://127.0.0.1:9/v1"\nenv_key = "FAKE_API_KEY"\nwire_api = "responses"\n');
+    writeFileSync(
+      join(s.codexHome, "config.toml"),
+      'model_provider = "fake"\n[model_providers.fake]\nname = "fake"\nbase_url = "http://127.0.0.1:9/v1"\nenv_key = "FAKE_API_KEY"\nwire_api = "responses"\n',
+    );
     const r = await run(s, route(s), "ok");
     expect(r.stdout.split("\n").filter(Boolean).slice(-2)).toEqual([
       '{"type":"error","message":"Missing environment variable: `FAKE_API_KEY`."}',
@@ -301,8 +345,12 @@ describe("fake codex is as strict as 0.171.0", () => {
     const s = sandbox();
     const args = ["exec", "--json", "-m", "gpt-5.5", "-c", "tools.update_plan={max_payload_bytes=1}", "--", "Say PONG"];
     const r = await run(s, route(s), "ok", {}, args);
-    const notice = "Codex is ignoring 1 unrecognized configuration setting. Check for typos or deprecated settings.\n  session-flags: `tools.update_plan.max_payload_bytes` is ignored.";
-    const lines = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as { type: string; item?: { type: string; message: string } });
+    const notice =
+      "Codex is ignoring 1 unrecognized configuration setting. Check for typos or deprecated settings.\n  session-flags: `tools.update_plan.max_payload_bytes` is ignored.";
+    const lines = r.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { type: string; item?: { type: string; message: string } });
     expect(lines.slice(1, 4).map((l) => l.item?.message ?? l.type)).toEqual([notice, notice, "turn.started"]);
     expect(r.outcome.exitCode).toBe(0);
     // The keys orchestrate itself passes are known ones.
@@ -315,14 +363,18 @@ describe("fake codex is as strict as 0.171.0", () => {
     const r = await run(s, route(s), "ok", {}, ["exec", "--json", "-c", "model_providers.openai.stream_max_retries=0", "--", "hi"]);
     expect(r.outcome.exitCode).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toContain("Error loading config.toml: model_providers contains reserved built-in provider IDs: `openai`. Built-in providers cannot be overridden. Rename your custom provider (for example, `openai-custom`).");
+    expect(r.stderr).toContain(
+      "Error loading config.toml: model_providers contains reserved built-in provider IDs: `openai`. Built-in providers cannot be overridden. Rename your custom provider (for example, `openai-custom`).",
+    );
   });
 
   test("429: Reconnecting at once, then one retry-after apart (1.03 s recorded), 5 of them, then turn.failed", async () => {
     const s = sandbox();
     const lines = await timed(s, route(s), "rate-limit", { FAKE_RETRY_SCALE: "0.1" });
     const retries = lines.filter((l) => l.line.includes("Reconnecting"));
-    expect(retries.map((l) => JSON.parse(l.line).message)).toEqual([1, 2, 3, 4, 5].map((n) => `Reconnecting... ${n}/5 (exceeded retry limit, last status: 429 Too Many Requests)`));
+    expect(retries.map((l) => JSON.parse(l.line).message)).toEqual(
+      [1, 2, 3, 4, 5].map((n) => `Reconnecting... ${n}/5 (exceeded retry limit, last status: 429 Too Many Requests)`),
+    );
     const gaps = retries.slice(1).map((l, i) => l.at - (retries[i]?.at ?? 0));
     for (const gap of gaps) expect(gap).toBeGreaterThan(80);
     expect(lines.at(-1)?.line).toBe('{"type":"turn.failed","error":{"message":"exceeded retry limit, last status: 429 Too Many Requests"}}');
@@ -346,10 +398,15 @@ describe("fake codex is as strict as 0.171.0", () => {
 
   test("the caps of a configured custom provider: one announced retry, then codex's own turn.failed", async () => {
     const s = sandbox();
-    writeFileSync(join(s.codexHome, "config.toml"), 'model_provider = "fake"\n[model_providers.fake]\nname = "fake"\nbase_url = "http://127.0.0.1:9/v1"\nenv_key = "FAKE_API_KEY"\nwire_api = "responses"\n');
+    writeFileSync(
+      join(s.codexHome, "config.toml"),
+      'model_provider = "fake"\n[model_providers.fake]\nname = "fake"\nbase_url = "http://127.0.0.1:9/v1"\nenv_key = "FAKE_API_KEY"\nwire_api = "responses"\n',
+    );
     const lines = await timed(s, route(s, { configuredProvider: "fake" }), "overload", { FAKE_RETRY_SCALE: "1", FAKE_API_KEY: "k" });
     const retries = lines.filter((l) => l.line.includes("Reconnecting"));
-    expect(retries.map((l) => JSON.parse(l.line).message)).toEqual(["Reconnecting... 1/1 (unexpected status 503 Service Unavailable: The server is overloaded. Please try again later., url: http://127.0.0.1:9/v1/responses)"]);
+    expect(retries.map((l) => JSON.parse(l.line).message)).toEqual([
+      "Reconnecting... 1/1 (unexpected status 503 Service Unavailable: The server is overloaded. Please try again later., url: http://127.0.0.1:9/v1/responses)",
+    ]);
     // No silent HTTP tries: announced at once, over within a second (recorded both=0: 0.47 s).
     expect(lines.at(-1)?.at ?? 9999).toBeLessThan(1500);
     expect(lines.at(-1)?.line).toContain("turn.failed");
@@ -359,7 +416,11 @@ describe("fake codex is as strict as 0.171.0", () => {
     const s = sandbox();
     const r = await run(s, route(s), "transient");
     expect(kinds(r.events)).toEqual(["session", "retry", "text", "usage", "final"]);
-    expect(r.events[1]).toEqual({ kind: "retry", message: "Reconnecting... 1/5 (exceeded retry limit, last status: 429 Too Many Requests)", failure: "capacity" });
+    expect(r.events[1]).toEqual({
+      kind: "retry",
+      message: "Reconnecting... 1/5 (exceeded retry limit, last status: 429 Too Many Requests)",
+      failure: "capacity",
+    });
     expect(codexAdapter.classify(r.outcome)).toBeUndefined();
     const overload = await run(s, route(s), "transient-overload");
     // One 503 is absorbed by the silent HTTP layer: no line at all (transient-codex-overload).
@@ -372,7 +433,9 @@ describe("fake codex is as strict as 0.171.0", () => {
     expect(kinds(blocked.events)).toEqual(["session", "text", "usage", "final"]);
     expect(existsSync(join(s.repo, "PATCHED_BY_FAKE.txt"))).toBe(false);
     const refusals = blocked.stderr.split("\n").flatMap((l) => codexAdapter.parseStderr?.(l) ?? []);
-    expect(refusals).toEqual([{ kind: "refusal", tool: "apply_patch", message: "patch rejected: writing is blocked by read-only sandbox; rejected by user approval settings" }]);
+    expect(refusals).toEqual([
+      { kind: "refusal", tool: "apply_patch", message: "patch rejected: writing is blocked by read-only sandbox; rejected by user approval settings" },
+    ]);
     const applied = await run(s, route(s), "patch");
     expect(existsSync(join(s.repo, "PATCHED_BY_FAKE.txt"))).toBe(true);
     expect(kinds(applied.events)).toContain("file_change");
@@ -394,7 +457,8 @@ describe("answer mode offers the model no command tool (issue 23 §7)", () => {
     expect(kinds(answered.events)).toEqual(["session", "text", "usage", "final"]);
     expect(ran()).toBe("");
     const argv = answered.records.map((r) => r.argv).find((a) => Array.isArray(a) && a.includes("--ignore-user-config"));
-    for (const key of ['approval_policy="never"', "features.shell_tool=false", "features.unified_exec=false", "features.multi_agent=false"]) expect(argv).toContain(key);
+    for (const key of ['approval_policy="never"', "features.shell_tool=false", "features.unified_exec=false", "features.multi_agent=false"])
+      expect(argv).toContain(key);
   });
 });
 

@@ -14,7 +14,14 @@ const BIN = join(import.meta.dir, "..", "..", "node_modules", ".bin");
 const ROOT = mkdtempSync(join(tmpdir(), "fake-copilot-"));
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 
-interface FakeRun { outcome: ExitOutcome; stdout: string; stderr: string; records: string; home: string; cwd: string }
+interface FakeRun {
+  outcome: ExitOutcome;
+  stdout: string;
+  stderr: string;
+  records: string;
+  home: string;
+  cwd: string;
+}
 
 function fresh(): { home: string; cwd: string; records: string } {
   const dir = mkdtempSync(join(ROOT, "run-"));
@@ -24,20 +31,42 @@ function fresh(): { home: string; cwd: string; records: string } {
 function childEnv(where: { home: string; records: string }, scenario: string, extra: Record<string, string> = {}): Record<string, string> {
   // Signed in the way copilot reads it (a fine-grained token in its first variable); the recorded
   // retry schedule 1000× faster.
-  return { PATH: `${BIN}:${dirname(process.execPath)}:${process.env.PATH ?? ""}`, HOME: where.home, FAKE_RECORD_DIR: where.records, FAKE_COPILOT_SCENARIO: scenario, COPILOT_GITHUB_TOKEN: "github_pat_dummy", FAKE_RETRY_SCALE: "0.001", ...extra };
+  return {
+    PATH: `${BIN}:${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
+    HOME: where.home,
+    FAKE_RECORD_DIR: where.records,
+    FAKE_COPILOT_SCENARIO: scenario,
+    COPILOT_GITHUB_TOKEN: "github_pat_dummy",
+    FAKE_RETRY_SCALE: "0.001",
+    ...extra,
+  };
 }
 
 async function runFake(req: RunRequest, scenario: string, extra: Record<string, string> = {}, where = fresh()): Promise<FakeRun> {
   const inv = copilotAdapter.invocation({ ...req, cwd: where.cwd });
   const env: Record<string, string> = childEnv(where, scenario, extra);
-  for (const [k, v] of Object.entries(inv.env ?? {})) if (v === undefined) delete env[k]; else env[k] = v;
-  const child = Bun.spawn([FAKE, ...inv.args], { cwd: where.cwd, env, stdin: inv.stdin === undefined ? "ignore" : Buffer.from(inv.stdin), stdout: "pipe", stderr: "pipe" });
+  for (const [k, v] of Object.entries(inv.env ?? {}))
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  const child = Bun.spawn([FAKE, ...inv.args], {
+    cwd: where.cwd,
+    env,
+    stdin: inv.stdin === undefined ? "ignore" : Buffer.from(inv.stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [stdout, stderr] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
   await child.exited;
   const lines = stdout.split("\n").filter(Boolean);
   const events = lines.flatMap((l) => copilotAdapter.parse(l));
   const raw = lines.filter((l) => copilotAdapter.parse(l).length === 0 && !isJson(l)).join("\n");
-  const outcome: ExitOutcome = { exitCode: child.exitCode, signal: child.signalCode === null ? null : String(child.signalCode), events, stderrTail: stderr, rawStdoutTail: raw };
+  const outcome: ExitOutcome = {
+    exitCode: child.exitCode,
+    signal: child.signalCode === null ? null : String(child.signalCode),
+    events,
+    stderrTail: stderr,
+    rawStdoutTail: raw,
+  };
   return { outcome, stdout, stderr, records: where.records, home: where.home, cwd: where.cwd };
 }
 
@@ -51,10 +80,23 @@ const route: RunRequest = { mode: "route", prompt: "say pong", cwd: "", model: "
 
 describe("fake copilot, driven by the adapter's own invocation", () => {
   const table: [string, FailureClass | undefined][] = [
-    ["ok", undefined], ["auth-fail", "auth"], ["rate-limit", "capacity"], ["overload", "capacity"], ["transport", "transport"],
-    ["bad-model", "task_failed"], ["edits-then-fails", "capacity"], ["edits-then-ok", undefined], ["crash", "task_failed"],
-    ["bad-json", "bad_output"], ["empty", "empty_answer"], ["slow", undefined], ["wrong-model", undefined], ["action", undefined],
-    ["budget", undefined], ["json-answer", undefined], ["prose-answer", undefined],
+    ["ok", undefined],
+    ["auth-fail", "auth"],
+    ["rate-limit", "capacity"],
+    ["overload", "capacity"],
+    ["transport", "transport"],
+    ["bad-model", "task_failed"],
+    ["edits-then-fails", "capacity"],
+    ["edits-then-ok", undefined],
+    ["crash", "task_failed"],
+    ["bad-json", "bad_output"],
+    ["empty", "empty_answer"],
+    ["slow", undefined],
+    ["wrong-model", undefined],
+    ["action", undefined],
+    ["budget", undefined],
+    ["json-answer", undefined],
+    ["prose-answer", undefined],
   ];
   for (const [scenario, expected] of table) {
     test(`${scenario} → ${expected ?? "success"}`, async () => {
@@ -160,7 +202,14 @@ describe("fake copilot kill paths", () => {
   test("hang: a SIGTERM-ignoring grandchild keeps the group alive until the group is killed", async () => {
     const where = fresh();
     const inv = copilotAdapter.invocation({ ...route, cwd: where.cwd });
-    const child = Bun.spawn([FAKE, ...inv.args], { cwd: where.cwd, env: childEnv(where, "hang"), stdin: Buffer.from(inv.stdin ?? ""), stdout: "pipe", stderr: "ignore", detached: true });
+    const child = Bun.spawn([FAKE, ...inv.args], {
+      cwd: where.cwd,
+      env: childEnv(where, "hang"),
+      stdin: Buffer.from(inv.stdin ?? ""),
+      stdout: "pipe",
+      stderr: "ignore",
+      detached: true,
+    });
     const reader = child.stdout.getReader();
     await reader.read(); // the init lines come before the hang
     while (!existsSync(join(where.records, "hangers"))) {
@@ -178,7 +227,13 @@ describe("fake copilot kill paths", () => {
   test("silent: prints the init lines then nothing, and exits on SIGTERM", async () => {
     const where = fresh();
     const inv = copilotAdapter.invocation({ ...route, cwd: where.cwd });
-    const child = Bun.spawn([FAKE, ...inv.args], { cwd: where.cwd, env: childEnv(where, "silent"), stdin: Buffer.from(inv.stdin ?? ""), stdout: "pipe", stderr: "ignore" });
+    const child = Bun.spawn([FAKE, ...inv.args], {
+      cwd: where.cwd,
+      env: childEnv(where, "silent"),
+      stdin: Buffer.from(inv.stdin ?? ""),
+      stdout: "pipe",
+      stderr: "ignore",
+    });
     const reader = child.stdout.getReader();
     let seen = "";
     while (!seen.includes("session.tools_updated")) {
@@ -199,23 +254,47 @@ const transcriptKindsOf = (name: string): string[] => transcriptKinds(copilotAda
 /** The fake with any argv, the prompt piped as the adapter pipes it. */
 async function runArgs(args: string[], scenario: string, extra: Record<string, string> = {}, where = fresh()): Promise<FakeRun> {
   mkdirSync(where.cwd, { recursive: true });
-  const child = Bun.spawn([FAKE, "--output-format", "json", ...args], { cwd: where.cwd, env: childEnv(where, scenario, extra), stdin: Buffer.from("say pong"), stdout: "pipe", stderr: "pipe" });
+  const child = Bun.spawn([FAKE, "--output-format", "json", ...args], {
+    cwd: where.cwd,
+    env: childEnv(where, scenario, extra),
+    stdin: Buffer.from("say pong"),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [stdout, stderr] = await Promise.all([new Response(child.stdout).text(), new Response(child.stderr).text()]);
   await child.exited;
-  const events = stdout.split("\n").filter(Boolean).flatMap((l) => copilotAdapter.parse(l));
-  return { outcome: { exitCode: child.exitCode, signal: null, events, stderrTail: stderr, rawStdoutTail: "" }, stdout, stderr, records: where.records, home: where.home, cwd: where.cwd };
+  const events = stdout
+    .split("\n")
+    .filter(Boolean)
+    .flatMap((l) => copilotAdapter.parse(l));
+  return {
+    outcome: { exitCode: child.exitCode, signal: null, events, stderrTail: stderr, rawStdoutTail: "" },
+    stdout,
+    stderr,
+    records: where.records,
+    home: where.home,
+    cwd: where.cwd,
+  };
 }
 
-const denials = (run: FakeRun) => run.stdout.split("\n").filter((l) => l.includes('"code":"denied"')).map((l) => (JSON.parse(l) as { data: { error: { message: string } } }).data.error.message);
+const denials = (run: FakeRun) =>
+  run.stdout
+    .split("\n")
+    .filter((l) => l.includes('"code":"denied"'))
+    .map((l) => (JSON.parse(l) as { data: { error: { message: string } } }).data.error.message);
 
 describe("fake copilot is as strict as copilot 1.0.102 (retries-and-trust §3, §1.5; research §C.1, §C.3)", () => {
   test("a write runs only with --allow-all-tools; without it it is denied the recorded way and the run goes on to exit 0", async () => {
     const denied = await runArgs([], "action");
-    expect(denials(denied)).toEqual(["Permission denied because no interactive user response was available. Retry in an interactive session so the user can approve it, or try an alternative that does not require this permission."]);
+    expect(denials(denied)).toEqual([
+      "Permission denied because no interactive user response was available. Retry in an interactive session so the user can approve it, or try an alternative that does not require this permission.",
+    ]);
     expect(existsSync(join(denied.cwd, "created-by-tool.txt"))).toBe(false);
     expect(denied.outcome.exitCode).toBe(0);
     // What the adapter makes of it: a refusal, surfaced, while the run itself ended fine.
-    expect(foldEvents(denied.outcome.events).refusals).toEqual([expect.objectContaining({ tool: "bash", message: expect.stringContaining("Permission denied") })]);
+    expect(foldEvents(denied.outcome.events).refusals).toEqual([
+      expect.objectContaining({ tool: "bash", message: expect.stringContaining("Permission denied") }),
+    ]);
     const allowed = await runArgs(["--allow-all-tools"], "action");
     expect(denials(allowed)).toEqual([]);
     expect(existsSync(join(allowed.cwd, "created-by-tool.txt"))).toBe(true);
@@ -258,7 +337,12 @@ describe("fake copilot is as strict as copilot 1.0.102 (retries-and-trust §3, �
   test("a 429 replays the recorded sequence at its recorded pace; transient prints the same first failure, then answers", async () => {
     const where = fresh();
     mkdirSync(where.cwd, { recursive: true });
-    const child = Bun.spawn([FAKE, "--output-format", "json", "--allow-all-tools"], { cwd: where.cwd, env: childEnv(where, "rate-limit", { FAKE_RETRY_SCALE: "0.02" }), stdin: Buffer.from("x"), stdout: "pipe" });
+    const child = Bun.spawn([FAKE, "--output-format", "json", "--allow-all-tools"], {
+      cwd: where.cwd,
+      env: childEnv(where, "rate-limit", { FAKE_RETRY_SCALE: "0.02" }),
+      stdin: Buffer.from("x"),
+      stdout: "pipe",
+    });
     const failures: number[] = [];
     let buffered = "";
     for await (const chunk of child.stdout) {

@@ -110,7 +110,12 @@ describe("fake gemini scenarios, classified by the adapter", () => {
     expect(foldEvents(fails.events).acted).toBe(true);
     const long = await run({}, { FAKE_SCENARIO: "long", FAKE_EVENTS: "6", FAKE_EVENT_GAP_MS: "5" });
     expect(geminiAdapter.classify(long)).toBeUndefined();
-    expect(long.events.filter((e) => e.kind === "tool" && e.phase === "start").map((e) => e.kind === "tool" && e.name)).toEqual(["run_shell_command", "replace", "run_shell_command", "replace"]);
+    expect(long.events.filter((e) => e.kind === "tool" && e.phase === "start").map((e) => e.kind === "tool" && e.name)).toEqual([
+      "run_shell_command",
+      "replace",
+      "run_shell_command",
+      "replace",
+    ]);
     expect(readdirSync(long.record.cwd)).toEqual([]);
   });
 
@@ -135,12 +140,22 @@ function writeSettings(home: string, settings: unknown): void {
   writeFileSync(join(home, ".gemini", "settings.json"), `// the person's own\n${JSON.stringify(settings)}`);
 }
 
-const toolResults = (r: Ran) => r.stdout.split("\n").filter((l) => l.includes('"tool_result"')).map((l) => JSON.parse(l) as { status: string; output?: string; error?: { type: string } });
+const toolResults = (r: Ran) =>
+  r.stdout
+    .split("\n")
+    .filter((l) => l.includes('"tool_result"'))
+    .map((l) => JSON.parse(l) as { status: string; output?: string; error?: { type: string } });
 
 describe("fake gemini is as strict as gemini 0.61.0 (retries-and-trust §4)", () => {
   test("a tool the approval mode does not offer is refused the real way and changes nothing; the mode that offers it runs it", async () => {
     const shell = await runArgs(["--approval-mode", "auto_edit"], { FAKE_SCENARIO: "action" });
-    expect(toolResults(shell)).toEqual([expect.objectContaining({ status: "error", output: 'Tool "run_shell_command" not found. Did you mean one of: "update_topic", "grep_search", "replace"?', error: expect.objectContaining({ type: "tool_not_registered" }) })]);
+    expect(toolResults(shell)).toEqual([
+      expect.objectContaining({
+        status: "error",
+        output: 'Tool "run_shell_command" not found. Did you mean one of: "update_topic", "grep_search", "replace"?',
+        error: expect.objectContaining({ type: "tool_not_registered" }),
+      }),
+    ]);
     expect(shell.stderrTail).toContain('Error executing tool run_shell_command: Tool "run_shell_command" not found.');
     expect(shell.exitCode).toBe(0);
     expect(existsSync(join(shell.record.cwd, "created-by-tool.txt"))).toBe(false);
@@ -215,7 +230,13 @@ describe("fake gemini is as strict as gemini 0.61.0 (retries-and-trust §4)", ()
   test("the gaps are the recorded ones, scaled: the second attempt comes ≥ 6.15 s × scale after the first", async () => {
     const d = dirs("gaps");
     writeSettings(d.home, { general: { maxAttempts: 2 } });
-    const proc = Bun.spawn([FAKE, "-o", "stream-json"], { cwd: d.cwd, env: childEnv(d.home, d.rec, { GEMINI_CLI_TRUST_WORKSPACE: "true", FAKE_SCENARIO: "rate-limit", FAKE_RETRY_SCALE: "0.02" }), stdin: new TextEncoder().encode("x"), stdout: "ignore", stderr: "pipe" });
+    const proc = Bun.spawn([FAKE, "-o", "stream-json"], {
+      cwd: d.cwd,
+      env: childEnv(d.home, d.rec, { GEMINI_CLI_TRUST_WORKSPACE: "true", FAKE_SCENARIO: "rate-limit", FAKE_RETRY_SCALE: "0.02" }),
+      stdin: new TextEncoder().encode("x"),
+      stdout: "ignore",
+      stderr: "pipe",
+    });
     const seen: number[] = [];
     let buffered = "";
     for await (const chunk of proc.stderr) {
@@ -232,7 +253,9 @@ describe("fake gemini is as strict as gemini 0.61.0 (retries-and-trust §4)", ()
     writeSettings(d.home, { general: { maxAttempts: 1 } });
     const first = await runArgs([], { FAKE_SCENARIO: "transient" }, d);
     expect(first.exitCode).toBe(173);
-    expect(first.stderrTail.match(/^Attempt \d+ failed.*$/gm)).toEqual(["Attempt 1 failed: Resource has been exhausted (e.g. check quota).. Max attempts reached"]);
+    expect(first.stderrTail.match(/^Attempt \d+ failed.*$/gm)).toEqual([
+      "Attempt 1 failed: Resource has been exhausted (e.g. check quota).. Max attempts reached",
+    ]);
     expect(geminiAdapter.classify(first)).toBe("capacity");
     expect(first.events.findLast((e) => e.kind === "final")).toMatchObject({ ok: false });
     expect(readFileSync(join(d.rec, "retry-signals"), "utf8").trim().split("\n")).toHaveLength(1);
@@ -285,7 +308,13 @@ describe("fake gemini process behaviour", () => {
     const d = dirs("hang");
     trustFolder(d.home, d.cwd);
     const inv = geminiAdapter.invocation({ mode: "route", prompt: "x", cwd: d.cwd });
-    const proc = Bun.spawn([FAKE, ...inv.args], { cwd: d.cwd, env: childEnv(d.home, d.rec, { FAKE_SCENARIO: "hang" }), stdin: new TextEncoder().encode("x"), stdout: "pipe", detached: true });
+    const proc = Bun.spawn([FAKE, ...inv.args], {
+      cwd: d.cwd,
+      env: childEnv(d.home, d.rec, { FAKE_SCENARIO: "hang" }),
+      stdin: new TextEncoder().encode("x"),
+      stdout: "pipe",
+      detached: true,
+    });
     const grandchild = Number((await waitForFile(join(d.rec, "grandchildren"))).trim());
     await waitForFile(join(d.rec, "hangers"));
     process.kill(-proc.pid, "SIGTERM");
@@ -301,12 +330,21 @@ describe("fake gemini process behaviour", () => {
     const d = dirs("silent");
     trustFolder(d.home, d.cwd);
     const proc = Bun.spawn([FAKE, ...geminiAdapter.invocation({ mode: "route", prompt: "x", cwd: d.cwd }).args], {
-      cwd: d.cwd, env: childEnv(d.home, d.rec, { FAKE_SCENARIO: "silent" }), stdin: new TextEncoder().encode("x"), stdout: "pipe",
+      cwd: d.cwd,
+      env: childEnv(d.home, d.rec, { FAKE_SCENARIO: "silent" }),
+      stdin: new TextEncoder().encode("x"),
+      stdout: "pipe",
     });
     const reader = proc.stdout.getReader();
     let seen = "";
     while (seen.split("\n").length < 3) seen += new TextDecoder().decode((await reader.read()).value);
-    expect(seen.trim().split("\n").flatMap((l) => geminiAdapter.parse(l)).map((e) => e.kind)).toEqual(["session"]);
+    expect(
+      seen
+        .trim()
+        .split("\n")
+        .flatMap((l) => geminiAdapter.parse(l))
+        .map((e) => e.kind),
+    ).toEqual(["session"]);
     proc.kill("SIGTERM");
     await proc.exited;
     expect(proc.signalCode).toBe("SIGTERM");

@@ -14,7 +14,11 @@ const BIN = join(import.meta.dir, "..", "..", "node_modules", ".bin");
 const ROOT = mkdtempSync(join(tmpdir(), "fake-grok-"));
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 
-interface Where { home: string; cwd: string; records: string }
+interface Where {
+  home: string;
+  cwd: string;
+  records: string;
+}
 
 function fresh(): Where {
   const dir = mkdtempSync(join(ROOT, "run-"));
@@ -23,12 +27,23 @@ function fresh(): Where {
 
 function childEnv(where: Where, scenario: string, variant: GrokVariant, extra: Record<string, string> = {}): Record<string, string> {
   return {
-    PATH: `${BIN}:${dirname(process.execPath)}:${process.env.PATH ?? ""}`, HOME: where.home, FAKE_RECORD_DIR: where.records,
-    FAKE_GROK_SCENARIO: scenario, FAKE_GROK_VARIANT: variant, GROK_API_KEY: "dummy", FAKE_RETRY_SCALE: "0.001", ...extra,
+    PATH: `${BIN}:${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
+    HOME: where.home,
+    FAKE_RECORD_DIR: where.records,
+    FAKE_GROK_SCENARIO: scenario,
+    FAKE_GROK_VARIANT: variant,
+    GROK_API_KEY: "dummy",
+    FAKE_RETRY_SCALE: "0.001",
+    ...extra,
   };
 }
 
-async function runFake(req: RunRequest, scenario: string, extra: Record<string, string> = {}, where = fresh()): Promise<{ outcome: ExitOutcome; stdout: string; stderr: string; where: Where }> {
+async function runFake(
+  req: RunRequest,
+  scenario: string,
+  extra: Record<string, string> = {},
+  where = fresh(),
+): Promise<{ outcome: ExitOutcome; stdout: string; stderr: string; where: Where }> {
   const variant: GrokVariant = req.variant === "official" ? "official" : "community";
   const inv = grokAdapter.invocation({ ...req, cwd: where.cwd });
   const env = childEnv(where, scenario, variant, extra);
@@ -39,7 +54,12 @@ async function runFake(req: RunRequest, scenario: string, extra: Record<string, 
   const lines = stdout.split("\n").filter(Boolean);
   const events = lines.flatMap((l) => grokAdapter.parse(l));
   const raw = lines.filter((l) => !isJson(l)).join("\n");
-  return { outcome: { exitCode: child.exitCode, signal: child.signalCode === null ? null : String(child.signalCode), events, stderrTail: stderr, rawStdoutTail: raw }, stdout, stderr, where };
+  return {
+    outcome: { exitCode: child.exitCode, signal: child.signalCode === null ? null : String(child.signalCode), events, stderrTail: stderr, rawStdoutTail: raw },
+    stdout,
+    stderr,
+    where,
+  };
 }
 
 function recorded(dir: string): { argv: string[]; stdinIsTTY: boolean } {
@@ -51,13 +71,29 @@ const community: RunRequest = { mode: "route", prompt: "say pong", cwd: "", mode
 const official: RunRequest = { ...community, variant: "official" };
 
 const TABLE: [string, FailureClass | undefined][] = [
-  ["ok", undefined], ["auth-fail", "auth"], ["rate-limit", "capacity"], ["overload", "capacity"], ["transport", "transport"],
-  ["bad-model", "task_failed"], ["edits-then-fails", "capacity"], ["edits-then-ok", undefined], ["crash", "task_failed"],
-  ["bad-json", "bad_output"], ["empty", "empty_answer"], ["slow", undefined], ["action", undefined], ["budget", undefined],
-  ["json-answer", undefined], ["prose-answer", undefined], ["wrong-model", undefined],
+  ["ok", undefined],
+  ["auth-fail", "auth"],
+  ["rate-limit", "capacity"],
+  ["overload", "capacity"],
+  ["transport", "transport"],
+  ["bad-model", "task_failed"],
+  ["edits-then-fails", "capacity"],
+  ["edits-then-ok", undefined],
+  ["crash", "task_failed"],
+  ["bad-json", "bad_output"],
+  ["empty", "empty_answer"],
+  ["slow", undefined],
+  ["action", undefined],
+  ["budget", undefined],
+  ["json-answer", undefined],
+  ["prose-answer", undefined],
+  ["wrong-model", undefined],
 ];
 
-for (const [variant, req] of [["community", community], ["official", official]] as const) {
+for (const [variant, req] of [
+  ["community", community],
+  ["official", official],
+] as const) {
   describe(`fake grok (${variant}), driven by the adapter's own invocation`, () => {
     for (const [scenario, expected] of TABLE) {
       test(`${scenario} → ${expected ?? "success"}`, async () => {
@@ -71,7 +107,8 @@ for (const [variant, req] of [["community", community], ["official", official]] 
 
     test("--help is detected as this variant; a dropped flag disappears and is then rejected", async () => {
       const where = fresh();
-      const sh = (args: string[], extra: Record<string, string> = {}) => Bun.spawnSync([FAKE, ...args], { env: childEnv(where, "ok", variant, extra), cwd: where.cwd });
+      const sh = (args: string[], extra: Record<string, string> = {}) =>
+        Bun.spawnSync([FAKE, ...args], { env: childEnv(where, "ok", variant, extra), cwd: where.cwd });
       const help = sh(grokProbesFor(variant).help).stdout.toString();
       expect(detectGrokVariant(help)).toBe(variant);
       expect(detectGrokVariant(sh(grokProbesFor(variant).version).stdout.toString())).toBe(variant);
@@ -161,7 +198,14 @@ describe("fake grok kill paths", () => {
     test(`${variant} hang: survives SIGTERM to the group, dies on SIGKILL`, async () => {
       const where = fresh();
       const inv = grokAdapter.invocation({ ...community, variant: variant, cwd: where.cwd });
-      const child = Bun.spawn([FAKE, ...inv.args], { cwd: where.cwd, env: childEnv(where, "hang", variant), stdin: "ignore", stdout: "ignore", stderr: "ignore", detached: true });
+      const child = Bun.spawn([FAKE, ...inv.args], {
+        cwd: where.cwd,
+        env: childEnv(where, "hang", variant),
+        stdin: "ignore",
+        stdout: "ignore",
+        stderr: "ignore",
+        detached: true,
+      });
       while (!existsSync(join(where.records, "hangers"))) {
         if (child.exitCode !== null) throw new Error("fake exited instead of hanging");
         await Bun.sleep(10);
@@ -177,7 +221,13 @@ describe("fake grok kill paths", () => {
   test("official silent: the first event, then nothing until SIGTERM", async () => {
     const where = fresh();
     const inv = grokAdapter.invocation({ ...official, cwd: where.cwd });
-    const child = Bun.spawn([FAKE, ...inv.args], { cwd: where.cwd, env: childEnv(where, "silent", "official"), stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+    const child = Bun.spawn([FAKE, ...inv.args], {
+      cwd: where.cwd,
+      env: childEnv(where, "silent", "official"),
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "ignore",
+    });
     const reader = child.stdout.getReader();
     const first = await reader.read();
     expect(new TextDecoder().decode(first.value)).toContain('"type":"thought"');
@@ -194,7 +244,9 @@ describe("fake community grok is as strict as 0.0.34 (research §D.1, retries-an
   test("the API key is found only where grok looks: --api-key, GROK_API_KEY, ~/.grok/user-settings.json", async () => {
     const none = await runFake(community, "ok", { GROK_API_KEY: "" });
     expect(none.outcome.exitCode).toBe(1);
-    expect(none.stderr).toContain('❌ Error: API key required. Set GROK_API_KEY environment variable, use --api-key flag, or set "apiKey" field in ~/.grok/user-settings.json');
+    expect(none.stderr).toContain(
+      '❌ Error: API key required. Set GROK_API_KEY environment variable, use --api-key flag, or set "apiKey" field in ~/.grok/user-settings.json',
+    );
     expect(grokAdapter.classify(none.outcome)).toBe("auth");
     const stored = fresh();
     Bun.spawnSync(["mkdir", "-p", join(stored.home, ".grok")]);

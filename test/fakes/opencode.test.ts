@@ -21,7 +21,10 @@ function dirs(name: string): { cwd: string; home: string; rec: string } {
   const base = mkdtempSync(join(tmp, `${name}-`));
   for (const d of ["cwd", "home", "rec", "home/.local/share/opencode"]) Bun.spawnSync(["mkdir", "-p", join(base, d)]);
   // Signed in to these providers the way `opencode auth login` leaves it (research §A.3).
-  writeFileSync(join(base, "home", ".local", "share", "opencode", "auth.json"), JSON.stringify({ fake: { type: "api", key: "dummy" }, anthropic: { type: "api", key: "sk-ant-dummy" }, openai: { type: "api", key: "sk-dummy" } }));
+  writeFileSync(
+    join(base, "home", ".local", "share", "opencode", "auth.json"),
+    JSON.stringify({ fake: { type: "api", key: "dummy" }, anthropic: { type: "api", key: "sk-ant-dummy" }, openai: { type: "api", key: "sk-dummy" } }),
+  );
   return { cwd: join(base, "cwd"), home: join(base, "home"), rec: join(base, "rec") };
 }
 
@@ -127,13 +130,18 @@ describe("fake opencode answer mode", () => {
   test("export records the model opencode asked for, even when the server answered as another", async () => {
     const home = dirs("export").home;
     const right = foldEvents((await run({ model: "anthropic/claude-sonnet-4-5" }, {}, home)).events).sessionId ?? "";
-    const served = foldEvents((await run({ model: "anthropic/claude-sonnet-4-5" }, { FAKE_MODEL: "anthropic/claude-haiku-4-5", FAKE_SCENARIO: "wrong-model" }, home)).events).sessionId ?? "";
+    const served =
+      foldEvents((await run({ model: "anthropic/claude-sonnet-4-5" }, { FAKE_MODEL: "anthropic/claude-haiku-4-5", FAKE_SCENARIO: "wrong-model" }, home)).events)
+        .sessionId ?? "";
     const exp = await cliRun(opencodeExportArgv(right), home);
     expect(exp.err).toContain(`Exporting session: ${right}`);
     expect(opencodeModelFromExport(exp.out)).toBe("anthropic/claude-sonnet-4-5");
     expect(opencodeModelFromExport((await cliRun(opencodeExportArgv(served), home)).out)).toBe("anthropic/claude-sonnet-4-5");
     // …which the adapter reports as requested, not as evidence of what served.
-    expect(opencodeAdapter.sideChannel?.kind === "command" && opencodeAdapter.sideChannel.read(exp.out)).toEqual({ models: ["anthropic/claude-sonnet-4-5"], requested: true });
+    expect(opencodeAdapter.sideChannel?.kind === "command" && opencodeAdapter.sideChannel.read(exp.out)).toEqual({
+      models: ["anthropic/claude-sonnet-4-5"],
+      requested: true,
+    });
   });
 });
 
@@ -141,7 +149,13 @@ describe("fake opencode process behaviour", () => {
   test("hang: a SIGTERM-proof child and grandchild die only with the group SIGKILL", async () => {
     const d = dirs("hang");
     const inv = opencodeAdapter.invocation({ mode: "route", prompt: "x", cwd: d.cwd });
-    const proc = Bun.spawn([FAKE, ...inv.args], { cwd: d.cwd, env: childEnv(d.home, d.rec, { FAKE_SCENARIO: "hang" }), stdin: new TextEncoder().encode("x"), stdout: "pipe", detached: true });
+    const proc = Bun.spawn([FAKE, ...inv.args], {
+      cwd: d.cwd,
+      env: childEnv(d.home, d.rec, { FAKE_SCENARIO: "hang" }),
+      stdin: new TextEncoder().encode("x"),
+      stdout: "pipe",
+      detached: true,
+    });
     const reader = proc.stdout.getReader();
     const first = await reader.read();
     expect(opencodeAdapter.parse(new TextDecoder().decode(first.value))[0]?.kind).toBe("session");
@@ -160,7 +174,10 @@ describe("fake opencode process behaviour", () => {
   test("silent: one session line, then nothing until SIGTERM ends it", async () => {
     const d = dirs("silent");
     const proc = Bun.spawn([FAKE, ...opencodeAdapter.invocation({ mode: "route", prompt: "x", cwd: d.cwd }).args], {
-      cwd: d.cwd, env: childEnv(d.home, d.rec, { FAKE_SCENARIO: "silent" }), stdin: new TextEncoder().encode("x"), stdout: "pipe",
+      cwd: d.cwd,
+      env: childEnv(d.home, d.rec, { FAKE_SCENARIO: "silent" }),
+      stdin: new TextEncoder().encode("x"),
+      stdout: "pipe",
     });
     const first = await proc.stdout.getReader().read();
     expect(new TextDecoder().decode(first.value).trim().split("\n")).toHaveLength(1);
@@ -171,7 +188,12 @@ describe("fake opencode process behaviour", () => {
 
   test("an open stdin pipe blocks the run until it is closed (as the real opencode does)", async () => {
     const d = dirs("pipe");
-    const proc = Bun.spawn([FAKE, ...opencodeAdapter.invocation({ mode: "route", prompt: "x", cwd: d.cwd }).args], { cwd: d.cwd, env: childEnv(d.home, d.rec, {}), stdin: "pipe", stdout: "pipe" });
+    const proc = Bun.spawn([FAKE, ...opencodeAdapter.invocation({ mode: "route", prompt: "x", cwd: d.cwd }).args], {
+      cwd: d.cwd,
+      env: childEnv(d.home, d.rec, {}),
+      stdin: "pipe",
+      stdout: "pipe",
+    });
     proc.stdin.write("late prompt");
     proc.stdin.flush();
     const early = await Promise.race([proc.exited.then(() => "exited"), Bun.sleep(400).then(() => "waiting")]);
@@ -198,12 +220,22 @@ describe("fake opencode process behaviour", () => {
 });
 
 /** Every stdout and stderr line with the ms since spawn it arrived at: the retry schedule as a supervisor sees it. */
-async function timed(req: Partial<RunRequest>, extra: Record<string, string>, home?: string): Promise<{ lines: { at: number; stream: "out" | "err"; line: string }[]; code: number }> {
+async function timed(
+  req: Partial<RunRequest>,
+  extra: Record<string, string>,
+  home?: string,
+): Promise<{ lines: { at: number; stream: "out" | "err"; line: string }[]; code: number }> {
   const d = dirs("timed");
   const full: RunRequest = { mode: "route", prompt: "say pong", cwd: d.cwd, ...req };
   const inv = opencodeAdapter.invocation(full);
   const started = performance.now();
-  const proc = Bun.spawn([FAKE, ...inv.args], { cwd: d.cwd, env: childEnv(home ?? d.home, d.rec, { ...inv.env, ...extra }), stdin: new TextEncoder().encode(inv.stdin ?? ""), stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([FAKE, ...inv.args], {
+    cwd: d.cwd,
+    env: childEnv(home ?? d.home, d.rec, { ...inv.env, ...extra }),
+    stdin: new TextEncoder().encode(inv.stdin ?? ""),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const lines: { at: number; stream: "out" | "err"; line: string }[] = [];
   const read = async (stream: ReadableStream<Uint8Array>, name: "out" | "err") => {
     let buffered = "";
@@ -234,7 +266,11 @@ describe("fake opencode is as strict as 1.18.33", () => {
     expect(opencodeAdapter.explain?.(r)).toContain("anthropic/claude-sonnet-4-5");
     // Found where opencode finds them: the provider's key variable, a config apiKey; the free models need none.
     expect(opencodeAdapter.classify(await run({ model: "anthropic/claude-sonnet-4-5" }, { ANTHROPIC_API_KEY: "sk" }, d.home))).toBeUndefined();
-    expect(opencodeAdapter.classify(await run({ model: "mine/m" }, { OPENCODE_CONFIG_CONTENT: JSON.stringify({ provider: { mine: { options: { apiKey: "k" } } } }) }, d.home))).toBeUndefined();
+    expect(
+      opencodeAdapter.classify(
+        await run({ model: "mine/m" }, { OPENCODE_CONFIG_CONTENT: JSON.stringify({ provider: { mine: { options: { apiKey: "k" } } } }) }, d.home),
+      ),
+    ).toBeUndefined();
     expect(opencodeAdapter.classify(await run({ model: "opencode/big-pickle" }, {}, d.home))).toBeUndefined();
     expect((await cliRun(["auth", "list"], d.home, { ANTHROPIC_API_KEY: "sk" })).out).toContain("1 environment variable");
   });
@@ -243,11 +279,13 @@ describe("fake opencode is as strict as 1.18.33", () => {
     const { lines, code } = await timed({ model: "fake/fake-model" }, { FAKE_SCENARIO: "rate-limit", FAKE_RETRY_SCALE: "0.1" });
     const errors = lines.filter((l) => l.stream === "err" && l.line.includes('message="stream error"'));
     expect(errors).toHaveLength(6);
-    expect(errors.map((e) => opencodeAdapter.parseStderr?.(e.line)[0])).toEqual(Array(6).fill({ kind: "retry", message: "stream error: Rate limit reached for requests. Please try again in 20s.", failure: "capacity" }));
+    expect(errors.map((e) => opencodeAdapter.parseStderr?.(e.line)[0])).toEqual(
+      Array(6).fill({ kind: "retry", message: "stream error: Rate limit reached for requests. Please try again in 20s.", failure: "capacity" }),
+    );
     for (let i = 1; i < errors.length; i++) expect((errors[i]?.at ?? 0) - (errors[i - 1]?.at ?? 0)).toBeGreaterThan(80);
     const out = lines.filter((l) => l.stream === "out");
     expect(out).toHaveLength(1);
-    expect((out[0]?.at ?? 0)).toBeGreaterThanOrEqual(errors.at(-1)?.at ?? Infinity);
+    expect(out[0]?.at ?? 0).toBeGreaterThanOrEqual(errors.at(-1)?.at ?? Infinity);
     expect(code).toBe(1);
   });
 

@@ -20,18 +20,48 @@ const ROOT = mkdtempSync(join(tmpdir(), "fake-pi-"));
 afterAll(() => rmSync(ROOT, { recursive: true, force: true }));
 
 type Line = "0.73" | "1.x";
-const LINES: [Line, string, string][] = [["0.73", PI_LINE_0, "v0.73.1"], ["1.x", PI_LINE_1, "v1.6.0"]];
+const LINES: [Line, string, string][] = [
+  ["0.73", PI_LINE_0, "v0.73.1"],
+  ["1.x", PI_LINE_1, "v1.6.0"],
+];
 
-interface Sandbox { dir: string; home: string; agentDir: string; repo: string; scratch: string; records: string }
+interface Sandbox {
+  dir: string;
+  home: string;
+  agentDir: string;
+  repo: string;
+  scratch: string;
+  records: string;
+}
 
 /** A HOME whose pi knows one custom provider `fake` (models.json with a price), like the captures. */
 function sandbox(models = true): Sandbox {
   const dir = mkdtempSync(join(ROOT, "t-"));
-  const s = { dir, home: join(dir, "home"), agentDir: join(dir, "home", ".pi", "agent"), repo: join(dir, "repo"), scratch: join(dir, "scratch"), records: join(dir, "records") };
+  const s = {
+    dir,
+    home: join(dir, "home"),
+    agentDir: join(dir, "home", ".pi", "agent"),
+    repo: join(dir, "repo"),
+    scratch: join(dir, "scratch"),
+    records: join(dir, "records"),
+  };
   for (const d of [s.agentDir, s.repo, s.scratch]) mkdirSync(d, { recursive: true });
   Bun.spawnSync(["git", "init", "-q", s.repo]);
   writeFileSync(join(s.repo, "README.md"), "# demo\n");
-  if (models) writeFileSync(join(s.agentDir, "models.json"), JSON.stringify({ providers: { fake: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", apiKey: "dummy", models: [{ id: "fake-model", cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } }] } } }));
+  if (models)
+    writeFileSync(
+      join(s.agentDir, "models.json"),
+      JSON.stringify({
+        providers: {
+          fake: {
+            baseUrl: "http://127.0.0.1:9/v1",
+            api: "openai-completions",
+            apiKey: "dummy",
+            models: [{ id: "fake-model", cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 } }],
+          },
+        },
+      }),
+    );
   return s;
 }
 
@@ -39,15 +69,30 @@ function envFor(s: Sandbox, line: Line, scenario: string, extra: Record<string, 
   return { PATH, HOME: s.home, FAKE_RECORD_DIR: s.records, FAKE_PI_LINE: line, FAKE_PI_SCENARIO: scenario, FAKE_PI_RETRY_SCALE: "0.001", ...extra };
 }
 
-interface Ran { outcome: ExitOutcome; stdout: string; stderr: string; records: Record<string, unknown>[] }
+interface Ran {
+  outcome: ExitOutcome;
+  stdout: string;
+  stderr: string;
+  records: Record<string, unknown>[];
+}
 
 function records(s: Sandbox): Record<string, unknown>[] {
   if (!existsSync(s.records)) return [];
-  const all: Record<string, unknown>[] = readdirSync(s.records).filter((f) => f.startsWith("pi-") && f.endsWith(".json")).map((f) => JSON.parse(readFileSync(join(s.records, f), "utf8")));
+  const all: Record<string, unknown>[] = readdirSync(s.records)
+    .filter((f) => f.startsWith("pi-") && f.endsWith(".json"))
+    .map((f) => JSON.parse(readFileSync(join(s.records, f), "utf8")));
   return all.sort((a, b) => Number(a.at) - Number(b.at));
 }
 
-async function run(s: Sandbox, line: Line, req: RunRequest, scenario: string, extra: Record<string, string> = {}, args?: string[], stdinText?: string): Promise<Ran> {
+async function run(
+  s: Sandbox,
+  line: Line,
+  req: RunRequest,
+  scenario: string,
+  extra: Record<string, string> = {},
+  args?: string[],
+  stdinText?: string,
+): Promise<Ran> {
   const inv = piAdapter.invocation(req);
   const text = args ? stdinText : inv.stdin;
   const stdin = text === undefined ? "ignore" : new TextEncoder().encode(text);
@@ -58,23 +103,39 @@ async function run(s: Sandbox, line: Line, req: RunRequest, scenario: string, ex
   return { outcome, stdout, stderr, records: records(s) };
 }
 
-const route = (s: Sandbox, variant: string, extra: Partial<RunRequest> = {}): RunRequest => ({ mode: "route", prompt: "Say PONG", cwd: s.repo, provider: "fake", model: "fake-model", variant, ...extra });
+const route = (s: Sandbox, variant: string, extra: Partial<RunRequest> = {}): RunRequest => ({
+  mode: "route",
+  prompt: "Say PONG",
+  cwd: s.repo,
+  provider: "fake",
+  model: "fake-model",
+  variant,
+  ...extra,
+});
 const answer = (s: Sandbox, variant: string, extra: Partial<RunRequest> = {}): RunRequest => ({ ...route(s, variant, extra), mode: "answer", cwd: s.scratch });
 
 /** The record types of a stream, with the assistant/tool messages' roles: the shape to match. */
 function shape(stdout: string): string[] {
-  return stdout.split("\n").filter((l) => l.startsWith("{")).flatMap((l) => {
-    const obj: unknown = JSON.parse(l);
-    if (typeof obj !== "object" || obj === null || !("type" in obj) || typeof obj.type !== "string") return [];
-    if (obj.type === "entry_appended" || obj.type === "tool_execution_update") return [];
-    const message = "message" in obj && typeof obj.message === "object" && obj.message !== null && "role" in obj.message ? `:${String(obj.message.role)}` : "";
-    return [obj.type.startsWith("message_") ? `${obj.type}${message}` : obj.type];
-  });
+  return stdout
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .flatMap((l) => {
+      const obj: unknown = JSON.parse(l);
+      if (typeof obj !== "object" || obj === null || !("type" in obj) || typeof obj.type !== "string") return [];
+      if (obj.type === "entry_appended" || obj.type === "tool_execution_update") return [];
+      const message =
+        "message" in obj && typeof obj.message === "object" && obj.message !== null && "role" in obj.message ? `:${String(obj.message.role)}` : "";
+      return [obj.type.startsWith("message_") ? `${obj.type}${message}` : obj.type];
+    });
 }
 
 const captured = (name: string) => readFileSync(join(CAPTURES, `${name}.stdout`), "utf8");
 const kinds = (o: ExitOutcome) => o.events.map((e) => e.kind);
-const captureKinds = (name: string) => captured(name).split("\n").flatMap((l) => piAdapter.parse(l)).map((e) => e.kind);
+const captureKinds = (name: string) =>
+  captured(name)
+    .split("\n")
+    .flatMap((l) => piAdapter.parse(l))
+    .map((e) => e.kind);
 
 describe("fake pi streams match the real captures, line by line", () => {
   for (const [line, variant, dir] of LINES) {
@@ -110,7 +171,11 @@ describe("fake pi streams match the real captures, line by line", () => {
     const old = (await run(s, "0.73", route(s, PI_LINE_0), "ok")).stdout.split("\n").find((l) => l.includes('"text_delta"')) ?? "";
     const now = (await run(s, "1.x", route(s, PI_LINE_1), "ok")).stdout.split("\n").find((l) => l.includes('"text_delta"')) ?? "";
     expect(JSON.parse(old)).toMatchObject({ assistantMessageEvent: { partial: { role: "assistant" } }, message: { role: "assistant" } });
-    expect(JSON.parse(now)).toEqual({ type: "message_update", usage: expect.objectContaining({ reasoning: 0 }), assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: "PONG-FROM-FAKE" } });
+    expect(JSON.parse(now)).toEqual({
+      type: "message_update",
+      usage: expect.objectContaining({ reasoning: 0 }),
+      assistantMessageEvent: { type: "text_delta", contentIndex: 0, delta: "PONG-FROM-FAKE" },
+    });
   });
 });
 
@@ -182,12 +247,25 @@ describe("fake pi scenarios through the adapter", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
   });
 
-  for (const [line, variant] of [["0.73", PI_LINE_0], ["1.x", PI_LINE_1]] as const) {
+  for (const [line, variant] of [
+    ["0.73", PI_LINE_0],
+    ["1.x", PI_LINE_1],
+  ] as const) {
     test(`${line} transient: the same first auto_retry_start as a persistent 429, then the answer`, async () => {
       const s = sandbox();
       const r = await run(s, line, route(s, variant), "transient");
       const retries = r.outcome.events.filter((e) => e.kind === "retry");
-      expect(retries).toEqual([{ kind: "retry", message: "retry 1/3 in 2 s: " + (line === "1.x" ? '429: {"message":"Rate limit reached for requests. Please try again in 20s.","type":"requests","param":null,"code":"rate_limit_exceeded"}' : "429 Rate limit reached for requests. Please try again in 20s."), failure: "capacity" }]);
+      expect(retries).toEqual([
+        {
+          kind: "retry",
+          message:
+            "retry 1/3 in 2 s: " +
+            (line === "1.x"
+              ? '429: {"message":"Rate limit reached for requests. Please try again in 20s.","type":"requests","param":null,"code":"rate_limit_exceeded"}'
+              : "429 Rate limit reached for requests. Please try again in 20s."),
+          failure: "capacity",
+        },
+      ]);
       expect(piAdapter.classify(r.outcome)).toBeUndefined();
       expect(foldEvents(r.outcome.events).text).toBe("PONG-FROM-FAKE");
     });
@@ -198,7 +276,14 @@ describe("fake pi CLI grammar, stdin, credentials, tools, sessions", () => {
   test("records argv and the prompt read from stdin (glued to a positional one with no separator)", async () => {
     const s = sandbox();
     const r = await run(s, "0.73", route(s, PI_LINE_0), "ok");
-    expect(r.records[0]).toMatchObject({ stdin: "Say PONG", prompt: "Say PONG", cwd: s.repo, systemPrompt: "", appendSystemPrompt: [""], tools: ["read", "bash", "edit", "write"] });
+    expect(r.records[0]).toMatchObject({
+      stdin: "Say PONG",
+      prompt: "Say PONG",
+      cwd: s.repo,
+      systemPrompt: "",
+      appendSystemPrompt: [""],
+      tools: ["read", "bash", "edit", "write"],
+    });
     const glued = await run(s, "0.73", route(s, PI_LINE_0), "ok", {}, ["--mode", "json", "--provider", "fake", "Arg prompt"], "extra stdin text\n");
     expect(glued.records.at(-1)?.prompt).toBe("extra stdin textArg prompt");
   });
@@ -300,7 +385,14 @@ describe("fake pi kill path", () => {
   test("hang: a SIGTERM-ignoring grandchild; killing the group ends both", async () => {
     const s = sandbox();
     const inv = piAdapter.invocation(route(s, PI_LINE_0));
-    const proc = Bun.spawn([FAKE, ...inv.args], { cwd: s.repo, env: envFor(s, "0.73", "hang"), stdin: new TextEncoder().encode(inv.stdin ?? ""), stdout: "pipe", stderr: "pipe", detached: true });
+    const proc = Bun.spawn([FAKE, ...inv.args], {
+      cwd: s.repo,
+      env: envFor(s, "0.73", "hang"),
+      stdin: new TextEncoder().encode(inv.stdin ?? ""),
+      stdout: "pipe",
+      stderr: "pipe",
+      detached: true,
+    });
     const grandchild = Number((await waitForFile(join(s.records, "grandchildren"))).trim());
     await waitForFile(join(s.records, "hangers"));
     process.kill(-proc.pid, "SIGKILL");

@@ -12,8 +12,42 @@ type Schema = Record<string, unknown>;
 
 /** Strings that have broken something before, or plausibly would. */
 export function hostileStrings(extra: string[] = []): fc.Arbitrary<string> {
-  const pool = ["", " ", "/", "..", "../../etc/passwd", "/dev/fd/0", "/proc/self/mem", "/etc", "~", "\u0000", "\ud800", "__proto__", "constructor", "toString", ".nan", "-.inf", "1e3", "0x1f", "yes", "~", "null", "a\nb: c", "{\"a\":1}", "%s%n", "${HOME}", "$(id)", "`id`", "x".repeat(5000), ...extra];
-  return fc.oneof({ weight: 3, arbitrary: fc.string({ maxLength: 40 }) }, { weight: 2, arbitrary: fc.constantFrom(...pool) }, { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 20 }) });
+  const pool = [
+    "",
+    " ",
+    "/",
+    "..",
+    "../../etc/passwd",
+    "/dev/fd/0",
+    "/proc/self/mem",
+    "/etc",
+    "~",
+    "\u0000",
+    "\ud800",
+    "__proto__",
+    "constructor",
+    "toString",
+    ".nan",
+    "-.inf",
+    "1e3",
+    "0x1f",
+    "yes",
+    "~",
+    "null",
+    "a\nb: c",
+    '{"a":1}',
+    "%s%n",
+    "${HOME}",
+    "$(id)",
+    "`id`",
+    "x".repeat(5000),
+    ...extra,
+  ];
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.string({ maxLength: 40 }) },
+    { weight: 2, arbitrary: fc.constantFrom(...pool) },
+    { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 20 }) },
+  );
 }
 
 export function fromSchema(schema: unknown, strings: fc.Arbitrary<string>, depth = 0): fc.Arbitrary<unknown> {
@@ -35,7 +69,10 @@ function fitting(s: Schema, strings: fc.Arbitrary<string>, depth: number): fc.Ar
     case "integer":
       return fc.oneof(fc.integer({ min: num(s.minimum, -10), max: Math.min(num(s.maximum, 1000), 1000) }), fc.integer());
     case "number":
-      return fc.oneof(fc.double({ min: num(s.minimum, -10), max: Math.min(num(s.maximum, 1000), 1000), noNaN: true }), fc.double({ noNaN: true, noDefaultInfinity: true }));
+      return fc.oneof(
+        fc.double({ min: num(s.minimum, -10), max: Math.min(num(s.maximum, 1000), 1000), noNaN: true }),
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+      );
     case "boolean":
       return fc.boolean();
     case "array":
@@ -57,6 +94,12 @@ function objectOf(s: Schema, strings: fc.Arbitrary<string>, depth: number): fc.A
   const model: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [key, sub] of Object.entries(props)) model[key] = fromSchema(sub, strings, depth + 1);
   const known = fc.record(model, { requiredKeys: [...required].filter((k) => k in model) });
-  const extra = fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom("__proto__", "constructor")), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 });
-  return fc.oneof({ weight: 5, arbitrary: known }, { weight: 1, arbitrary: fc.tuple(known, extra).map(([a, b]) => ({ ...b, ...(a as object) })) }, { weight: 1, arbitrary: fc.record(model, { requiredKeys: [] }) });
+  const extra = fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom("__proto__", "constructor")), fc.jsonValue({ maxDepth: 1 }), {
+    maxKeys: 2,
+  });
+  return fc.oneof(
+    { weight: 5, arbitrary: known },
+    { weight: 1, arbitrary: fc.tuple(known, extra).map(([a, b]) => ({ ...b, ...(a as object) })) },
+    { weight: 1, arbitrary: fc.record(model, { requiredKeys: [] }) },
+  );
 }

@@ -12,13 +12,39 @@ import { renderYaml } from "../../src/config/write.ts";
 import { hostileStrings, SEED, STRESS } from "./arbitrary.ts";
 
 const RUNS = STRESS ? 5000 : 100;
-const KEYS = ["agents", "tiers", "consult", "review", "ask", "roots", "store", "backend", "model", "sandbox", "limits", "maxTurns", "env", "enabled", "heavy", "light", "standard", "reviewers", "capabilities", "deployments"];
+const KEYS = [
+  "agents",
+  "tiers",
+  "consult",
+  "review",
+  "ask",
+  "roots",
+  "store",
+  "backend",
+  "model",
+  "sandbox",
+  "limits",
+  "maxTurns",
+  "env",
+  "enabled",
+  "heavy",
+  "light",
+  "standard",
+  "reviewers",
+  "capabilities",
+  "deployments",
+];
 
 /** Config-shaped data: known keys (so validation goes deep) and hostile scalars. */
 const scalar = fc.oneof(hostileStrings(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null));
 const key = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...KEYS) }, { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 10 }) });
 const { tree } = fc.letrec<{ tree: unknown }>((tie) => ({
-  tree: fc.oneof({ depthSize: "small", withCrossShrink: true }, scalar, fc.array(tie("tree"), { maxLength: 3 }), fc.dictionary(key, tie("tree"), { maxKeys: 4 })),
+  tree: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    scalar,
+    fc.array(tie("tree"), { maxLength: 3 }),
+    fc.dictionary(key, tie("tree"), { maxKeys: 4 }),
+  ),
 }));
 const config = fc.dictionary(key, tree, { maxKeys: 6 });
 
@@ -41,7 +67,12 @@ function parseAndValidate(text: string, format: FileFormat): void {
 
 describe("fuzz: the config parser and validator", () => {
   test(`${RUNS} arbitrary texts, YAML and JSON: no throw, refusals are text`, () => {
-    const text = fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: "binary", maxLength: 100 }), config.map((c) => renderYaml(c)), config.map((c) => JSON.stringify(c)));
+    const text = fc.oneof(
+      fc.string({ maxLength: 200 }),
+      fc.string({ unit: "binary", maxLength: 100 }),
+      config.map((c) => renderYaml(c)),
+      config.map((c) => JSON.stringify(c)),
+    );
     fc.assert(
       fc.property(text, fc.constantFrom<FileFormat>("yaml", "json"), (t, format) => {
         parseAndValidate(t, format);
@@ -69,7 +100,10 @@ describe("fuzz: the config parser and validator", () => {
       fc.property(pairs, fc.nat(), fc.constantFrom<FileFormat>("yaml", "json"), (entries, pick, format) => {
         const [dupKey, dupValue] = entries[pick % entries.length] ?? ["k", 1];
         const all = [...entries, [dupKey, dupValue] as const];
-        const text = format === "json" ? `{\n${all.map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(",\n")}\n}\n` : all.map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join("\n");
+        const text =
+          format === "json"
+            ? `{\n${all.map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(",\n")}\n}\n`
+            : all.map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join("\n");
         const parsed = parseConfigText(text, format, "/fuzz/config");
         expect(parsed.ok).toBe(false);
         if (!parsed.ok) expect(parsed.errors.join("\n")).toContain(`the key ${JSON.stringify(dupKey)} appears 2 times`);

@@ -65,30 +65,51 @@ async function send(params: unknown): Promise<Reply> {
 const RUNS = STRESS ? 3000 : 60;
 
 describe("fuzz: every tool's arguments", () => {
-  test(`${RUNS} calls drawn from the tools' input schemas are each answered with a listed code`, async () => {
-    const strings = hostileStrings([front.box.repo, front.box.projects, `${front.box.repo}/README.md`, "heavy", "fast", "r"]);
-    const wire = schemas as Record<string, { inputSchema: unknown }>;
-    const calls = fc.oneof(...allTools().map((tool) => fc.record({ name: fc.constant(tool.name), arguments: fromSchema(wire[tool.name]?.inputSchema, strings) })));
-    await fc.assert(
-      fc.asyncProperty(calls, async (params) => {
-        const problem = problemWith(await send(params));
-        if (problem) throw new Error(`${params.name}(${JSON.stringify(params.arguments).slice(0, 300)}): ${problem}`);
-      }),
-      { seed: SEED, numRuns: RUNS },
-    );
-  }, STRESS ? 3_600_000 : 120_000);
+  test(
+    `${RUNS} calls drawn from the tools' input schemas are each answered with a listed code`,
+    async () => {
+      const strings = hostileStrings([front.box.repo, front.box.projects, `${front.box.repo}/README.md`, "heavy", "fast", "r"]);
+      const wire = schemas as Record<string, { inputSchema: unknown }>;
+      const calls = fc.oneof(
+        ...allTools().map((tool) => fc.record({ name: fc.constant(tool.name), arguments: fromSchema(wire[tool.name]?.inputSchema, strings) })),
+      );
+      await fc.assert(
+        fc.asyncProperty(calls, async (params) => {
+          const problem = problemWith(await send(params));
+          if (problem) throw new Error(`${params.name}(${JSON.stringify(params.arguments).slice(0, 300)}): ${problem}`);
+        }),
+        { seed: SEED, numRuns: RUNS },
+      );
+    },
+    STRESS ? 3_600_000 : 120_000,
+  );
 
-  test(`${RUNS} tools/call requests with arbitrary params and _meta are each answered`, async () => {
-    const names = fc.oneof(fc.constantFrom(...allTools().map((t) => t.name)), fc.string({ maxLength: 12 }));
-    const meta = fc.oneof(fc.constant(undefined), fc.record({ progressToken: fc.jsonValue({ maxDepth: 1 }) }, { requiredKeys: [] }), fc.jsonValue({ maxDepth: 1 }));
-    const params = fc.record({ name: fc.oneof({ weight: 4, arbitrary: names }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 1 }) }), arguments: fc.oneof(fc.constant({}), fc.jsonValue({ maxDepth: 2 })), _meta: meta }, { requiredKeys: [] });
-    await fc.assert(
-      fc.asyncProperty(params, async (p) => {
-        const problem = problemWith(await send(JSON.parse(JSON.stringify(p))));
-        if (problem) throw new Error(`${JSON.stringify(p).slice(0, 300)}: ${problem}`);
-      }),
-      { seed: SEED, numRuns: RUNS },
-    );
-    expect(seq).toBeGreaterThanOrEqual(RUNS);
-  }, STRESS ? 3_600_000 : 120_000);
+  test(
+    `${RUNS} tools/call requests with arbitrary params and _meta are each answered`,
+    async () => {
+      const names = fc.oneof(fc.constantFrom(...allTools().map((t) => t.name)), fc.string({ maxLength: 12 }));
+      const meta = fc.oneof(
+        fc.constant(undefined),
+        fc.record({ progressToken: fc.jsonValue({ maxDepth: 1 }) }, { requiredKeys: [] }),
+        fc.jsonValue({ maxDepth: 1 }),
+      );
+      const params = fc.record(
+        {
+          name: fc.oneof({ weight: 4, arbitrary: names }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 1 }) }),
+          arguments: fc.oneof(fc.constant({}), fc.jsonValue({ maxDepth: 2 })),
+          _meta: meta,
+        },
+        { requiredKeys: [] },
+      );
+      await fc.assert(
+        fc.asyncProperty(params, async (p) => {
+          const problem = problemWith(await send(JSON.parse(JSON.stringify(p))));
+          if (problem) throw new Error(`${JSON.stringify(p).slice(0, 300)}: ${problem}`);
+        }),
+        { seed: SEED, numRuns: RUNS },
+      );
+      expect(seq).toBeGreaterThanOrEqual(RUNS);
+    },
+    STRESS ? 3_600_000 : 120_000,
+  );
 });

@@ -1,5 +1,19 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fingerprintTree, gitEnv, type FingerprintResult } from "../../src/git/fingerprint.ts";
@@ -8,7 +22,15 @@ import { killAllLive, liveCount } from "../../src/process/live.ts";
 
 const TIMEOUT = { timeoutMs: 10_000 };
 /** Setup git runs isolated from the machine's config; fingerprintTree itself gets no such help. */
-const gitSetupEnv = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: tmpdir(), GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" };
+const gitSetupEnv = {
+  PATH: process.env.PATH ?? "/usr/bin:/bin",
+  HOME: tmpdir(),
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@t",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@t",
+};
 
 function git(cwd: string, ...args: string[]): string {
   const proc = Bun.spawnSync(["git", ...args], { cwd, env: gitSetupEnv, stdout: "pipe", stderr: "pipe" });
@@ -118,7 +140,12 @@ describe("fingerprintTree is read-only", () => {
     utimesSync(join(dir, "tracked.txt"), later, later);
     writeFileSync(join(dir, "sub/deep/nested.txt"), "nested-X\n");
     const index = join(dir, ".git/index");
-    const before = { bytes: readFileSync(index), mtimeMs: statSync(index).mtimeMs, objects: countFiles(join(dir, ".git/objects")), entries: readdirSync(join(dir, ".git")).sort() };
+    const before = {
+      bytes: readFileSync(index),
+      mtimeMs: statSync(index).mtimeMs,
+      objects: countFiles(join(dir, ".git/objects")),
+      entries: readdirSync(join(dir, ".git")).sort(),
+    };
     await fp(dir);
     await fp(join(dir, "sub"));
     expect(readFileSync(index).equals(before.bytes)).toBe(true);
@@ -194,7 +221,11 @@ function gone(pid: number): boolean {
 describe("fingerprint: CLI bookkeeping files", () => {
   test("an ignored path (a CLI's own state file) does not change the fingerprint; other files still do", async () => {
     const repo = realpathSync(mkdtempSync(join(tmpdir(), "fp-ignore-")));
-    const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: repo, env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@e.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@e.invalid" } });
+    const git = (...args: string[]) =>
+      Bun.spawnSync(["git", ...args], {
+        cwd: repo,
+        env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@e.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@e.invalid" },
+      });
     git("init", "-q");
     writeFileSync(join(repo, "a.txt"), "a\n");
     git("add", "-A");

@@ -10,7 +10,16 @@ import { join } from "node:path";
 import { fingerprintTree } from "../../src/git/fingerprint.ts";
 import { captureWorktree, createWorktree, removeWorktree } from "../../src/git/worktree.ts";
 
-const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: tmpdir(), GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t", GIT_ALLOW_PROTOCOL: "file" };
+const env = {
+  PATH: process.env.PATH ?? "/usr/bin:/bin",
+  HOME: tmpdir(),
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@t",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@t",
+  GIT_ALLOW_PROTOCOL: "file",
+};
 
 function git(cwd: string, ...args: string[]): string {
   const proc = Bun.spawnSync(["git", ...args], { cwd, env, stdout: "pipe", stderr: "pipe" });
@@ -132,11 +141,14 @@ describe("the repository's control files are part of the fingerprint", () => {
     ["a new info/attributes", (r) => writeFileSync(join(r, ".git/info/attributes"), "* -text\n")],
     ["a config.worktree (read or not)", (r) => writeFileSync(join(r, ".git/config.worktree"), "[core]\n\teditor = x\n")],
     ["a harmless-looking config key", (r) => void git(r, "config", "user.name", "someone else")],
-    ["an edit to a file the config includes", (r) => {
-      const include = join(r, "..", "inc.gitconfig");
-      writeFileSync(include, "[core]\n\tabbrev = 12\n");
-      git(r, "config", "include.path", include);
-    }],
+    [
+      "an edit to a file the config includes",
+      (r) => {
+        const include = join(r, "..", "inc.gitconfig");
+        writeFileSync(include, "[core]\n\tabbrev = 12\n");
+        git(r, "config", "include.path", include);
+      },
+    ],
   ];
   for (const [name, change] of changes) {
     test(name, async () => {

@@ -20,11 +20,18 @@ export const SHAPES: { name: string; secret: string; text: string }[] = [
   { name: ".netrc on one line", secret: `nr${rand(14)}`, text: "machine api.example.com login alice password $" },
   { name: ".netrc on several lines", secret: `nr${rand(14)}`, text: "machine api.example.com\n  login alice\n  password $\n" },
   { name: "docker auths", secret: Buffer.from(`alice:${rand(16)}`).toString("base64"), text: '{"auths": {"registry.example.com": {"auth": "$"}}}' },
-  { name: "an Azure storage AccountKey", secret: `${rand(40, B64)}==`, text: "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=$;EndpointSuffix=core.windows.net" },
-  { name: "an S3 presigned URL's X-Amz-Signature", secret: rand(64, HEX), text: "https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20260101T000000Z&X-Amz-Signature=$" },
+  {
+    name: "an Azure storage AccountKey",
+    secret: `${rand(40, B64)}==`,
+    text: "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=$;EndpointSuffix=core.windows.net",
+  },
+  {
+    name: "an S3 presigned URL's X-Amz-Signature",
+    secret: rand(64, HEX),
+    text: "https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20260101T000000Z&X-Amz-Signature=$",
+  },
   { name: "a SAS URL's sig=", secret: `${rand(30)}%2B${rand(8)}%3D`, text: "https://acct.blob.core.windows.net/c/b?sv=2022-11-02&se=2026-01-01&sp=r&sig=$" },
 ];
-
 
 /** Every shape with its secret in place, one per line. */
 export function shapesText(): string {

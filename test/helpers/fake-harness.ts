@@ -12,7 +12,14 @@ export interface Ran extends ExitOutcome {
   record: { argv: string[]; stdin: string; env: Record<string, string>; cwd: string };
 }
 
-export async function runInvocation(fake: string, adapter: Adapter, inv: Invocation, cwd: string, env: Record<string, string>, recordDir: string): Promise<Ran> {
+export async function runInvocation(
+  fake: string,
+  adapter: Adapter,
+  inv: Invocation,
+  cwd: string,
+  env: Record<string, string>,
+  recordDir: string,
+): Promise<Ran> {
   const proc = Bun.spawn([fake, ...inv.args], {
     cwd,
     env,
@@ -78,5 +85,9 @@ export function eventKinds(events: readonly { kind: string }[]): string[] {
 
 /** The event kinds the adapter reads from a recorded real transcript (`<dir>/<name>.stdout`). */
 export function transcriptKinds(adapter: Adapter, dir: string, name: string): string[] {
-  return eventKinds(readFileSync(join(dir, `${name}.stdout`), "utf8").split("\n").flatMap((l) => adapter.parse(l)));
+  return eventKinds(
+    readFileSync(join(dir, `${name}.stdout`), "utf8")
+      .split("\n")
+      .flatMap((l) => adapter.parse(l)),
+  );
 }

@@ -28,7 +28,12 @@ export interface Front {
   close(): Promise<void>;
 }
 
-export const INIT = (id: Id, capabilities: Record<string, unknown> = {}) => ({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities, clientInfo: { name: "front-test", version: "1" } } });
+export const INIT = (id: Id, capabilities: Record<string, unknown> = {}) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities, clientInfo: { name: "front-test", version: "1" } },
+});
 
 export function openFront(config?: string, extraEnv: Record<string, string> = {}): Front {
   const box = makeSandbox({ ORCHESTRATE_LOG_LEVEL: "0", ...extraEnv });

@@ -13,7 +13,11 @@ export interface World<S extends ClientSession = ClientSession> {
   close(): Promise<void>;
 }
 
-async function open<S extends ClientSession>(config: string, env: Record<string, string>, start: (env: Record<string, string>) => Promise<S>): Promise<World<S>> {
+async function open<S extends ClientSession>(
+  config: string,
+  env: Record<string, string>,
+  start: (env: Record<string, string>) => Promise<S>,
+): Promise<World<S>> {
   const box = makeSandbox(env);
   box.writeConfig(config);
   const session = await start(box.env);

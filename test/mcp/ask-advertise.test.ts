@@ -17,13 +17,15 @@ function advertised(config: string): { names: string[]; props: Props } {
   box.writeConfig(config);
   const tools = activeTools(box.env);
   const ask = tools.find((t) => t.name === "ask");
-  const props = ask ? ((wireTool(ask).inputSchema as { properties: Props }).properties) : {};
+  const props = ask ? (wireTool(ask).inputSchema as { properties: Props }).properties : {};
   return { names: tools.map((t) => t.name), props };
 }
 
 describe("ask as tools/list shows it", () => {
   test("the unified block: the names that have deployments as an enum; limits as configured, defaults otherwise", () => {
-    const { names, props } = advertised("ask:\n  capabilities:\n    coding: { deployments: [{ model: anthropic/x }] }\n    empty: { deployments: [] }\n  limits: { maxSchemaChars: 2000, maxOutputTokens: 512 }\n");
+    const { names, props } = advertised(
+      "ask:\n  capabilities:\n    coding: { deployments: [{ model: anthropic/x }] }\n    empty: { deployments: [] }\n  limits: { maxSchemaChars: 2000, maxOutputTokens: 512 }\n",
+    );
     expect(names).toContain("list_capabilities");
     expect(props.capability?.enum).toEqual(["coding"]);
     expect(props.response_schema?.anyOf?.find((a) => a.type === "string")?.maxLength).toBe(2000);
@@ -32,13 +34,17 @@ describe("ask as tools/list shows it", () => {
   });
 
   test("a seed 002 file: its declared capabilities that a deployment serves, its snake_case limits", () => {
-    const { props } = advertised("capabilities:\n  coding: c\n  fast: f\n  unserved: u\nmodel_list:\n  - { model_name: coding, litellm_params: { model: anthropic/x } }\n  - { model_name: fast, litellm_params: { model: anthropic/y } }\nlimits:\n  max_schema_chars: 3000\n");
+    const { props } = advertised(
+      "capabilities:\n  coding: c\n  fast: f\n  unserved: u\nmodel_list:\n  - { model_name: coding, litellm_params: { model: anthropic/x } }\n  - { model_name: fast, litellm_params: { model: anthropic/y } }\nlimits:\n  max_schema_chars: 3000\n",
+    );
     expect(props.capability?.enum).toEqual(["coding", "fast"]);
     expect(props.response_schema?.anyOf?.find((a) => a.type === "string")?.maxLength).toBe(3000);
   });
 
   test("no capabilities, no ask tools; a limit the config would refuse is advertised as the default", () => {
     expect(advertised("agents: {}\n").names).not.toContain("ask");
-    expect(advertised("ask:\n  capabilities: { c: { deployments: [{ model: anthropic/x }] } }\n  limits: { maxContextChars: 9000000 }\n").props.context?.maxLength).toBe(1_000_000);
+    expect(
+      advertised("ask:\n  capabilities: { c: { deployments: [{ model: anthropic/x }] } }\n  limits: { maxContextChars: 9000000 }\n").props.context?.maxLength,
+    ).toBe(1_000_000);
   });
 });

@@ -47,9 +47,17 @@ describe("defineTool", () => {
   });
 
   test("a failed outcome is isError with its code and data; a throw is internal_error", async () => {
-    const failed = await tool(async () => ({ ok: false, error: { code: "tier_unconfigured", message: "nothing configured", hint: "configure one" }, data: { tried: 0 } })).call({ name: "x" }, ctx);
+    const failed = await tool(async () => ({
+      ok: false,
+      error: { code: "tier_unconfigured", message: "nothing configured", hint: "configure one" },
+      data: { tried: 0 },
+    })).call({ name: "x" }, ctx);
     expect(failed.isError).toBe(true);
-    expect(failed.structuredContent).toEqual({ ok: false, tried: 0, error: { code: "tier_unconfigured", message: "nothing configured", hint: "configure one" } });
+    expect(failed.structuredContent).toEqual({
+      ok: false,
+      tried: 0,
+      error: { code: "tier_unconfigured", message: "nothing configured", hint: "configure one" },
+    });
     expect(failed.content[0]?.text).toBe("Error [tier_unconfigured]: nothing configured\nNext: configure one");
     const thrown = await tool(async () => {
       throw new Error("boom");

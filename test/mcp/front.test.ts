@@ -36,7 +36,8 @@ function start(): { write: (line: string) => void; reply: (id: Id | null) => Pro
   };
 }
 
-const INIT = (id: number, version = "2025-06-18") => JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+const INIT = (id: number, version = "2025-06-18") =>
+  JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "t", version: "1" } } });
 
 describe("front door", () => {
   test("speaks the SDK's protocol versions", () => {

@@ -9,7 +9,21 @@ import type { ConsultEnvelope } from "../../src/services/consult/index.ts";
 const failedRoute: RouteOutcome = {
   ok: false,
   runId: "run-1",
-  attempts: [{ n: 1, agent: "broken", tier: "standard", backend: "claude", provider: "anthropic", outcome: "task_failed", reason: "bad model", durationMs: 1200, exitCode: 1, fellBack: false, treeChanged: false }],
+  attempts: [
+    {
+      n: 1,
+      agent: "broken",
+      tier: "standard",
+      backend: "claude",
+      provider: "anthropic",
+      outcome: "task_failed",
+      reason: "bad model",
+      durationMs: 1200,
+      exitCode: 1,
+      fellBack: false,
+      treeChanged: false,
+    },
+  ],
   error: { code: "task_failed", message: "The delegate failed.", hint: "Try another tier." },
 };
 
@@ -29,7 +43,21 @@ const answered: ConsultEnvelope = {
 };
 
 function view(over: Partial<JobView>): JobView {
-  return { id: "job-1", kind: "route", status: "failed", progress: null, partialOutput: null, errorCode: null, errorMessage: null, treeChanged: null, createdAt: 0, updatedAt: 0, result: null, ownedHere: false, ...over };
+  return {
+    id: "job-1",
+    kind: "route",
+    status: "failed",
+    progress: null,
+    partialOutput: null,
+    errorCode: null,
+    errorMessage: null,
+    treeChanged: null,
+    createdAt: 0,
+    updatedAt: 0,
+    result: null,
+    ownedHere: false,
+    ...over,
+  };
 }
 
 describe("job kinds", () => {

@@ -55,7 +55,14 @@ describe("lifecycle", () => {
 });
 
 describe("_meta.progressToken is a string or an integer", () => {
-  const bad: [string, unknown][] = [["an object", { a: 1 }], ["null", null], ["a boolean", true], ["a fraction", 1.5], ["a huge number", 2 ** 64], ["an array", [1]]];
+  const bad: [string, unknown][] = [
+    ["an object", { a: 1 }],
+    ["null", null],
+    ["a boolean", true],
+    ["a fraction", 1.5],
+    ["a huge number", 2 ** 64],
+    ["an array", [1]],
+  ];
   for (const [what, token] of bad) {
     test(`${what} is refused with -32602, naming the field`, async () => {
       const reply = await call("tools/call", { name: "list_tiers", arguments: {}, _meta: { progressToken: token } });

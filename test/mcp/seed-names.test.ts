@@ -27,7 +27,11 @@ const SEED_CONFIG = `consult:
       review: { agents: [codex] }
 `;
 
-const seedEnv = (extra: Record<string, string> = {}) => ({ HOME: privateDir(), ORCHESTRATE_CONFIG: writeConfig(privateDir(), "config.yaml", SEED_CONFIG), ...extra });
+const seedEnv = (extra: Record<string, string> = {}) => ({
+  HOME: privateDir(),
+  ORCHESTRATE_CONFIG: writeConfig(privateDir(), "config.yaml", SEED_CONFIG),
+  ...extra,
+});
 const wireNames = (env: Record<string, string>) => activeTools(env).map((t) => t.wireName ?? t.name);
 
 describe("advertised names", () => {
@@ -40,7 +44,8 @@ describe("advertised names", () => {
     // Its deletion tools were always on in the seed.
     expect(names).toContain("orchestrator_delete_consultation");
     expect(names).toContain("orchestrator_request_delete_all");
-    for (const native of ["consult", "review_run", "review_finalize", "list_agents", "workflow_start", "delete_consultation", "request_delete_all"]) expect(names).not.toContain(native);
+    for (const native of ["consult", "review_run", "review_finalize", "list_agents", "workflow_start", "delete_consultation", "request_delete_all"])
+      expect(names).not.toContain(native);
     expect(new Set(names).size).toBe(names.length);
     // Tools the seed never had keep their names.
     expect(names).toContain("route");
@@ -56,7 +61,10 @@ describe("advertised names", () => {
   });
 
   test("a unified config keeps orchestrate's names; ORCHESTRATE_TOOL_NAMES picks either way", () => {
-    const unified = { HOME: privateDir(), ORCHESTRATE_CONFIG: writeConfig(privateDir(), "config.yaml", "agents:\n  c: { backend: codex, model: gpt-5.5, scores: { coding: 90 } }\n") };
+    const unified = {
+      HOME: privateDir(),
+      ORCHESTRATE_CONFIG: writeConfig(privateDir(), "config.yaml", "agents:\n  c: { backend: codex, model: gpt-5.5, scores: { coding: 90 } }\n"),
+    };
     expect(wireNames(unified)).toContain("consult");
     expect(wireNames(unified)).not.toContain("delete_consultation");
     expect(wireNames({ ...unified, ORCHESTRATE_TOOL_NAMES: "orchestrator" })).toContain("orchestrator_consult");
@@ -70,7 +78,9 @@ describe("advertised names", () => {
     expect(review?.description).toContain("before orchestrator_review_run");
     const text = getPrompt("review", {}, env).messages[0]?.content;
     expect(text && "text" in text ? text.text : "").toContain("call `orchestrator_review_run` with review_id");
-    expect(seedText("call `consult`, then `list_agents`; consultation_id stays")).toBe("call `orchestrator_consult`, then `orchestrator_list_consult_agents`; consultation_id stays");
+    expect(seedText("call `consult`, then `list_agents`; consultation_id stays")).toBe(
+      "call `orchestrator_consult`, then `orchestrator_list_consult_agents`; consultation_id stays",
+    );
   });
 });
 

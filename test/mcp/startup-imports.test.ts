@@ -43,7 +43,14 @@ describe("startup path", () => {
     expect(modules).toContain("src/mcp/tools/index.ts");
     expect(modules).toContain("src/mcp/tools/core/def.ts");
     expect(modules).toContain("src/mcp/generated/schemas.json");
-    const heavy = modules.filter((m) => /^node_modules\/(arktype|@ark|@modelcontextprotocol|zod)\//.test(m) || (/^src\/(services|config|store|runner|setup)\//.test(m) && !LIGHT_CONFIG.includes(m)) || /^src\/mcp\/(server|tasks|prompts)\.ts$/.test(m) || /^src\/mcp\/tools\/[^/]+\/(handler|schema)\.ts$/.test(m) || /^src\/mcp\/jobs\//.test(m));
+    const heavy = modules.filter(
+      (m) =>
+        /^node_modules\/(arktype|@ark|@modelcontextprotocol|zod)\//.test(m) ||
+        (/^src\/(services|config|store|runner|setup)\//.test(m) && !LIGHT_CONFIG.includes(m)) ||
+        /^src\/mcp\/(server|tasks|prompts)\.ts$/.test(m) ||
+        /^src\/mcp\/tools\/[^/]+\/(handler|schema)\.ts$/.test(m) ||
+        /^src\/mcp\/jobs\//.test(m),
+    );
     expect(heavy).toEqual([]);
   });
 });

@@ -9,7 +9,8 @@ import { makeSandbox, REPO_ROOT } from "../../fakes/lib/sandbox.ts";
 const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
 
 /** A config that switches on every config-gated group. */
-const OPT_IN_CONFIG = "agents:\n  r: { backend: claude, model: claude-opus-4-6 }\nconsult:\n  review:\n    reviewers: [r]\n  workflow:\n    bindings:\n      review: { agents: [r] }\nask:\n  capabilities:\n    fast:\n      deployments: [{ model: ollama_chat/qwen2.5:7b }]\n";
+const OPT_IN_CONFIG =
+  "agents:\n  r: { backend: claude, model: claude-opus-4-6 }\nconsult:\n  review:\n    reviewers: [r]\n  workflow:\n    bindings:\n      review: { agents: [r] }\nask:\n  capabilities:\n    fast:\n      deployments: [{ model: ollama_chat/qwen2.5:7b }]\n";
 
 describe("tool surface", () => {
   test("every tool sets all four annotation hints and a title", () => {
@@ -59,7 +60,11 @@ describe("tool surface", () => {
   });
 
   test("only route, consult, the review runs and a workflow's delegated step may run as MCP tasks", () => {
-    expect(allTools().filter((t) => t.task).map((t) => t.name)).toEqual(["route", "consult", "review_run", "review_retry", "workflow_run_step"]);
+    expect(
+      allTools()
+        .filter((t) => t.task)
+        .map((t) => t.name),
+    ).toEqual(["route", "consult", "review_run", "review_retry", "workflow_run_step"]);
   });
 
   test("init tools are advertised only with ORCHESTRATE_ALLOW_INIT=1", async () => {

@@ -89,7 +89,7 @@ describe("Claude Code plugin manifests", () => {
   test("/orchestrate:setup runs the doctor, then sends the person to the wizard at a terminal", () => {
     const text = readFileSync(join(PLUGIN, "commands", "setup.md"), "utf8");
     expect(text).toMatch(/^---\ndescription: .+\n/);
-    expect(text).toContain("orchestrate-mcp\" check");
+    expect(text).toContain('orchestrate-mcp" check');
     expect(text).toContain("orchestrate init --host claude");
     expect(text.indexOf(" check")).toBeLessThan(text.indexOf("orchestrate init"));
   });
@@ -136,7 +136,7 @@ describe("the launcher", () => {
     const clone = join(box.root, "my clone");
     const inPlace = launcherIn(clone);
     mkdirSync(join(clone, "dist"));
-    writeFileSync(join(clone, "dist", BUILD), "#!/bin/sh\necho from-source-build \"$@\"\n");
+    writeFileSync(join(clone, "dist", BUILD), '#!/bin/sh\necho from-source-build "$@"\n');
     chmodSync(join(clone, "dist", BUILD), 0o755);
     expect((await launch(env, ["--version"], inPlace)).stdout.trim()).toBe("from-source-build --version");
     // Claude Code installs a copy under plugins/cache and records the marketplace's directory.

@@ -24,7 +24,8 @@ describe("endOrphanGroups", () => {
     const orphan = group();
     const recycled = group();
     const kept = group();
-    const write = (pid: number, startedAt: number, ownerPid: number) => writeFileSync(join(dir, `${pid}.json`), JSON.stringify({ pid, startedAt, ownerPid, ownerStartedAt: 1 }));
+    const write = (pid: number, startedAt: number, ownerPid: number) =>
+      writeFileSync(join(dir, `${pid}.json`), JSON.stringify({ pid, startedAt, ownerPid, ownerStartedAt: 1 }));
     write(orphan.pid, processStartMs(orphan.pid) ?? 0, 111);
     // The pid is alive, but its process started an hour after the recorded one: a recycled pid.
     write(recycled.pid, (processStartMs(recycled.pid) ?? 0) - 3_600_000, 111);

@@ -68,8 +68,23 @@ describe("resolveCommand", () => {
   });
 
   test("the usual list covers Homebrew, the npm prefixes and each CLI's installer", () => {
-    const dirs = usualDirs({ HOME: "/h" }, BACKENDS.flatMap((b) => adapters[b].installDirs));
-    for (const dir of ["/opt/homebrew/bin", "/usr/local/bin", "/home/linuxbrew/.linuxbrew/bin", "/h/.npm-global/bin", "/h/.local/share/npm/bin", "/h/.local/bin", "/h/.bun/bin", "/h/.opencode/bin", "/h/.grok/bin", "/h/.claude/local", "/h/.codex/bin"]) {
+    const dirs = usualDirs(
+      { HOME: "/h" },
+      BACKENDS.flatMap((b) => adapters[b].installDirs),
+    );
+    for (const dir of [
+      "/opt/homebrew/bin",
+      "/usr/local/bin",
+      "/home/linuxbrew/.linuxbrew/bin",
+      "/h/.npm-global/bin",
+      "/h/.local/share/npm/bin",
+      "/h/.local/bin",
+      "/h/.bun/bin",
+      "/h/.opencode/bin",
+      "/h/.grok/bin",
+      "/h/.claude/local",
+      "/h/.codex/bin",
+    ]) {
       expect(dirs).toContain(dir);
     }
   });

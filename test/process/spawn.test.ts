@@ -30,7 +30,10 @@ describe("runProcess: normal runs", () => {
 
   test("stdin undefined: no pipe at all, a child reading to EOF returns at once", async () => {
     const seen: string[] = [];
-    const result = await sh('if [ -p /dev/stdin ]; then echo pipe; else echo no-pipe; fi; cat; echo done', { onLine: (line) => seen.push(line), timeoutMs: 5000 });
+    const result = await sh("if [ -p /dev/stdin ]; then echo pipe; else echo no-pipe; fi; cat; echo done", {
+      onLine: (line) => seen.push(line),
+      timeoutMs: 5000,
+    });
     expect(result.endReason).toBe("exit");
     expect(seen).toEqual(["no-pipe", "done"]);
   });
@@ -49,7 +52,9 @@ describe("runProcess: normal runs", () => {
   });
 
   test("stderr is kept as a bounded tail; rawStdoutTail keeps only non-JSON stdout lines", async () => {
-    const result = await sh(`echo '{"type":"x"}'; echo 'plain error on stdout'; head -c 100000 /dev/zero | tr '\\0' e >&2; echo END >&2`, { stderrTailBytes: 1024 });
+    const result = await sh(`echo '{"type":"x"}'; echo 'plain error on stdout'; head -c 100000 /dev/zero | tr '\\0' e >&2; echo END >&2`, {
+      stderrTailBytes: 1024,
+    });
     expect(result.stderrTail.length).toBe(1024);
     expect(result.stderrTail.endsWith("eeeEND\n")).toBe(true);
     expect(result.rawStdoutTail).toBe("plain error on stdout");
@@ -58,7 +63,9 @@ describe("runProcess: normal runs", () => {
   test("stderr lines reach onStderrLine as they arrive (a retry announced there), and the tail is still kept", async () => {
     const seen: { line: string; at: number }[] = [];
     const started = Date.now();
-    const result = await sh("echo 'stream error 1' >&2; sleep 0.3; printf 'stream error 2' >&2", { onStderrLine: (line) => seen.push({ line, at: Date.now() - started }) });
+    const result = await sh("echo 'stream error 1' >&2; sleep 0.3; printf 'stream error 2' >&2", {
+      onStderrLine: (line) => seen.push({ line, at: Date.now() - started }),
+    });
     expect(seen.map((s) => s.line)).toEqual(["stream error 1", "stream error 2"]);
     // The first line is seen before the child goes on, not only at exit.
     expect(seen[0]?.at ?? 9999).toBeLessThan(seen[1]?.at ?? 0);
@@ -67,7 +74,11 @@ describe("runProcess: normal runs", () => {
 
   test("a 50 MB line is truncated at maxLineBytes, never buffered whole", async () => {
     const lengths: number[] = [];
-    const result = await sh("head -c 52428800 /dev/zero | tr '\\0' a; echo; echo after", { maxLineBytes: 1 << 20, onLine: (line) => lengths.push(line.length), timeoutMs: 30_000 });
+    const result = await sh("head -c 52428800 /dev/zero | tr '\\0' a; echo; echo after", {
+      maxLineBytes: 1 << 20,
+      onLine: (line) => lengths.push(line.length),
+      timeoutMs: 30_000,
+    });
     expect(result.endReason).toBe("exit");
     expect(lengths).toEqual([1 << 20, 5]);
   });
@@ -75,7 +86,10 @@ describe("runProcess: normal runs", () => {
   test("onStdout gets the bytes as written: no line splitting, no CR stripping, no line tail", async () => {
     const chunks: Uint8Array[] = [];
     const lines: string[] = [];
-    const result = await sh(String.raw`printf 'a\r\nb\0c'; printf 'plain\n'`, { onStdout: (chunk) => chunks.push(chunk.slice()), onLine: (line) => lines.push(line) });
+    const result = await sh(String.raw`printf 'a\r\nb\0c'; printf 'plain\n'`, {
+      onStdout: (chunk) => chunks.push(chunk.slice()),
+      onLine: (line) => lines.push(line),
+    });
     expect(Buffer.concat(chunks).toString()).toBe("a\r\nb\0cplain\n");
     expect(lines).toEqual([]);
     expect(result).toMatchObject({ endReason: "exit", exitCode: 0, lines: 0, rawStdoutTail: "" });
@@ -93,17 +107,20 @@ describe("runProcess: normal runs", () => {
 });
 
 describe("runProcess: members that escaped the group", () => {
-test("a process that escaped the group (setsid) and holds stdout does not hang the reader", async () => {
-  let escaped = 0;
-  const started = Date.now();
-  try {
-    const result = await sh("setsid sleep 1000 & echo escaped $!; echo bye", { graceMs: 300, onLine: (line) => line.startsWith("escaped ") && (escaped = Number(line.slice(8))) });
-    expect(result).toMatchObject({ endReason: "exit", exitCode: 0, lines: 2 });
-    expect(Date.now() - started).toBeLessThan(3000);
-  } finally {
-    if (escaped > 0) process.kill(escaped, "SIGKILL");
-  }
-});
+  test("a process that escaped the group (setsid) and holds stdout does not hang the reader", async () => {
+    let escaped = 0;
+    const started = Date.now();
+    try {
+      const result = await sh("setsid sleep 1000 & echo escaped $!; echo bye", {
+        graceMs: 300,
+        onLine: (line) => line.startsWith("escaped ") && (escaped = Number(line.slice(8))),
+      });
+      expect(result).toMatchObject({ endReason: "exit", exitCode: 0, lines: 2 });
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      if (escaped > 0) process.kill(escaped, "SIGKILL");
+    }
+  });
 });
 
 describe("runProcess: spawn failures are values", () => {

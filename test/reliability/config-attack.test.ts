@@ -75,12 +75,14 @@ const ATTACKS: Attack[] = [
     code: "config_insecure",
     fix: (_path, dir) => `chmod go-w ${join(dir, "shared")}`,
   },
-  ...[0o644, 0o640, 0o660, 0o604, 0o400].map((mode): Attack => ({
-    name: `mode 0${mode.toString(8)}`,
-    plant: (dir) => file(dir, VALID, mode),
-    code: "config_insecure",
-    fix: (path) => `chmod 600 ${path}`,
-  })),
+  ...[0o644, 0o640, 0o660, 0o604, 0o400].map(
+    (mode): Attack => ({
+      name: `mode 0${mode.toString(8)}`,
+      plant: (dir) => file(dir, VALID, mode),
+      code: "config_insecure",
+      fix: (path) => `chmod 600 ${path}`,
+    }),
+  ),
   {
     name: "owned by another user (65534)",
     plant: (dir) => {
@@ -105,16 +107,18 @@ const ATTACKS: Attack[] = [
     fix: (_path, dir) => `chown $USER ${join(dir, "theirs")}`,
     rootOnly: true,
   },
-  ...[0o777, 0o775, 0o757].map((mode): Attack => ({
-    name: `parent mode 0${mode.toString(8)}`,
-    plant: (dir) => {
-      const path = file(dir);
-      chmodSync(dir, mode);
-      return path;
-    },
-    code: "config_insecure",
-    fix: (_path, dir) => `chmod go-w ${dir}`,
-  })),
+  ...[0o777, 0o775, 0o757].map(
+    (mode): Attack => ({
+      name: `parent mode 0${mode.toString(8)}`,
+      plant: (dir) => {
+        const path = file(dir);
+        chmodSync(dir, mode);
+        return path;
+      },
+      code: "config_insecure",
+      fix: (_path, dir) => `chmod go-w ${dir}`,
+    }),
+  ),
   {
     name: "FIFO at the path",
     plant: (dir) => {
@@ -146,14 +150,46 @@ const ATTACKS: Attack[] = [
     fix: (path) => `replace ${path} with a regular file`,
     rootOnly: true,
   },
-  invalid("unknown keys", "agents:\n  a: { backend: claude, model: opus, colour: red }\ntiers: { heavy: [a] }\nbogus: 1\n", "agents.a.colour: unknown key (remove it"),
-  invalid("bad types", "agents:\n  a: { backend: claude, model: 42 }\ntiers: { heavy: [a] }\nmaxDepth: two\n", "maxDepth: must be a number (was a string) (write a number here)"),
-  invalid("sandbox on a non-codex backend", "agents:\n  a: { backend: claude, model: opus, sandbox: read-only }\ntiers: { heavy: [a] }\n", "agents.a.sandbox: sandbox is codex-only, this entry's backend is claude (remove sandbox"),
-  invalid("permissionMode on a non-claude backend", "agents:\n  a: { backend: codex, model: gpt-5, permissionMode: acceptEdits }\ntiers: { heavy: [a] }\n", "agents.a.permissionMode: permissionMode is claude-only, this entry's backend is codex (remove permissionMode"),
-  invalid("provider that disagrees with the backend", "agents:\n  a: { backend: claude, model: opus, provider: openai }\ntiers: { heavy: [a] }\n", 'agents.a.provider: declared "openai" but backend claude always uses "anthropic" (remove provider'),
-  invalid("more than 8 tier entries", "agents:\n  a: { backend: claude, model: opus }\ntiers: { heavy: [a, a, a, a, a, a, a, a, a] }\n", "tiers.heavy: 9 entries, at most 8 allowed (remove 1 of them)"),
-  invalid("fallback cycle", "agents:\n  a: { backend: claude, model: opus }\ntiers: { light: [a], standard: [a], heavy: [a] }\nfallbacks: { light: standard, standard: heavy, heavy: light }\n", "fallback cycle light → standard → heavy → light (remove one of these fallbacks)"),
-  invalid("fallback to itself", "agents:\n  a: { backend: claude, model: opus }\ntiers: { light: [a], standard: null, heavy: null }\nfallbacks: { light: light }\n", "fallbacks.light: light falls back to itself (remove fallbacks.light)"),
+  invalid(
+    "unknown keys",
+    "agents:\n  a: { backend: claude, model: opus, colour: red }\ntiers: { heavy: [a] }\nbogus: 1\n",
+    "agents.a.colour: unknown key (remove it",
+  ),
+  invalid(
+    "bad types",
+    "agents:\n  a: { backend: claude, model: 42 }\ntiers: { heavy: [a] }\nmaxDepth: two\n",
+    "maxDepth: must be a number (was a string) (write a number here)",
+  ),
+  invalid(
+    "sandbox on a non-codex backend",
+    "agents:\n  a: { backend: claude, model: opus, sandbox: read-only }\ntiers: { heavy: [a] }\n",
+    "agents.a.sandbox: sandbox is codex-only, this entry's backend is claude (remove sandbox",
+  ),
+  invalid(
+    "permissionMode on a non-claude backend",
+    "agents:\n  a: { backend: codex, model: gpt-5, permissionMode: acceptEdits }\ntiers: { heavy: [a] }\n",
+    "agents.a.permissionMode: permissionMode is claude-only, this entry's backend is codex (remove permissionMode",
+  ),
+  invalid(
+    "provider that disagrees with the backend",
+    "agents:\n  a: { backend: claude, model: opus, provider: openai }\ntiers: { heavy: [a] }\n",
+    'agents.a.provider: declared "openai" but backend claude always uses "anthropic" (remove provider',
+  ),
+  invalid(
+    "more than 8 tier entries",
+    "agents:\n  a: { backend: claude, model: opus }\ntiers: { heavy: [a, a, a, a, a, a, a, a, a] }\n",
+    "tiers.heavy: 9 entries, at most 8 allowed (remove 1 of them)",
+  ),
+  invalid(
+    "fallback cycle",
+    "agents:\n  a: { backend: claude, model: opus }\ntiers: { light: [a], standard: [a], heavy: [a] }\nfallbacks: { light: standard, standard: heavy, heavy: light }\n",
+    "fallback cycle light → standard → heavy → light (remove one of these fallbacks)",
+  ),
+  invalid(
+    "fallback to itself",
+    "agents:\n  a: { backend: claude, model: opus }\ntiers: { light: [a], standard: null, heavy: null }\nfallbacks: { light: light }\n",
+    "fallbacks.light: light falls back to itself (remove fallbacks.light)",
+  ),
 ];
 
 function checkCli(env: Record<string, string>): { code: number; out: string } {
@@ -197,8 +233,13 @@ describe("config-attack matrix", () => {
     const box = makeSandbox({});
     try {
       const cases = ATTACKS.filter((a) => IS_ROOT || !a.rootOnly);
-      const verdicts = await pool(3, cases.map((a) => () => attack(box, a)));
-      const want = cases.map((a): Verdict => ({ name: a.name, check: { code: 1, hasFix: true }, server: { isError: true, code: a.code, hasFix: true }, spawned: 0 }));
+      const verdicts = await pool(
+        3,
+        cases.map((a) => () => attack(box, a)),
+      );
+      const want = cases.map(
+        (a): Verdict => ({ name: a.name, check: { code: 1, hasFix: true }, server: { isError: true, code: a.code, hasFix: true }, spawned: 0 }),
+      );
       expect(verdicts).toEqual(want);
       process.stderr.write(`[reliability] config attacks: ${cases.length} cases × (check + server), ${elapsed(started)} ms\n`);
     } finally {
@@ -224,7 +265,12 @@ describe("roots-escape matrix", () => {
         ["relative", "repo", "cwd_invalid", "pass an absolute path"],
         ["tilde", "~/Projects/repo", "cwd_invalid", "pass an absolute path"],
         ["..", `${box.repo}/../../..`, "cwd_invalid", "without .. segments"],
-        ["symlink inside the roots pointing outside", join(box.projects, "escape"), "cwd_outside_roots", `add ${outside} (or a parent of it) to ORCHESTRATE_ROOTS`],
+        [
+          "symlink inside the roots pointing outside",
+          join(box.projects, "escape"),
+          "cwd_outside_roots",
+          `add ${outside} (or a parent of it) to ORCHESTRATE_ROOTS`,
+        ],
         ["symlink inside the roots pointing at /", join(box.projects, "to-root"), "cwd_outside_roots", "pass the project directory itself"],
         ["path prefix trick", `${box.projects}-evil`, "cwd_outside_roots", `add ${box.projects}-evil (or a parent of it)`],
         ["/proc/self/cwd", "/proc/self/cwd", "cwd_outside_roots", "to ORCHESTRATE_ROOTS"],
@@ -246,7 +292,9 @@ describe("roots-escape matrix", () => {
       } finally {
         await session.close();
       }
-      expect(verdicts).toEqual(cases.flatMap(([name, , code]) => ["route", "router_dry_run"].map((tool) => ({ name, tool, isError: true, code, hasFix: true }))));
+      expect(verdicts).toEqual(
+        cases.flatMap(([name, , code]) => ["route", "router_dry_run"].map((tool) => ({ name, tool, isError: true, code, hasFix: true }))),
+      );
       expect(box.recordings()).toEqual([]);
       process.stderr.write(`[reliability] roots escapes: ${cases.length} cwds × 2 tools, ${elapsed(started)} ms\n`);
     } finally {

@@ -55,11 +55,18 @@ type Call = { label: string; reply: ToolReply };
 async function plantBatch(s: ClientSession, k: number, batch: Credential[]): Promise<Call[]> {
   const text = batch.map(planted).join("\n\n");
   const cwd = box!.repo;
-  const call = async (label: string, name: string, args: Record<string, unknown>): Promise<Call> => ({ label: `${label} #${k}`, reply: (await s.client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as ToolReply });
+  const call = async (label: string, name: string, args: Record<string, unknown>): Promise<Call> => ({
+    label: `${label} #${k}`,
+    reply: (await s.client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as ToolReply,
+  });
   return Promise.all([
     call("route prompt + answer", "route", { prompt: `batch ${k}: please use\n${text}\n[[reply=${b64(`here they are:\n${text}`)}]]`, cwd, tier: "heavy" }),
     call("route error text", "route", { prompt: `batch ${k} fails [[scenario=rate-limit]] [[leak=${b64(text)}]]`, cwd, tier: "heavy" }),
-    call("consult prompt + context + answer", "consult", { prompt: `batch ${k}: is this config safe?\n${text}\n[[reply=${b64(`you pasted:\n${text}`)}]]`, capability: "coding", context: `config dump:\n${text}` }),
+    call("consult prompt + context + answer", "consult", {
+      prompt: `batch ${k}: is this config safe?\n${text}\n[[reply=${b64(`you pasted:\n${text}`)}]]`,
+      capability: "coding",
+      context: `config dump:\n${text}`,
+    }),
     call("consult error text", "consult", { prompt: `batch ${k} fails [[scenario=rate-limit]] [[leak=${b64(text)}]]`, capability: "coding", context: text }),
   ]);
 }
@@ -71,15 +78,23 @@ test(`${CREDENTIALS.length} credential formats survive in no reply and nowhere i
   box.writeConfig(CONFIG);
   session = await connectInProcess(box.env);
   const s = session;
-  const calls = (await pool(2, batches().map((batch, k) => () => plantBatch(s, k, batch)))).flat();
+  const calls = (
+    await pool(
+      2,
+      batches().map((batch, k) => () => plantBatch(s, k, batch)),
+    )
+  ).flat();
 
   // The secrets really travelled each path: the answers and errors came back, scrubbed.
   const byLabel = (prefix: string) => calls.filter((c) => c.label.startsWith(prefix));
-  for (const c of [...byLabel("route prompt"), ...byLabel("consult prompt")]) expect({ label: c.label, isError: c.reply.isError ?? false }).toEqual({ label: c.label, isError: false });
-  for (const c of [...byLabel("route error"), ...byLabel("consult error")]) expect({ label: c.label, isError: c.reply.isError }).toEqual({ label: c.label, isError: true });
+  for (const c of [...byLabel("route prompt"), ...byLabel("consult prompt")])
+    expect({ label: c.label, isError: c.reply.isError ?? false }).toEqual({ label: c.label, isError: false });
+  for (const c of [...byLabel("route error"), ...byLabel("consult error")])
+    expect({ label: c.label, isError: c.reply.isError }).toEqual({ label: c.label, isError: true });
   // Answers come back scrubbed. Error texts may not come back at all (a route trace says only
   // "unavailable", never the CLI's words), so they need no marker — only no leak.
-  for (const c of [...byLabel("route prompt"), ...byLabel("consult prompt")]) expect({ label: c.label, redacted: strings(c.reply).some((t) => t.includes("[REDACTED:")) }).toEqual({ label: c.label, redacted: true });
+  for (const c of [...byLabel("route prompt"), ...byLabel("consult prompt")])
+    expect({ label: c.label, redacted: strings(c.reply).some((t) => t.includes("[REDACTED:")) }).toEqual({ label: c.label, redacted: true });
 
   const leaks: string[] = [];
   for (const c of calls) {
@@ -94,7 +109,10 @@ test(`${CREDENTIALS.length} credential formats survive in no reply and nowhere i
   try {
     const db = store.value.db;
     db.run("PRAGMA wal_checkpoint(TRUNCATE)");
-    const tables = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((t) => t.name);
+    const tables = db
+      .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .all()
+      .map((t) => t.name);
     let rows = 0;
     for (const table of tables) {
       for (const row of db.query<Record<string, unknown>, []>(`SELECT * FROM "${table}"`).all()) {
@@ -112,7 +130,8 @@ test(`${CREDENTIALS.length} credential formats survive in no reply and nowhere i
   for (const path of [box.dbPath, `${box.dbPath}-wal`, `${box.dbPath}-journal`]) {
     if (!existsSync(path)) continue;
     const bytes = readFileSync(path);
-    for (const cred of CREDENTIALS) if (forms(cred.secret).some((f) => bytes.includes(Buffer.from(f, "utf8")))) leaks.push(`raw bytes of ${path.slice(box.root.length)}: ${cred.name}`);
+    for (const cred of CREDENTIALS)
+      if (forms(cred.secret).some((f) => bytes.includes(Buffer.from(f, "utf8")))) leaks.push(`raw bytes of ${path.slice(box.root.length)}: ${cred.name}`);
   }
   // Regression guard: CamelCase values with digits (MySecretPass1, AWS secrets without + or /) once
   // passed as "type names" and leaked (fixed in src/safety/redact.ts).

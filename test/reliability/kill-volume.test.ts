@@ -61,7 +61,10 @@ async function hanging(prompt: string): Promise<number> {
   return pid;
 }
 
-const routeArgs = (prompt: string, tier: string, extra: Record<string, unknown> = {}) => ({ name: "route", arguments: { prompt, cwd: box!.repo, tier, ...extra } });
+const routeArgs = (prompt: string, tier: string, extra: Record<string, unknown> = {}) => ({
+  name: "route",
+  arguments: { prompt, cwd: box!.repo, tier, ...extra },
+});
 
 async function runOne(i: number): Promise<{ kind: Kind; answered: string }> {
   const kind = KINDS[i % KINDS.length] as Kind;
@@ -79,7 +82,10 @@ async function runOne(i: number): Promise<{ kind: Kind; answered: string }> {
     await hanging(prompt);
     abort.abort("reliability: cancel");
     // The SDK settles a cancelled request on the client side; the server must not answer it.
-    const outcome = await pending.then(() => "answered", (error: unknown) => String(error));
+    const outcome = await pending.then(
+      () => "answered",
+      (error: unknown) => String(error),
+    );
     expect(outcome).toContain("cancel");
     return { kind, answered: "cancelled" };
   }
@@ -93,40 +99,53 @@ async function runOne(i: number): Promise<{ kind: Kind; answered: string }> {
   return { kind, answered: "job_cancel" };
 }
 
-test(`${RUNS} timeout/cancel runs with SIGTERM-ignoring grandchildren leave no survivor`, async () => {
-  const started = performance.now();
-  box = makeSandbox({});
-  box.writeConfig(CONFIG);
-  session = await connect(box.env);
+test(
+  `${RUNS} timeout/cancel runs with SIGTERM-ignoring grandchildren leave no survivor`,
+  async () => {
+    const started = performance.now();
+    box = makeSandbox({});
+    box.writeConfig(CONFIG);
+    session = await connect(box.env);
 
-  const results = await pool(CONCURRENCY, Array.from({ length: RUNS }, (_, i) => () => runOne(i)));
-  expect(results).toHaveLength(RUNS);
+    const results = await pool(
+      CONCURRENCY,
+      Array.from({ length: RUNS }, (_, i) => () => runOne(i)),
+    );
+    expect(results).toHaveLength(RUNS);
 
-  const hangers = recordedPids(box.records, "hangers");
-  const grandchildren = recordedPids(box.records, "grandchildren");
-  const cancelledRuns = results.filter((r) => r.kind !== "timeout").length;
-  // Every cancelled run waited for its hanger; timed runs usually get there within their 1 s too.
-  expect(hangers.length).toBeGreaterThanOrEqual(cancelledRuns);
-  expect(grandchildren.length).toBeGreaterThanOrEqual(cancelledRuns);
-  const all = [...hangers, ...grandchildren];
-  const survivors = await waitFor(() => (all.some(alive) ? undefined : all.filter(alive)), 15_000, "every recorded pid to die").catch(() => all.filter(alive));
-  expect(survivors).toEqual([]);
+    const hangers = recordedPids(box.records, "hangers");
+    const grandchildren = recordedPids(box.records, "grandchildren");
+    const cancelledRuns = results.filter((r) => r.kind !== "timeout").length;
+    // Every cancelled run waited for its hanger; timed runs usually get there within their 1 s too.
+    expect(hangers.length).toBeGreaterThanOrEqual(cancelledRuns);
+    expect(grandchildren.length).toBeGreaterThanOrEqual(cancelledRuns);
+    const all = [...hangers, ...grandchildren];
+    const survivors = await waitFor(() => (all.some(alive) ? undefined : all.filter(alive)), 15_000, "every recorded pid to die").catch(() =>
+      all.filter(alive),
+    );
+    expect(survivors).toEqual([]);
 
-  // The server is still up, and the store says how each run ended.
-  const tiers = (await session.client.callTool({ name: "list_tiers", arguments: {} })) as ToolReply;
-  expect(tiers.isError).toBeFalsy();
-  const store = openStore(box.dbPath, { readonly: true });
-  if (!store.ok) throw new Error(store.error.message);
-  try {
-    const runs = await waitFor(() => {
-      const rows = store.value.runs.listRuns({ limit: 10_000 }).filter((r) => r.prompt?.startsWith("reliability run "));
-      return rows.length === RUNS && rows.every((r) => r.status !== "running") ? rows : undefined;
-    }, 15_000, "every run to be finished in the store");
-    const count = (status: string) => runs.filter((r) => r.status === status).length;
-    expect({ failed: count("failed"), cancelled: count("cancelled") }).toEqual({ failed: RUNS - cancelledRuns, cancelled: cancelledRuns });
-    expect(runs.filter((r) => r.status === "failed").every((r) => r.errorCode === "timeout")).toBe(true);
-  } finally {
-    store.value.close();
-  }
-  process.stderr.write(`[reliability] kill volume: ${RUNS} runs, ${hangers.length} hangers, ${grandchildren.length} grandchildren, ${elapsed(started)} ms\n`);
-}, scale(120_000, 600_000));
+    // The server is still up, and the store says how each run ended.
+    const tiers = (await session.client.callTool({ name: "list_tiers", arguments: {} })) as ToolReply;
+    expect(tiers.isError).toBeFalsy();
+    const store = openStore(box.dbPath, { readonly: true });
+    if (!store.ok) throw new Error(store.error.message);
+    try {
+      const runs = await waitFor(
+        () => {
+          const rows = store.value.runs.listRuns({ limit: 10_000 }).filter((r) => r.prompt?.startsWith("reliability run "));
+          return rows.length === RUNS && rows.every((r) => r.status !== "running") ? rows : undefined;
+        },
+        15_000,
+        "every run to be finished in the store",
+      );
+      const count = (status: string) => runs.filter((r) => r.status === status).length;
+      expect({ failed: count("failed"), cancelled: count("cancelled") }).toEqual({ failed: RUNS - cancelledRuns, cancelled: cancelledRuns });
+      expect(runs.filter((r) => r.status === "failed").every((r) => r.errorCode === "timeout")).toBe(true);
+    } finally {
+      store.value.close();
+    }
+    process.stderr.write(`[reliability] kill volume: ${RUNS} runs, ${hangers.length} hangers, ${grandchildren.length} grandchildren, ${elapsed(started)} ms\n`);
+  },
+  scale(120_000, 600_000),
+);

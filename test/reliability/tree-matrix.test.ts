@@ -118,9 +118,15 @@ function expected(c: Case): Row[] {
 /** agy's login file (no D-Bus here, research/cli-agy.md §6) and pi's provider in its models.json. */
 function signInAgyAndPi(home: string): void {
   mkdirSync(join(home, ".gemini", "antigravity-cli"), { recursive: true });
-  writeFileSync(join(home, ".gemini", "antigravity-cli", "antigravity-oauth-token"), JSON.stringify({ access_token: "ya29.fake", refresh_token: "1//fake", auth_method: "consumer" }));
+  writeFileSync(
+    join(home, ".gemini", "antigravity-cli", "antigravity-oauth-token"),
+    JSON.stringify({ access_token: "ya29.fake", refresh_token: "1//fake", auth_method: "consumer" }),
+  );
   mkdirSync(join(home, ".pi", "agent"), { recursive: true });
-  writeFileSync(join(home, ".pi", "agent", "models.json"), JSON.stringify({ providers: { fake: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", apiKey: "dummy", models: [{ id: "fake-model" }] } } }));
+  writeFileSync(
+    join(home, ".pi", "agent", "models.json"),
+    JSON.stringify({ providers: { fake: { baseUrl: "http://127.0.0.1:9/v1", api: "openai-completions", apiKey: "dummy", models: [{ id: "fake-model" }] } } }),
+  );
 }
 
 let box: Sandbox | undefined;
@@ -135,7 +141,9 @@ async function runCase(s: McpSession, c: Case): Promise<{ c: Case; rows: Row[]; 
   const repo = makeRepo(join(box!.projects, c.id));
   // Staging a clean file changes nothing: give `stage` something to stage.
   if (c.mutation === "stage") writeFileSync(join(repo, "README.md"), "dirty before the run\n");
-  const reply = (await s.client.callTool({ name: "route", arguments: { prompt: promptFor(c), cwd: repo, tier: "heavy" } }, undefined, { timeout: 120_000 })) as ToolReply;
+  const reply = (await s.client.callTool({ name: "route", arguments: { prompt: promptFor(c), cwd: repo, tier: "heavy" } }, undefined, {
+    timeout: 120_000,
+  })) as ToolReply;
   const rows = attemptsOf(reply).map((a): Row => [a.agent, a.outcome, a.fellBack, a.treeChanged]);
   return { c, rows, isError: reply.isError === true };
 }
@@ -153,13 +161,18 @@ test("tree-mutation matrix: zero fallbacks after any mutation, 100% on clean fas
       writeFileSync(configPath, configFor(backend, spec), { mode: 0o600 });
       const s = await connect({ ...box!.env, ORCHESTRATE_CONFIG: configPath });
       sessions.push(s);
-      return pool(2, all.filter((c) => c.backend === backend).map((c) => () => runCase(s, c)));
+      return pool(
+        2,
+        all.filter((c) => c.backend === backend).map((c) => () => runCase(s, c)),
+      );
     }),
   );
   const flat = results.flat();
   expect(flat).toHaveLength(all.length);
 
-  const mismatches = flat.filter((r) => JSON.stringify(r.rows) !== JSON.stringify(expected(r.c))).map((r) => ({ id: r.c.id, got: r.rows, want: expected(r.c) }));
+  const mismatches = flat
+    .filter((r) => JSON.stringify(r.rows) !== JSON.stringify(expected(r.c)))
+    .map((r) => ({ id: r.c.id, got: r.rows, want: expected(r.c) }));
   expect(mismatches).toEqual([]);
 
   const mutated = flat.filter((r) => r.c.mutation && JSON.stringify(expected(r.c)) !== JSON.stringify(expected({ ...r.c, kind: "clean" })));
@@ -169,5 +182,7 @@ test("tree-mutation matrix: zero fallbacks after any mutation, 100% on clean fas
   expect({ fallbacksAfterMutation, cleanFallbacks }).toEqual({ fallbacksAfterMutation: 0, cleanFallbacks: clean.length });
   // A terminal attempt never reached the second agent.
   expect(mutated.every((r) => r.isError && r.rows.length === 1)).toBe(true);
-  process.stderr.write(`[reliability] tree matrix: ${flat.length} routes (${mutated.length} mutated → 0 fallbacks; ${clean.length} clean → ${cleanFallbacks} fallbacks), ${elapsed(started)} ms\n`);
+  process.stderr.write(
+    `[reliability] tree matrix: ${flat.length} routes (${mutated.length} mutated → 0 fallbacks; ${clean.length} clean → ${cleanFallbacks} fallbacks), ${elapsed(started)} ms\n`,
+  );
 }, 600_000);

@@ -24,12 +24,16 @@ describe("ask planning", () => {
   });
 
   test("ordered keeps the written order; weighted picks in proportion and still lists every deployment", () => {
-    const ds = [{ id: "a", weight: 1 }, { id: "b", weight: 3 }, { id: "c", weight: 1 }];
+    const ds = [
+      { id: "a", weight: 1 },
+      { id: "b", weight: 3 },
+      { id: "c", weight: 1 },
+    ];
     expect(orderDeployments(ds, "ordered", () => 0.99).map((d) => d.id)).toEqual(["a", "b", "c"]);
     expect(orderDeployments(ds, "weighted", () => 0).map((d) => d.id)).toEqual(["a", "b", "c"]);
     expect(orderDeployments(ds, "weighted", () => 0.5)[0]?.id).toBe("b");
     let seed = 1;
-    const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     const firsts: Record<string, number> = { a: 0, b: 0, c: 0 };
     for (let i = 0; i < 5000; i++) {
       const order = orderDeployments(ds, "weighted", rand);

@@ -9,7 +9,11 @@ const FIXTURES = join(import.meta.dir, "..", "fixtures", "codex");
 describe("progress wording", () => {
   test("a codex warning item is shown as a warning, not as retrying", () => {
     const stdout = readFileSync(join(FIXTURES, "codex-fake-custom-provider-basic.stdout"), "utf8");
-    const texts = stdout.split("\n").flatMap((line) => codexAdapter.parse(line)).map(describeEvent).filter((t) => t !== undefined);
+    const texts = stdout
+      .split("\n")
+      .flatMap((line) => codexAdapter.parse(line))
+      .map(describeEvent)
+      .filter((t) => t !== undefined);
     expect(texts[0]).toStartWith("warning: Model metadata for `fake-model` not found.");
     expect(texts.some((t) => t.startsWith("retrying"))).toBe(false);
   });

@@ -13,7 +13,11 @@ import { agent } from "../helpers/config.ts";
 
 /** One JSON line per event; the fake adapter parses them back. */
 const line = (e: AgentEvent): string => JSON.stringify(e);
-const adapter: Adapter = { ...claudeAdapter, parse: (l) => (l.startsWith("{") ? [JSON.parse(l) as AgentEvent] : []), classify: (o) => (o.exitCode === 0 ? undefined : "task_failed") };
+const adapter: Adapter = {
+  ...claudeAdapter,
+  parse: (l) => (l.startsWith("{") ? [JSON.parse(l) as AgentEvent] : []),
+  classify: (o) => (o.exitCode === 0 ? undefined : "task_failed"),
+};
 
 interface Script {
   lines: string[];
@@ -31,7 +35,14 @@ function channel(script: Script, seen: { io?: StreamIO } = {}): Channel {
         io.onLine(l);
       }
       const stopped = io.signal.aborted ? (io.signal.reason as TransportEnd["endReason"]) : undefined;
-      return { endReason: stopped ?? "exit", exitCode: stopped ? null : 0, signal: stopped ? "SIGTERM" : null, stderrTail: "", rawStdoutTail: "", ...script.end };
+      return {
+        endReason: stopped ?? "exit",
+        exitCode: stopped ? null : 0,
+        signal: stopped ? "SIGTERM" : null,
+        stderrTail: "",
+        rawStdoutTail: "",
+        ...script.end,
+      };
     },
   };
 }
@@ -78,7 +89,14 @@ describe("stream: lines → events → fold, guards abort the channel", () => {
     const events: AgentEvent[] = [];
     const activity: string[] = [];
     const streamed = await streamAttempt({
-      channel: channel({ lines: [line({ kind: "session", sessionId: "s1" }), "plain text", line({ kind: "tool", name: "Bash", detail: "ls", phase: "start", acts: true }), line({ kind: "text", text: "done" })] }),
+      channel: channel({
+        lines: [
+          line({ kind: "session", sessionId: "s1" }),
+          "plain text",
+          line({ kind: "tool", name: "Bash", detail: "ls", phase: "start", acts: true }),
+          line({ kind: "text", text: "done" }),
+        ],
+      }),
       parse: adapter.parse,
       guards: attemptGuards({}),
       timeoutMs: 1000,
@@ -110,7 +128,13 @@ describe("stream: lines → events → fold, guards abort the channel", () => {
     const caller = new AbortController();
     caller.abort("shutdown");
     const seen: { io?: StreamIO } = {};
-    const streamed = await streamAttempt({ channel: channel({ lines: [line({ kind: "text", text: "x" })] }, seen), parse: adapter.parse, guards: [], timeoutMs: 1000, signal: caller.signal });
+    const streamed = await streamAttempt({
+      channel: channel({ lines: [line({ kind: "text", text: "x" })] }, seen),
+      parse: adapter.parse,
+      guards: [],
+      timeoutMs: 1000,
+      signal: caller.signal,
+    });
     expect(seen.io?.signal.aborted).toBe(true);
     expect(streamed.end.endReason).toBe("shutdown");
   });
@@ -149,7 +173,13 @@ describe("stream: capacity retries end the run fast", () => {
 
   test("a retry line on stderr counts, read by the backend's stderr parser", async () => {
     const parseStderr = (l: string): AgentEvent[] => (l.includes("stream error") ? [{ kind: "retry", message: l, failure: "capacity" }] : []);
-    const streamed = await streamAttempt({ channel: holding([], ["level=INFO message=init", 'level=ERROR message="stream error"', 'level=ERROR message="stream error"']), parse: adapter.parse, parseStderr, guards: attemptGuards({}), timeoutMs: 10_000 });
+    const streamed = await streamAttempt({
+      channel: holding([], ["level=INFO message=init", 'level=ERROR message="stream error"', 'level=ERROR message="stream error"']),
+      parse: adapter.parse,
+      parseStderr,
+      guards: attemptGuards({}),
+      timeoutMs: 10_000,
+    });
     expect(streamed.trip?.guard).toBe("capacity_retry");
     expect(streamed.events.map((e) => e.kind)).toEqual(["retry", "retry"]);
   });
@@ -219,7 +249,14 @@ describe("runAttempt through a transport", () => {
     const t = transport((r) => ({ ok: true, request: r, channel: channel({ lines: [hopeless] }) }));
     expect(await runAttempt(spec(t))).toMatchObject({ failure: "transport", reason: "unavailable" });
     const caller = new AbortController();
-    const cancelling: Transport = { kind: "fake", prepare: async (i) => ({ ok: true, request: i.request, channel: { target: "/fake/cli", run: async (io) => (caller.abort("cancelled"), channel({ lines: [hopeless] }).run(io)) } }) };
+    const cancelling: Transport = {
+      kind: "fake",
+      prepare: async (i) => ({
+        ok: true,
+        request: i.request,
+        channel: { target: "/fake/cli", run: async (io) => (caller.abort("cancelled"), channel({ lines: [hopeless] }).run(io)) },
+      }),
+    };
     expect(await runAttempt(spec(cancelling, { signal: caller.signal }))).toMatchObject({ failure: "cancelled", reason: "cancelled by the client" });
   });
 
@@ -227,12 +264,20 @@ describe("runAttempt through a transport", () => {
     const loop = [line({ kind: "retry", message: "429", failure: "capacity" }), line({ kind: "retry", message: "429", failure: "capacity", retryAfterSec: 3 })];
     const t = transport((r) => ({ ok: true, request: r, channel: holding(loop) }));
     expect(await runAttempt(spec(t))).toMatchObject({ failure: "capacity", reason: "unavailable", retryAfterSec: 3 });
-    const long = transport((r) => ({ ok: true, request: r, channel: holding([line({ kind: "retry", message: "429", failure: "capacity", retryAfterSec: 90 })]) }));
+    const long = transport((r) => ({
+      ok: true,
+      request: r,
+      channel: holding([line({ kind: "retry", message: "429", failure: "capacity", retryAfterSec: 90 })]),
+    }));
     expect(await runAttempt(spec(long))).toMatchObject({ failure: "capacity", retryAfterSec: 90 });
   });
 
   test("a retry-after on a run that did not fail for capacity is not carried", async () => {
-    const t = transport((r) => ({ ok: true, request: r, channel: channel({ lines: [line({ kind: "retry", message: "429", failure: "capacity", retryAfterSec: 2 }), line({ kind: "text", text: "ok" })] }) }));
+    const t = transport((r) => ({
+      ok: true,
+      request: r,
+      channel: channel({ lines: [line({ kind: "retry", message: "429", failure: "capacity", retryAfterSec: 2 }), line({ kind: "text", text: "ok" })] }),
+    }));
     const result = await runAttempt(spec(t));
     expect(result.failure).toBeUndefined();
     expect(result.retryAfterSec).toBeUndefined();
@@ -246,9 +291,15 @@ describe("runAttempt through a transport", () => {
 
   test("a failure carries the backend's explanation; a success asks for none", async () => {
     const asked: number[] = [];
-    const explaining: Adapter = { ...adapter, explain: (o) => (asked.push(o.exitCode ?? -1), o.stderrTail.includes("root") ? "claude refuses bypassPermissions as root" : undefined) };
+    const explaining: Adapter = {
+      ...adapter,
+      explain: (o) => (asked.push(o.exitCode ?? -1), o.stderrTail.includes("root") ? "claude refuses bypassPermissions as root" : undefined),
+    };
     const failing = transport((r) => ({ ok: true, request: r, channel: channel({ lines: [], end: { exitCode: 1, stderrTail: "running as root" } }) }));
-    expect(await runAttempt(spec(failing, { adapter: explaining }))).toMatchObject({ failure: "task_failed", explanation: "claude refuses bypassPermissions as root" });
+    expect(await runAttempt(spec(failing, { adapter: explaining }))).toMatchObject({
+      failure: "task_failed",
+      explanation: "claude refuses bypassPermissions as root",
+    });
     const fine = transport((r) => ({ ok: true, request: r, channel: channel({ lines: [line({ kind: "text", text: "ok" })] }) }));
     const ok = await runAttempt(spec(fine, { adapter: explaining }));
     expect(ok.failure).toBeUndefined();
@@ -257,7 +308,11 @@ describe("runAttempt through a transport", () => {
   });
 
   test("a failed start is not spawned", async () => {
-    const t = transport((r) => ({ ok: true, request: r, channel: channel({ lines: [], end: { endReason: "spawn_failed", exitCode: null, startError: "ENOENT" } }) }));
+    const t = transport((r) => ({
+      ok: true,
+      request: r,
+      channel: channel({ lines: [], end: { endReason: "spawn_failed", exitCode: null, startError: "ENOENT" } }),
+    }));
     expect(await runAttempt(spec(t))).toMatchObject({ failure: "not_installed", spawned: false, reason: "could not start the CLI (ENOENT)" });
   });
 });

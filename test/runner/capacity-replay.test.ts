@@ -38,7 +38,9 @@ function timeline(name: string): { lines: Line[]; exitMs: number } {
 
 /** pi's RPC captures: the stdout records, and in the timeline the ms each one arrived at (`<` lines, in order). */
 function piTimeline(version: string): { lines: Line[]; exitMs: number } {
-  const records = readFileSync(join(DIR, `pi-${version}-rpc-429.stdout`), "utf8").split("\n").filter((l) => l.trim() !== "");
+  const records = readFileSync(join(DIR, `pi-${version}-rpc-429.stdout`), "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
   const times = readFileSync(join(DIR, `pi-${version}-rpc-429.timeline`), "utf8").split("\n");
   const arrivals = times.flatMap((l) => /^(\d+)ms < /.exec(l)?.[1] ?? []).map(Number);
   const exitMs = Number(times.map((l) => /^(\d+)ms exit/.exec(l)?.[1]).find(Boolean));
@@ -70,7 +72,10 @@ function replay(adapter: Adapter, run: { lines: Line[]; exitMs: number }): Repla
     for (const event of events) {
       out.events.push(event);
       if (event.kind === "retry" && event.failure === "capacity") out.firstSignalMs ??= line.atMs;
-      trip(line.atMs, set.see(event, () => foldEvents([]), line.atMs));
+      trip(
+        line.atMs,
+        set.see(event, () => foldEvents([]), line.atMs),
+      );
     }
     if (out.tripMs !== undefined) break;
   }

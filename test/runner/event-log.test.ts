@@ -4,8 +4,12 @@ import { EventFolder, foldEvents } from "../../src/backends/fold.ts";
 import type { AgentEvent } from "../../src/backends/contract.ts";
 
 function longStream(n: number): AgentEvent[] {
-  const events: AgentEvent[] = [{ kind: "session", sessionId: "s" }, { kind: "model", model: "m-1" }];
-  for (let i = 0; i < n; i++) events.push({ kind: "tool", name: "Bash", phase: "end", acts: i === 3, detail: `step ${i}` }, { kind: "usage", delta: true, usage: { inputTokens: 1 } });
+  const events: AgentEvent[] = [
+    { kind: "session", sessionId: "s" },
+    { kind: "model", model: "m-1" },
+  ];
+  for (let i = 0; i < n; i++)
+    events.push({ kind: "tool", name: "Bash", phase: "end", acts: i === 3, detail: `step ${i}` }, { kind: "usage", delta: true, usage: { inputTokens: 1 } });
   events.push({ kind: "text", text: "the answer" }, { kind: "error", message: "late warning" }, { kind: "final", ok: true, text: "the answer" });
   return events;
 }

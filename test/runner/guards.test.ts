@@ -2,7 +2,16 @@ import { describe, expect, test } from "bun:test";
 import type { AgentEvent, Usage } from "../../src/backends/contract.ts";
 import { foldEvents, type FoldedRun } from "../../src/backends/fold.ts";
 import type { AgentLimits } from "../../src/config/types.ts";
-import { attemptGuards, budgetGuard, CAPACITY_QUIET_MS, capacityRetryGuard, GuardSet, hopelessRetryGuard, webTurnGuard, type Guard } from "../../src/runner/guards.ts";
+import {
+  attemptGuards,
+  budgetGuard,
+  CAPACITY_QUIET_MS,
+  capacityRetryGuard,
+  GuardSet,
+  hopelessRetryGuard,
+  webTurnGuard,
+  type Guard,
+} from "../../src/runner/guards.ts";
 
 const usage = (u: Usage): AgentEvent => ({ kind: "usage", usage: u });
 const foldedWith = (u: Usage) => (): FoldedRun => ({ ...foldEvents([]), usage: u });
@@ -31,15 +40,27 @@ describe("one guard: event (+ folded usage) → trip", () => {
   test("web turns: the call that spends the limit runs, the next one trips; ends and other tools do not count", () => {
     const guard = webTurnGuard(2);
     const search = (phase: "start" | "end"): AgentEvent => ({ kind: "tool", name: "web_search", phase, acts: false, web: "search" });
-    const seen = [search("start"), search("end"), { kind: "tool", name: "Read", phase: "start", acts: false } as const, search("start"), search("end")].map((e) => guard.see(e, foldedWith({}), 0));
+    const seen = [search("start"), search("end"), { kind: "tool", name: "Read", phase: "start", acts: false } as const, search("start"), search("end")].map(
+      (e) => guard.see(e, foldedWith({}), 0),
+    );
     expect(seen.every((t) => t === undefined)).toBe(true);
     expect(guard.see(search("start"), foldedWith({}), 0)).toEqual({ guard: "budget", stop: "budget_exceeded", failure: "budget", beatsCancel: true });
     expect(attemptGuards({}).length + 1).toBe(attemptGuards({}, CAPACITY_QUIET_MS, 2).length);
   });
 
   test("what each trip asks for and stands for", () => {
-    expect(budgetGuard({ maxTokens: 0 }).see(usage({}), foldedWith({ inputTokens: 1 }), 0)).toEqual({ guard: "budget", stop: "budget_exceeded", failure: "budget", beatsCancel: true });
-    expect(hopelessRetryGuard.see({ kind: "retry", message: "x", hopeless: true }, foldedWith({}), 0)).toEqual({ guard: "hopeless_retry", stop: "cancelled", failure: "transport", beatsCancel: false });
+    expect(budgetGuard({ maxTokens: 0 }).see(usage({}), foldedWith({ inputTokens: 1 }), 0)).toEqual({
+      guard: "budget",
+      stop: "budget_exceeded",
+      failure: "budget",
+      beatsCancel: true,
+    });
+    expect(hopelessRetryGuard.see({ kind: "retry", message: "x", hopeless: true }, foldedWith({}), 0)).toEqual({
+      guard: "hopeless_retry",
+      stop: "cancelled",
+      failure: "transport",
+      beatsCancel: false,
+    });
   });
 
   test("the fold is read only for usage events", () => {
@@ -87,7 +108,12 @@ describe("GuardSet: stops once per guard, verdict by guard order", () => {
  */
 describe("capacity guard: a retry loop ends fast, a recovered transient runs on", () => {
   type Step = [number, AgentEvent | "tick"];
-  const capacity = (retryAfterSec?: number): AgentEvent => ({ kind: "retry", message: "429, retrying", failure: "capacity", ...(retryAfterSec !== undefined ? { retryAfterSec } : {}) });
+  const capacity = (retryAfterSec?: number): AgentEvent => ({
+    kind: "retry",
+    message: "429, retrying",
+    failure: "capacity",
+    ...(retryAfterSec !== undefined ? { retryAfterSec } : {}),
+  });
   const transport: AgentEvent = { kind: "retry", message: "stream disconnected", failure: "transport" };
   const notice: AgentEvent = { kind: "retry", message: "Model metadata for `x` not found" };
   const text: AgentEvent = { kind: "text", text: "PONG" };
@@ -97,22 +123,148 @@ describe("capacity guard: a retry loop ends fast, a recovered transient runs on"
   const q = CAPACITY_QUIET_MS;
   const rows: [string, Step[], number | undefined][] = [
     // Timings from research/retries-and-trust.md and transcripts/retries/.
-    ["codex 429: Reconnecting 1/5 at 0.46 s, 2/5 at 1.49 s → the second consecutive signal", [[460, capacity()], [1490, capacity()]], 1490],
-    ["codex transient 429: the same first line, the answer 1.03 s later", [[414, capacity()], [1449, text], [1466, { kind: "final", ok: true }], [1414 + q, "tick"]], undefined],
-    ["opencode transient 503: its stderr line, then step_start 2.39 s later", [[4615, capacity()], [7005, { kind: "step" }], [4615 + q, "tick"]], undefined],
-    ["opencode 429: stream error lines 1.0 s apart", [[6102, capacity()], [7144, capacity()]], 7144],
-    ["claude transient 529: api_retry, the answer 0.61 s later", [[878, capacity(0.59)], [1485, text], [20_000, "tick"]], undefined],
+    [
+      "codex 429: Reconnecting 1/5 at 0.46 s, 2/5 at 1.49 s → the second consecutive signal",
+      [
+        [460, capacity()],
+        [1490, capacity()],
+      ],
+      1490,
+    ],
+    [
+      "codex transient 429: the same first line, the answer 1.03 s later",
+      [
+        [414, capacity()],
+        [1449, text],
+        [1466, { kind: "final", ok: true }],
+        [1414 + q, "tick"],
+      ],
+      undefined,
+    ],
+    [
+      "opencode transient 503: its stderr line, then step_start 2.39 s later",
+      [
+        [4615, capacity()],
+        [7005, { kind: "step" }],
+        [4615 + q, "tick"],
+      ],
+      undefined,
+    ],
+    [
+      "opencode 429: stream error lines 1.0 s apart",
+      [
+        [6102, capacity()],
+        [7144, capacity()],
+      ],
+      7144,
+    ],
+    [
+      "claude transient 529: api_retry, the answer 0.61 s later",
+      [
+        [878, capacity(0.59)],
+        [1485, text],
+        [20_000, "tick"],
+      ],
+      undefined,
+    ],
     ["claude with retry-after 20: the announced wait is the answer", [[700, capacity(20)]], 700],
-    ["a retry-after just under the window waits for the window", [[0, capacity(q / 1000 - 1)], [q - 1, "tick"], [q, "tick"]], q],
-    ["one signal and then silence: the window", [[500, capacity()], [500 + q - 1, "tick"], [500 + q, "tick"]], 500 + q],
-    ["pi: a failed attempt's error between two auto_retry_start lines is no progress", [[2300, failedAttempt], [2300, capacity()], [6300, failedAttempt], [6300, capacity()]], 6300],
-    ["progress between two signals: two transients, not one loop", [[0, capacity()], [1000, text], [5000, capacity()], [6000, text], [30_000, "tick"]], undefined],
-    ["a read-only tool is progress too", [[0, capacity()], [1000, read], [2000, capacity()], [2000 + q - 1, "tick"]], undefined],
-    ["a failed final is no progress", [[0, capacity()], [10, { kind: "final", ok: false, message: "x" }], [q, "tick"]], q],
-    ["transport retries and plain notices are not capacity signals", [[0, transport], [10, notice], [20, transport], [60_000, "tick"]], undefined],
-    ["a notice between two capacity signals does not break the run of them", [[0, capacity()], [10, notice], [1000, capacity()]], 1000],
-    ["a run that acted never trips: it cannot fall back, and may still recover", [[0, edit], [10, capacity()], [20, capacity(60)], [60_000, "tick"]], undefined],
-    ["acting after the first signal calls the watch off", [[0, capacity()], [500, edit], [900, capacity()], [60_000, "tick"]], undefined],
+    [
+      "a retry-after just under the window waits for the window",
+      [
+        [0, capacity(q / 1000 - 1)],
+        [q - 1, "tick"],
+        [q, "tick"],
+      ],
+      q,
+    ],
+    [
+      "one signal and then silence: the window",
+      [
+        [500, capacity()],
+        [500 + q - 1, "tick"],
+        [500 + q, "tick"],
+      ],
+      500 + q,
+    ],
+    [
+      "pi: a failed attempt's error between two auto_retry_start lines is no progress",
+      [
+        [2300, failedAttempt],
+        [2300, capacity()],
+        [6300, failedAttempt],
+        [6300, capacity()],
+      ],
+      6300,
+    ],
+    [
+      "progress between two signals: two transients, not one loop",
+      [
+        [0, capacity()],
+        [1000, text],
+        [5000, capacity()],
+        [6000, text],
+        [30_000, "tick"],
+      ],
+      undefined,
+    ],
+    [
+      "a read-only tool is progress too",
+      [
+        [0, capacity()],
+        [1000, read],
+        [2000, capacity()],
+        [2000 + q - 1, "tick"],
+      ],
+      undefined,
+    ],
+    [
+      "a failed final is no progress",
+      [
+        [0, capacity()],
+        [10, { kind: "final", ok: false, message: "x" }],
+        [q, "tick"],
+      ],
+      q,
+    ],
+    [
+      "transport retries and plain notices are not capacity signals",
+      [
+        [0, transport],
+        [10, notice],
+        [20, transport],
+        [60_000, "tick"],
+      ],
+      undefined,
+    ],
+    [
+      "a notice between two capacity signals does not break the run of them",
+      [
+        [0, capacity()],
+        [10, notice],
+        [1000, capacity()],
+      ],
+      1000,
+    ],
+    [
+      "a run that acted never trips: it cannot fall back, and may still recover",
+      [
+        [0, edit],
+        [10, capacity()],
+        [20, capacity(60)],
+        [60_000, "tick"],
+      ],
+      undefined,
+    ],
+    [
+      "acting after the first signal calls the watch off",
+      [
+        [0, capacity()],
+        [500, edit],
+        [900, capacity()],
+        [60_000, "tick"],
+      ],
+      undefined,
+    ],
   ];
   for (const [name, steps, expected] of rows) {
     test(name, () => {

@@ -22,7 +22,13 @@ function person(settings?: string): string {
 }
 
 const cap = (s: Json): Json => ({ ...s, general: { maxAttempts: 2 } });
-const spec = (root: string): HomeOverlay => ({ envVar: "GEMINI_CLI_HOME", root, entries: [".gemini", ".agents"], settings: { ".gemini/settings.json": cap }, keep: [".gemini/tmp", ".gemini/history"] });
+const spec = (root: string): HomeOverlay => ({
+  envVar: "GEMINI_CLI_HOME",
+  root,
+  entries: [".gemini", ".agents"],
+  settings: { ".gemini/settings.json": cap },
+  keep: [".gemini/tmp", ".gemini/history"],
+});
 
 describe("home overlay", () => {
   test("every entry is a link to the person's own, the settings file is theirs adjusted, and it is all gone after", () => {
@@ -32,8 +38,13 @@ describe("home overlay", () => {
     if (!built) throw new Error("no overlay");
     const copy = join(built.dir, ".gemini");
     expect(lstatSync(built.dir).mode & 0o777).toBe(0o700);
-    for (const name of ["oauth_creds.json", "trustedFolders.json", "extensions", "tmp", "history"]) expect(readlinkSync(join(copy, name))).toBe(join(home, ".gemini", name));
-    expect(JSON.parse(readFileSync(join(copy, "settings.json"), "utf8"))).toEqual({ security: { auth: { selectedType: "oauth-personal" } }, url: "http://x//y", general: { maxAttempts: 2 } });
+    for (const name of ["oauth_creds.json", "trustedFolders.json", "extensions", "tmp", "history"])
+      expect(readlinkSync(join(copy, name))).toBe(join(home, ".gemini", name));
+    expect(JSON.parse(readFileSync(join(copy, "settings.json"), "utf8"))).toEqual({
+      security: { auth: { selectedType: "oauth-personal" } },
+      url: "http://x//y",
+      general: { maxAttempts: 2 },
+    });
     expect(lstatSync(join(copy, "settings.json")).mode & 0o777).toBe(0o600);
     // .agents does not exist for this person: nothing is invented for it.
     expect(existsSync(join(built.dir, ".agents"))).toBe(false);

@@ -29,7 +29,11 @@ describe("the user's MCP servers, by name", () => {
     mkdirSync(join(dir, "repo"));
     writeFileSync(join(dir, "cfg", "opencode", "opencode.jsonc"), `{ // mine\n "mcp": { "orchestrate": { "type": "local" }, "shared": {} } }`);
     writeFileSync(join(dir, "repo", "opencode.json"), JSON.stringify({ mcp: { "repo-server": {}, shared: {} } }));
-    expect(userMcpServerNames(adapters.opencode, { XDG_CONFIG_HOME: join(dir, "cfg"), HOME: dir }, join(dir, "repo")).sort()).toEqual(["orchestrate", "repo-server", "shared"]);
+    expect(userMcpServerNames(adapters.opencode, { XDG_CONFIG_HOME: join(dir, "cfg"), HOME: dir }, join(dir, "repo")).sort()).toEqual([
+      "orchestrate",
+      "repo-server",
+      "shared",
+    ]);
   });
 
   test("no config, or a broken one, is no servers (never a crash)", () => {

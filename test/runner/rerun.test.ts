@@ -40,7 +40,17 @@ function runs(scripts: { lines: string[]; end?: Partial<TransportEnd> }[]): Tran
   return { kind: "fake", count: () => n, prepare: async ({ request: r }) => ({ ok: true, request: r, channel: channel() }) };
 }
 
-const spec = (t: Transport, more: Partial<AttemptSpec> = {}): AttemptSpec => ({ agent: agent("a", "claude"), adapter: rerunning, request, env: {}, timeoutMs: 60_000, fingerprint: false, transport: t, ...more, maxDepth: more.maxDepth ?? 3 });
+const spec = (t: Transport, more: Partial<AttemptSpec> = {}): AttemptSpec => ({
+  agent: agent("a", "claude"),
+  adapter: rerunning,
+  request,
+  env: {},
+  timeoutMs: 60_000,
+  fingerprint: false,
+  transport: t,
+  ...more,
+  maxDepth: more.maxDepth ?? 3,
+});
 
 describe("runAttempt re-runs once where the backend asks", () => {
   test("a transient capacity failure: the re-run answers, the first run is kept for the trace", async () => {
@@ -75,7 +85,9 @@ describe("runAttempt re-runs once where the backend asks", () => {
   test("a cancel during the pause keeps the first failure and starts nothing", async () => {
     const t = runs([CAPACITY, ANSWER]);
     const caller = new AbortController();
-    const pending = runAttempt(spec(t, { adapter: { ...rerunning, traits: { ...claudeAdapter.traits, capacityRerun: { delayMs: 5_000 } } }, signal: caller.signal }));
+    const pending = runAttempt(
+      spec(t, { adapter: { ...rerunning, traits: { ...claudeAdapter.traits, capacityRerun: { delayMs: 5_000 } } }, signal: caller.signal }),
+    );
     await Bun.sleep(50);
     caller.abort("cancelled");
     const result = await pending;
@@ -85,8 +97,28 @@ describe("runAttempt re-runs once where the backend asks", () => {
 });
 
 describe("rerunDelayMs: which failures may go again", () => {
-  const first = (more: Partial<AttemptResult> = {}): AttemptResult => ({ failure: "capacity", reason: "unavailable", run: foldEvents([]), events: [], exitCode: 173, durationMs: 1_000, spawned: true, stderrTail: "", request, treeBefore: "t", treeAfter: "t", ...more });
-  const facts = (more: Partial<RerunFacts> = {}): RerunFacts => ({ traits: rerunning.traits, first: first(), fingerprinted: true, timeoutMs: 60_000, callerAborted: false, ...more });
+  const first = (more: Partial<AttemptResult> = {}): AttemptResult => ({
+    failure: "capacity",
+    reason: "unavailable",
+    run: foldEvents([]),
+    events: [],
+    exitCode: 173,
+    durationMs: 1_000,
+    spawned: true,
+    stderrTail: "",
+    request,
+    treeBefore: "t",
+    treeAfter: "t",
+    ...more,
+  });
+  const facts = (more: Partial<RerunFacts> = {}): RerunFacts => ({
+    traits: rerunning.traits,
+    first: first(),
+    fingerprinted: true,
+    timeoutMs: 60_000,
+    callerAborted: false,
+    ...more,
+  });
   test.each<[string, Partial<RerunFacts>, number | undefined]>([
     ["capacity, clean tree", {}, 20],
     ["the backend does not ask", { traits: claudeAdapter.traits }, undefined],

@@ -68,13 +68,29 @@ describe("the MCP stream", () => {
     output.on("data", (chunk: Buffer) => {
       written += chunk.toString();
     });
-    return { wire: stdioWire(input, output), lines: () => written.split("\n").filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>), raw: () => written };
+    return {
+      wire: stdioWire(input, output),
+      lines: () =>
+        written
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>),
+      raw: () => written,
+    };
   }
 
   test("replies, errors and notifications are scrubbed, and each stays one JSON line", () => {
     const { wire, lines, raw } = capture();
-    wire.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 7, progress: 1, message: `attempt 1/1 · running curl -H 'Authorization: Bearer ${GHP}'` } });
-    wire.send({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: `key ${PROJ}` }], structuredContent: { ok: true, answer: `export OPENAI_API_KEY="${PROJ}"` } } });
+    wire.send({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: 7, progress: 1, message: `attempt 1/1 · running curl -H 'Authorization: Bearer ${GHP}'` },
+    });
+    wire.send({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { content: [{ type: "text", text: `key ${PROJ}` }], structuredContent: { ok: true, answer: `export OPENAI_API_KEY="${PROJ}"` } },
+    });
     wire.send({ jsonrpc: "2.0", id: 2, error: { code: -32602, message: `No tool named "${GHP}".` } });
     wire.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: { line: `token=${GHP}` } } });
     expect(raw()).not.toContain(GHP);
@@ -141,7 +157,10 @@ describe("the dashboard", () => {
 
 describe("a terminal's escapes", () => {
   test("the scrubbing streams keep cursor and colour escapes and scrub the text between them", async () => {
-    const script = [`import { stderr } from "${join(REPO_ROOT, "src", "safety", "egress.ts")}";`, `stderr.write("\\x1b[2A\\r\\x1b[2K\\x1b[31mkey ${PROJ}\\x1b[0m\\x1b[2B\\r");`].join("\n");
+    const script = [
+      `import { stderr } from "${join(REPO_ROOT, "src", "safety", "egress.ts")}";`,
+      `stderr.write("\\x1b[2A\\r\\x1b[2K\\x1b[31mkey ${PROJ}\\x1b[0m\\x1b[2B\\r");`,
+    ].join("\n");
     const proc = Bun.spawn([process.execPath, "-e", script], { stdout: "pipe", stderr: "pipe" });
     const [err] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
     expect(err).toBe("\x1b[2A\r\x1b[2K\x1b[31mkey [REDACTED:openai]\x1b[0m\x1b[2B\r");

@@ -9,7 +9,6 @@ import { SHAPES } from "../helpers/credential-shapes.ts";
 
 const rand = secretGenerator(2111);
 
-
 /** A token a CLI coloured half of: the escape sits inside it. */
 const ANSI_SPLIT = { head: "ghp_", tail: rand(36) };
 
@@ -43,6 +42,14 @@ describe("redact: the shapes issue 21 found missing", () => {
   });
 
   test("the words around them stay: ordinary config and commands are not masked", () => {
-    for (const text of ["PWD=/home/alice/project", "url: https://example.com/docs?page=2", "signature_version: v4", "mysql -h db -P 3306 app", "Cookie: [REDACTED:cookie]", "login_url: https://x/login"]) expect(redact(text)).toBe(text);
+    for (const text of [
+      "PWD=/home/alice/project",
+      "url: https://example.com/docs?page=2",
+      "signature_version: v4",
+      "mysql -h db -P 3306 app",
+      "Cookie: [REDACTED:cookie]",
+      "login_url: https://x/login",
+    ])
+      expect(redact(text)).toBe(text);
   });
 });

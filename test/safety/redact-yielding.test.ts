@@ -11,7 +11,13 @@ import { SHAPES, shapesText } from "../helpers/credential-shapes.ts";
 /** Past the size where the yielding forms start to yield: the shapes, a PEM-ish block, escapes, filler. */
 function big(): string {
   const filler = material(200_000);
-  return [filler.slice(0, 70_000), shapesText(), "\x1b[31mtoken=\x1b[0mghp_0123456789abcdefghijklmnopqrstuvwxyzAB", "password: |\n  s3cr3t-block-value\n  more\nnext: 1", filler.slice(70_000)].join("\n");
+  return [
+    filler.slice(0, 70_000),
+    shapesText(),
+    "\x1b[31mtoken=\x1b[0mghp_0123456789abcdefghijklmnopqrstuvwxyzAB",
+    "password: |\n  s3cr3t-block-value\n  more\nnext: 1",
+    filler.slice(70_000),
+  ].join("\n");
 }
 
 describe("the yielding scrubber", () => {

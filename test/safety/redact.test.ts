@@ -22,7 +22,13 @@ const CASES: Case[] = [
   { name: "OpenAI legacy", kind: "openai", secret: j("sk-", rand(48)), text: "OPENAI_API_KEY=$", keep: ["OPENAI_API_KEY="] },
   { name: "OpenAI project", kind: "openai", secret: j("sk-proj-", rand(60, `${B64}_-`.replace(/[+/]/g, ""))), text: "key: $" },
   { name: "OpenAI service account", kind: "openai", secret: j("sk-svcacct-", rand(50)), text: "using $ now" },
-  { name: "Anthropic", kind: "anthropic", secret: j("sk-ant-api03-", rand(93), "AA"), text: 'export ANTHROPIC_API_KEY="$"', keep: ["export ANTHROPIC_API_KEY="] },
+  {
+    name: "Anthropic",
+    kind: "anthropic",
+    secret: j("sk-ant-api03-", rand(93), "AA"),
+    text: 'export ANTHROPIC_API_KEY="$"',
+    keep: ["export ANTHROPIC_API_KEY="],
+  },
   { name: "Anthropic admin", kind: "anthropic", secret: j("sk-ant-admin01-", rand(80)), text: "$" },
   { name: "OpenRouter", kind: "openrouter", secret: j("sk-or-v1-", rand(64, HEX)), text: "Authorization header would be $" },
   { name: "DeepSeek (sk- + hex)", kind: "openai", secret: j("sk-", rand(32, HEX)), text: "deepseek key $." },
@@ -37,19 +43,42 @@ const CASES: Case[] = [
   { name: "GitHub classic PAT", kind: "github", secret: j("ghp_", rand(36)), text: "git clone https://$@github.com/o/r", keep: ["@github.com/o/r"] },
   { name: "GitHub OAuth", kind: "github", secret: j("gho_", rand(36)), text: "$" },
   { name: "GitHub user-to-server", kind: "github", secret: j("ghu_", rand(36)), text: "$" },
-  { name: "GitHub server-to-server", kind: "github", secret: j("ghs_", rand(36)), text: "https://x-access-token:$@github.com/o/r.git", keep: ["x-access-token:", "@github.com"] },
+  {
+    name: "GitHub server-to-server",
+    kind: "github",
+    secret: j("ghs_", rand(36)),
+    text: "https://x-access-token:$@github.com/o/r.git",
+    keep: ["x-access-token:", "@github.com"],
+  },
   { name: "GitHub refresh", kind: "github", secret: j("ghr_", rand(36)), text: "$" },
   { name: "GitHub fine-grained PAT", kind: "github", secret: j("github_pat_", rand(22), "_", rand(59)), text: "GH_TOKEN=$" },
   { name: "GitLab PAT", kind: "gitlab", secret: j("glpat-", rand(20)), text: "PRIVATE-TOKEN: $", keep: ["PRIVATE-TOKEN: "] },
   { name: "Slack bot", kind: "slack", secret: j("xoxb-", rand(12, "0123456789"), "-", rand(13, "0123456789"), "-", rand(24)), text: "$" },
   { name: "Slack user", kind: "slack", secret: j("xoxp-", rand(12, "0123456789"), "-", rand(12, "0123456789"), "-", rand(32, HEX)), text: "$" },
-  { name: "Slack webhook", kind: "slack_webhook", secret: j("T", rand(10, UPPER), "/B", rand(10, UPPER), "/", rand(24)), text: "POST https://hooks.slack.com/services/$", keep: ["https://hooks.slack.com/services/"] },
+  {
+    name: "Slack webhook",
+    kind: "slack_webhook",
+    secret: j("T", rand(10, UPPER), "/B", rand(10, UPPER), "/", rand(24)),
+    text: "POST https://hooks.slack.com/services/$",
+    keep: ["https://hooks.slack.com/services/"],
+  },
   { name: "AWS access key id", kind: "aws_access_key", secret: j("AKIA", rand(16, UPPER)), text: "aws_access_key_id = $" },
   { name: "AWS STS key id", kind: "aws_access_key", secret: j("ASIA", rand(16, UPPER)), text: "$" },
   { name: "AWS secret access key", kind: "aws_secret", secret: rand(40, B64), text: "aws_secret_access_key = $", keep: ["aws_secret_access_key = "] },
-  { name: "GCP service-account private_key", kind: "private_key", secret: rand(64, B64), text: `{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\\n$\\n${rand(64, B64)}\\n-----END PRIVATE KEY-----\\n", "client_email": "a@b.iam.gserviceaccount.com"}`, keep: ['"private_key": "', "client_email"] },
+  {
+    name: "GCP service-account private_key",
+    kind: "private_key",
+    secret: rand(64, B64),
+    text: `{"type": "service_account", "private_key": "-----BEGIN PRIVATE KEY-----\\n$\\n${rand(64, B64)}\\n-----END PRIVATE KEY-----\\n", "client_email": "a@b.iam.gserviceaccount.com"}`,
+    keep: ['"private_key": "', "client_email"],
+  },
   { name: "PEM RSA private key", kind: "private_key", secret: pemBody, text: "-----BEGIN RSA PRIVATE KEY-----\n$\n-----END RSA PRIVATE KEY-----" },
-  { name: "PEM OpenSSH private key", kind: "private_key", secret: pemBody, text: "-----BEGIN OPENSSH PRIVATE KEY-----\n$\n-----END OPENSSH PRIVATE KEY-----\n" },
+  {
+    name: "PEM OpenSSH private key",
+    kind: "private_key",
+    secret: pemBody,
+    text: "-----BEGIN OPENSSH PRIVATE KEY-----\n$\n-----END OPENSSH PRIVATE KEY-----\n",
+  },
   { name: "PEM truncated", kind: "private_key", secret: pemBody, text: "-----BEGIN EC PRIVATE KEY-----\n$" },
   { name: "Stripe live secret", kind: "stripe", secret: j("sk_live_", rand(24)), text: "$" },
   { name: "Stripe restricted", kind: "stripe", secret: j("rk_live_", rand(24)), text: "$" },
@@ -60,10 +89,28 @@ const CASES: Case[] = [
   { name: "SendGrid", kind: "sendgrid", secret: j("SG.", rand(22), ".", rand(43)), text: "$" },
   { name: "JWT", kind: "jwt", secret: jwt, text: "cookie session=$; path=/" },
   { name: "Bearer header", kind: "bearer", secret: rand(40), text: "Authorization: Bearer $", keep: ["Authorization: Bearer "] },
-  { name: "Bearer in curl", kind: "bearer", secret: j(rand(20), ".", rand(10)), text: `curl -H "Authorization: Bearer $" https://api`, keep: ['curl -H "Authorization: Bearer '] },
-  { name: "Basic header", kind: "basic_auth", secret: Buffer.from("alice:s3cr3t-pw").toString("base64"), text: "Authorization: Basic $", keep: ["Authorization: Basic "] },
+  {
+    name: "Bearer in curl",
+    kind: "bearer",
+    secret: j(rand(20), ".", rand(10)),
+    text: `curl -H "Authorization: Bearer $" https://api`,
+    keep: ['curl -H "Authorization: Bearer '],
+  },
+  {
+    name: "Basic header",
+    kind: "basic_auth",
+    secret: Buffer.from("alice:s3cr3t-pw").toString("base64"),
+    text: "Authorization: Basic $",
+    keep: ["Authorization: Basic "],
+  },
   { name: "Digest-like custom scheme", kind: "authorization", secret: rand(30), text: "Authorization: ApiKey $", keep: ["Authorization: ApiKey "] },
-  { name: "URL password", kind: "url_password", secret: "hunter2-Pw", text: "postgres://alice:$@db.internal:5432/app", keep: ["postgres://alice:", "@db.internal:5432/app"] },
+  {
+    name: "URL password",
+    kind: "url_password",
+    secret: "hunter2-Pw",
+    text: "postgres://alice:$@db.internal:5432/app",
+    keep: ["postgres://alice:", "@db.internal:5432/app"],
+  },
   { name: "password= assignment", kind: "password", secret: "correct-horse-9", text: "DB_PASSWORD=$", keep: ["DB_PASSWORD="] },
   { name: "secret: yaml", kind: "secret", secret: "mY-sEcReT-value-7", text: "client_secret: $", keep: ["client_secret: "] },
   { name: "token= in a query", kind: "token", secret: rand(24), text: "https://x.test/cb?token=$&state=abc", keep: ["?token=", "&state=abc"] },
@@ -123,7 +170,7 @@ describe("redact: ordinary text survives", () => {
     "Use Bearer authentication or Basic authentication with the Authorization header.",
     "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     "https://github.com/owner/repo/pull/42 and https://user@example.com/path",
-    "token: null\npassword = None\napi_key = os.environ[\"API_KEY\"]",
+    'token: null\npassword = None\napi_key = os.environ["API_KEY"]',
     "see the tokenizer; passwords must be rotated; a secret santa list",
     "AKIA is the prefix of AWS access key ids (AKIAxxxx...).",
   ];
@@ -175,10 +222,13 @@ test("secretKeyKind", () => {
 });
 
 describe("capitalised values with digits are secrets, not type names", () => {
-  test.each(["password=MySecretPass1", "api_key: AbcDef12GhiJkl34MnoPqr56", "aws_secret_access_key = EzkcPinje7Dj9HZ23KduxcAI8zYQx1yibXNiPq42"])("%s", (text) => {
-    const value = text.split(/[=:]\s*/)[1] as string;
-    expect(redact(text)).not.toContain(value);
-  });
+  test.each(["password=MySecretPass1", "api_key: AbcDef12GhiJkl34MnoPqr56", "aws_secret_access_key = EzkcPinje7Dj9HZ23KduxcAI8zYQx1yibXNiPq42"])(
+    "%s",
+    (text) => {
+      const value = text.split(/[=:]\s*/)[1] as string;
+      expect(redact(text)).not.toContain(value);
+    },
+  );
 
   test("a type annotation stays", () => {
     expect(redact("token: SessionToken")).toBe("token: SessionToken");

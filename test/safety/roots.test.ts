@@ -152,7 +152,10 @@ describe("resolveRoots", () => {
     symlinkSync(t.root, alias);
     let roots: string[] = [];
     const logged = warnings(() => {
-      roots = resolveRoots({ ORCHESTRATE_ROOTS: `${alias}:/:${t.outside}:${join(t.base, "nope")}:relative`, MCP_ROUTER_ROOTS: t.inside }, { roots: [t.inside] });
+      roots = resolveRoots(
+        { ORCHESTRATE_ROOTS: `${alias}:/:${t.outside}:${join(t.base, "nope")}:relative`, MCP_ROUTER_ROOTS: t.inside },
+        { roots: [t.inside] },
+      );
     });
     expect(roots).toEqual([t.root, t.outside]);
     expect(logged).toEqual([

@@ -37,7 +37,12 @@ describe("credential spans are found in linear time", () => {
   test("findSecrets: 4× the text costs well under 16×", () => {
     findSecrets(small);
     expect(findSecrets(large).length).toBe(4 * findSecrets(small).length);
-    expect(growth(() => findSecrets(small), () => findSecrets(large))).toBeLessThan(8);
+    expect(
+      growth(
+        () => findSecrets(small),
+        () => findSecrets(large),
+      ),
+    ).toBeLessThan(8);
   });
 
   test("locateSecrets: the same, with line and column still right", () => {
@@ -45,7 +50,17 @@ describe("credential spans are found in linear time", () => {
     const located = locateSecrets([{ label: "m", text: `a\n${lines}`, firstLine: 10 }]);
     expect(located[1]).toEqual({ where: "m", line: 12, column: 11, kind: "url_password" });
     const many = dense(4 * n, "\n");
-    expect(growth(() => locateSecrets([{ label: "m", text: lines }]), () => locateSecrets([{ label: "m", text: many }]))).toBeLessThan(8);
-    expect(growth(() => locateSecrets([{ label: "m", text: small }]), () => locateSecrets([{ label: "m", text: large }]))).toBeLessThan(8);
+    expect(
+      growth(
+        () => locateSecrets([{ label: "m", text: lines }]),
+        () => locateSecrets([{ label: "m", text: many }]),
+      ),
+    ).toBeLessThan(8);
+    expect(
+      growth(
+        () => locateSecrets([{ label: "m", text: small }]),
+        () => locateSecrets([{ label: "m", text: large }]),
+      ),
+    ).toBeLessThan(8);
   });
 });

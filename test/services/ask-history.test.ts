@@ -49,13 +49,29 @@ describe("ask: the history", () => {
     const { envelope } = await ask(w.rt, { capability: "fast", prompt: "Capital of France?", system: "Be brief." });
     expect(envelope.ok).toBe(true);
     const got = only(w.rt.store);
-    expect(got).toMatchObject({ capability: "fast", status: "ok", model: `anthropic/${second}`, host, fallbackUsed: true, finishReason: "stop", inputTokens: 10, outputTokens: 20, prompt: "Capital of France?", system: "Be brief.", answer: "Paris." });
+    expect(got).toMatchObject({
+      capability: "fast",
+      status: "ok",
+      model: `anthropic/${second}`,
+      host,
+      fallbackUsed: true,
+      finishReason: "stop",
+      inputTokens: 10,
+      outputTokens: 20,
+      prompt: "Capital of France?",
+      system: "Be brief.",
+      answer: "Paris.",
+    });
     expect(got.latencyMs).toBe(envelope.latency_ms);
     expect(got.legs.map((l) => [l.n, l.model, l.host, l.outcome, l.errorCode, l.statusCode, l.retry])).toEqual([
       [1, `openai/${first}`, host, "failed", "rate_limited", 429, 0],
       [2, `anthropic/${second}`, host, "ok", null, 200, 0],
     ]);
-    const usage = w.rt.store.db.query<{ source: string; agent_id: string; backend: string; model: string; ref_id: string }, []>(`SELECT source, agent_id, backend, model, ref_id FROM usage`).all();
+    const usage = w.rt.store.db
+      .query<{ source: string; agent_id: string; backend: string; model: string; ref_id: string }, []>(
+        `SELECT source, agent_id, backend, model, ref_id FROM usage`,
+      )
+      .all();
     expect(usage).toEqual([{ source: "ask", agent_id: "fast", backend: "http", model: `anthropic/${second}`, ref_id: got.id }]);
   });
 
@@ -93,7 +109,12 @@ describe("ask: the history", () => {
     const model = m("store-broken");
     p.script(model, { kind: "ok", text: "still answered" });
     const w = world(p, { capabilities: { c: { deployments: [dep(p, model)] } } });
-    const broken = { ...w.rt.store.asks, record: (): string => { throw new Error("database or disk is full"); } };
+    const broken = {
+      ...w.rt.store.asks,
+      record: (): string => {
+        throw new Error("database or disk is full");
+      },
+    };
     const rt = { ...w.rt, store: { ...w.rt.store, asks: broken } };
     const { envelope } = await ask(rt, { capability: "c", prompt: "q" });
     expect(envelope).toMatchObject({ ok: true, content: "still answered" });

@@ -31,14 +31,35 @@ function liteWorld(file: File, env: Record<string, string> = { ...ENV, AZURE_KEY
   return { env, config: v.value.config, store: store.value, adapters, roots: [], now: Date.now };
 }
 
-const openai = (model: string, params: Record<string, unknown> = {}) => ({ model: `openai/${model}`, api_base: p.openaiBase, api_key: "os.environ/OPENAI_KEY", ...params });
+const openai = (model: string, params: Record<string, unknown> = {}) => ({
+  model: `openai/${model}`,
+  api_base: p.openaiBase,
+  api_key: "os.environ/OPENAI_KEY",
+  ...params,
+});
 
 describe("litellm_params: honoured or refused per key", () => {
   test("sampling parameters and max_tokens are sent; the file loads with every documented key, refusals named with their reason", async () => {
     const model = m("sampled");
     const file = {
       capabilities: { coding: "c" },
-      model_list: [{ model_name: "coding", litellm_params: openai(model, { temperature: 0.2, top_p: 0.9, stop: ["END"], seed: 7, presence_penalty: 0.5, frequency_penalty: -0.5, max_tokens: 64, vertex_project: "p", drop_params: true, tools: [] }) }],
+      model_list: [
+        {
+          model_name: "coding",
+          litellm_params: openai(model, {
+            temperature: 0.2,
+            top_p: 0.9,
+            stop: ["END"],
+            seed: 7,
+            presence_penalty: 0.5,
+            frequency_penalty: -0.5,
+            max_tokens: 64,
+            vertex_project: "p",
+            drop_params: true,
+            tools: [],
+          }),
+        },
+      ],
       router_settings: { redis_host: "localhost", enable_pre_call_checks: true },
     };
     const v = validateConfigObject(file, { format: "yaml" }, {});
@@ -61,21 +82,40 @@ describe("litellm_params: honoured or refused per key", () => {
 
   test("an unknown key is still a typo with a suggestion; seed on an Anthropic deployment is refused by name", () => {
     const base = { capabilities: { coding: "c" } };
-    const typo = validateConfigObject({ ...base, model_list: [{ model_name: "coding", litellm_params: { model: "anthropic/x", temperatur: 1 } }] }, { format: "yaml" }, {});
-    expect(typo.ok ? [] : typo.errors).toEqual([expect.stringMatching(/^model_list\[0\]\.litellm_params\.temperatur: unknown key \(did you mean temperature\?/)]);
-    const seed = validateConfigObject({ ...base, model_list: [{ model_name: "coding", litellm_params: { model: "anthropic/x", seed: 1 } }] }, { format: "yaml" }, {});
+    const typo = validateConfigObject(
+      { ...base, model_list: [{ model_name: "coding", litellm_params: { model: "anthropic/x", temperatur: 1 } }] },
+      { format: "yaml" },
+      {},
+    );
+    expect(typo.ok ? [] : typo.errors).toEqual([
+      expect.stringMatching(/^model_list\[0\]\.litellm_params\.temperatur: unknown key \(did you mean temperature\?/),
+    ]);
+    const seed = validateConfigObject(
+      { ...base, model_list: [{ model_name: "coding", litellm_params: { model: "anthropic/x", seed: 1 } }] },
+      { format: "yaml" },
+      {},
+    );
     expect(seed.ok ? [] : seed.errors).toEqual([expect.stringMatching(/^model_list\[0\]\.litellm_params\.seed: anthropic .*has no seed/)]);
   });
 
   test("azure/<deployment> with api_version: the deployment in the path, the version in the query, the key in api-key", async () => {
     const deployment = m("gpt4o-prod");
-    const rt = liteWorld({ capabilities: { coding: "c" }, model_list: [{ model_name: "coding", litellm_params: { model: `azure/${deployment}`, api_base: p.url, api_version: "2024-10-21", api_key: "os.environ/AZURE_KEY" } }] });
+    const rt = liteWorld({
+      capabilities: { coding: "c" },
+      model_list: [
+        { model_name: "coding", litellm_params: { model: `azure/${deployment}`, api_base: p.url, api_version: "2024-10-21", api_key: "os.environ/AZURE_KEY" } },
+      ],
+    });
     const { envelope } = await ask(rt, { capability: "coding", prompt: "q" });
     expect(envelope).toMatchObject({ ok: true, model_used: `azure/${deployment}` });
     const got = p.received(deployment)[0];
     expect(got).toMatchObject({ path: `/openai/deployments/${deployment}/chat/completions`, apiVersion: "2024-10-21", auth: "ok" });
     expect(got?.body.max_completion_tokens).toBeDefined();
-    const missing = validateConfigObject({ capabilities: { coding: "c" }, model_list: [{ model_name: "coding", litellm_params: { model: "azure/x", api_base: p.url } }] }, { format: "yaml" }, {});
+    const missing = validateConfigObject(
+      { capabilities: { coding: "c" }, model_list: [{ model_name: "coding", litellm_params: { model: "azure/x", api_base: p.url } }] },
+      { format: "yaml" },
+      {},
+    );
     expect(missing.ok ? [] : missing.errors).toEqual([expect.stringMatching(/^model_list\[0\]\.litellm_params\.api_version: azure\/… needs its api-version/)]);
   });
 });
@@ -110,7 +150,11 @@ describe("router_settings and per-deployment limits as LiteLLM means them", () =
   test("max_retries on a deployment: that many further tries of it, whatever num_retries says", async () => {
     const model = m("retried");
     p.script(model, { kind: "status", status: 503 }, { kind: "status", status: 503 }, { kind: "ok", text: "third time" });
-    const rt = liteWorld({ capabilities: { c: "c" }, model_list: [{ model_name: "c", litellm_params: openai(model, { max_retries: 2 }) }], router_settings: { num_retries: 0, cooldown_time: 0 } });
+    const rt = liteWorld({
+      capabilities: { c: "c" },
+      model_list: [{ model_name: "c", litellm_params: openai(model, { max_retries: 2 }) }],
+      router_settings: { num_retries: 0, cooldown_time: 0 },
+    });
     const { envelope } = await ask(rt, { capability: "c", prompt: "q" });
     expect(envelope).toMatchObject({ ok: true, content: "third time" });
     expect(p.received(model)).toHaveLength(3);
@@ -141,7 +185,13 @@ describe("router_settings and per-deployment limits as LiteLLM means them", () =
   test("rpm: a deployment at its requests-per-minute in the shared history is skipped before anything is sent", async () => {
     const capped = m("capped");
     const spare = m("spare");
-    const rt = liteWorld({ capabilities: { c: "c" }, model_list: [{ model_name: "c", litellm_params: openai(capped, { rpm: 1 }) }, { model_name: "c", litellm_params: openai(spare) }] });
+    const rt = liteWorld({
+      capabilities: { c: "c" },
+      model_list: [
+        { model_name: "c", litellm_params: openai(capped, { rpm: 1 }) },
+        { model_name: "c", litellm_params: openai(spare) },
+      ],
+    });
     expect((await ask(rt, { capability: "c", prompt: "one" })).envelope).toMatchObject({ ok: true, model_used: `openai/${capped}` });
     const second = await ask(rt, { capability: "c", prompt: "two" });
     expect(second.envelope).toMatchObject({ ok: true, model_used: `openai/${spare}` });
@@ -152,7 +202,14 @@ describe("router_settings and per-deployment limits as LiteLLM means them", () =
     const slow = m("slow");
     const quick = m("quick");
     p.script(slow, { kind: "ok", text: "slow", delayMs: 300 });
-    const rt = liteWorld({ capabilities: { c: "c" }, model_list: [{ model_name: "c", litellm_params: openai(slow) }, { model_name: "c", litellm_params: openai(quick) }], router_settings: { routing_strategy: "latency-based-routing" } });
+    const rt = liteWorld({
+      capabilities: { c: "c" },
+      model_list: [
+        { model_name: "c", litellm_params: openai(slow) },
+        { model_name: "c", litellm_params: openai(quick) },
+      ],
+      router_settings: { routing_strategy: "latency-based-routing" },
+    });
     expect(rt.config.ask.capabilities.c?.strategy).toBe("latency");
     // No latency known for either: the written order, so slow answers first. Then quick, still
     // unknown, is tried to learn it; from then on the history says it is faster and it stays first.
@@ -165,7 +222,11 @@ describe("router_settings and per-deployment limits as LiteLLM means them", () =
     const short = m("short-ctx");
     const long = m("long-ctx");
     const other = m("other");
-    p.script(short, { kind: "status", status: 400, message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens." });
+    p.script(short, {
+      kind: "status",
+      status: 400,
+      message: "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
+    });
     const rt = liteWorld({
       capabilities: { coding: "c", long: "l", fast: "f" },
       model_list: [

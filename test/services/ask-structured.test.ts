@@ -20,14 +20,20 @@ describe("structured mode's schema and replies", () => {
   });
 
   test("formats are asserted where the validator knows them, accepted where it does not", async () => {
-    const s = await prepareSchema({ type: "object", properties: { at: { type: "string", format: "date-time" }, who: { type: "string", format: "idn-email" } } }, 10_000);
+    const s = await prepareSchema(
+      { type: "object", properties: { at: { type: "string", format: "date-time" }, who: { type: "string", format: "idn-email" } } },
+      10_000,
+    );
     if (!s.ok) throw new Error(s.error.message);
     expect(s.value.check({ at: "2026-01-01T00:00:00Z", who: "ü@例え.jp" })).toBeUndefined();
     expect(s.value.check({ at: "yesterday" })?.[0]).toMatchObject({ at: "/at", keyword: "format", limit: "date-time" });
   });
 
   test("a complaint names the path and the constraint from the schema, never the value", async () => {
-    const s = await prepareSchema({ type: "object", required: ["city"], properties: { city: { type: "string", maxLength: 3 } }, additionalProperties: false }, 10_000);
+    const s = await prepareSchema(
+      { type: "object", required: ["city"], properties: { city: { type: "string", maxLength: 3 } }, additionalProperties: false },
+      10_000,
+    );
     if (!s.ok) throw new Error(s.error.message);
     const text = describeComplaints(s.value.check({ city: "SECRET-CITY", extra: 1 }) ?? []);
     expect(text).toContain("schema violation at /city: failed the 'maxLength' constraint (3)");

@@ -37,7 +37,9 @@ export interface AskWorld {
 
 /** A deployment on the fake: openai/<model> at its /v1, or anthropic/<model> at its root. */
 export function dep(p: FakeProvider, model: string, format: "openai" | "anthropic" = "openai", extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return format === "openai" ? { model: `openai/${model}`, baseUrl: p.openaiBase, apiKeyEnv: "OPENAI_KEY", ...extra } : { model: `anthropic/${model}`, baseUrl: p.url, apiKeyEnv: "ANTHROPIC_KEY", ...extra };
+  return format === "openai"
+    ? { model: `openai/${model}`, baseUrl: p.openaiBase, apiKeyEnv: "OPENAI_KEY", ...extra }
+    : { model: `anthropic/${model}`, baseUrl: p.url, apiKeyEnv: "ANTHROPIC_KEY", ...extra };
 }
 
 export function world(p: FakeProvider, ask: Record<string, unknown>, env: Record<string, string | undefined> = ENV): AskWorld {

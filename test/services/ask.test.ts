@@ -4,7 +4,19 @@ import { ask } from "../../src/services/ask/index.ts";
 import { deploymentKey } from "../../src/services/ask/cooling.ts";
 import { dep, KEYS, provider, world } from "./ask-world.ts";
 
-const ENVELOPE_KEYS = ["ok", "content", "data", "insufficient_context", "capability_requested", "model_used", "fallback_used", "finish_reason", "usage", "latency_ms", "error"].sort();
+const ENVELOPE_KEYS = [
+  "ok",
+  "content",
+  "data",
+  "insufficient_context",
+  "capability_requested",
+  "model_used",
+  "fallback_used",
+  "finish_reason",
+  "usage",
+  "latency_ms",
+  "error",
+].sort();
 
 const p = provider();
 /** A unique model name per test, so scripts on the shared fake never meet. */
@@ -18,7 +30,17 @@ describe("ask: answers", () => {
     const w = world(p, { capabilities: { fast: { deployments: [dep(p, model, "openai", { inputCostPerMTok: 1, outputCostPerMTok: 2 })] } } });
     const { envelope } = await ask(w.rt, { capability: "fast", prompt: "Capital of France?" });
     expect(Object.keys(envelope).sort()).toEqual(ENVELOPE_KEYS);
-    expect(envelope).toMatchObject({ ok: true, content: "Paris is the capital.", data: null, insufficient_context: false, capability_requested: "fast", model_used: `openai/${model}`, fallback_used: false, finish_reason: "stop", error: null });
+    expect(envelope).toMatchObject({
+      ok: true,
+      content: "Paris is the capital.",
+      data: null,
+      insufficient_context: false,
+      capability_requested: "fast",
+      model_used: `openai/${model}`,
+      fallback_used: false,
+      finish_reason: "stop",
+      error: null,
+    });
     expect(envelope.usage).toEqual({ prompt_tokens: 10, completion_tokens: 20, total_tokens: 30, cost_usd: 0.00005 });
     const [sent] = p.received(model);
     expect(sent).toMatchObject({ format: "openai", auth: "ok", body: { stream: true, max_tokens: 4096 } });
@@ -29,7 +51,12 @@ describe("ask: answers", () => {
     p.script(model, { kind: "ok", text: "Bonjour." });
     const w = world(p, { capabilities: { coding: { deployments: [dep(p, model, "anthropic")] } } });
     const { envelope } = await ask(w.rt, { capability: "coding", prompt: "Say hi in French", system: "Be brief.", max_output_tokens: 100 });
-    expect(envelope).toMatchObject({ ok: true, content: "Bonjour.", model_used: `anthropic/${model}`, usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 } });
+    expect(envelope).toMatchObject({
+      ok: true,
+      content: "Bonjour.",
+      model_used: `anthropic/${model}`,
+      usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 },
+    });
     expect(envelope.usage?.cost_usd).toBeUndefined();
     expect(p.received(model)[0]).toMatchObject({ format: "anthropic", auth: "ok", system: "Be brief.", body: { max_tokens: 100 } });
   });
@@ -82,7 +109,10 @@ describe("ask: deployments, retries, cooldowns, fallbacks", () => {
     const down = m("down");
     const fastModel = m("fast");
     p.script(down, { kind: "status", status: 503 });
-    const w = world(p, { capabilities: { coding: { deployments: [dep(p, down)], fallbacks: ["fast"] }, fast: { deployments: [dep(p, fastModel, "anthropic")] } }, retries: 0 });
+    const w = world(p, {
+      capabilities: { coding: { deployments: [dep(p, down)], fallbacks: ["fast"] }, fast: { deployments: [dep(p, fastModel, "anthropic")] } },
+      retries: 0,
+    });
     const { envelope } = await ask(w.rt, { capability: "coding", prompt: "q" });
     expect(envelope).toMatchObject({ ok: true, capability_requested: "coding", model_used: `anthropic/${fastModel}`, fallback_used: true });
   });
@@ -91,7 +121,11 @@ describe("ask: deployments, retries, cooldowns, fallbacks", () => {
     const a = m("five-hundred");
     const b = m("auth");
     p.script(a, { kind: "status", status: 500 });
-    const w = world(p, { capabilities: { coding: { deployments: [dep(p, a), { ...dep(p, b), apiKeyEnv: "WRONG_KEY" }] } }, retries: 0 }, { OPENAI_KEY: KEYS.openai, WRONG_KEY: "sk-not-the-right-one-1234" });
+    const w = world(
+      p,
+      { capabilities: { coding: { deployments: [dep(p, a), { ...dep(p, b), apiKeyEnv: "WRONG_KEY" }] } }, retries: 0 },
+      { OPENAI_KEY: KEYS.openai, WRONG_KEY: "sk-not-the-right-one-1234" },
+    );
     const { envelope, hint } = await ask(w.rt, { capability: "coding", prompt: "q" });
     expect(envelope).toMatchObject({ ok: false, content: null, data: null, model_used: `openai/${b}`, error: { code: "auth_failed" } });
     expect(envelope.error?.message).toMatch(/HTTP 401/);
@@ -111,7 +145,12 @@ describe("ask: deployments, retries, cooldowns, fallbacks", () => {
         p.script(bad, scenario);
         const w = world(p, { capabilities: { c: { deployments: [dep(p, bad, format), dep(p, good, format)] } } });
         const { envelope } = await ask(w.rt, { capability: "c", prompt: "q" });
-        expect({ scenario: scenario.kind, format, ok: envelope.ok, fallback: envelope.fallback_used }).toEqual({ scenario: scenario.kind, format, ok: true, fallback: true });
+        expect({ scenario: scenario.kind, format, ok: envelope.ok, fallback: envelope.fallback_used }).toEqual({
+          scenario: scenario.kind,
+          format,
+          ok: true,
+          fallback: true,
+        });
       }
     }
   });
@@ -119,7 +158,9 @@ describe("ask: deployments, retries, cooldowns, fallbacks", () => {
   test("weighted: the shuffle follows the weights and the dice", async () => {
     const light = m("light");
     const heavy = m("heavy");
-    const w = world(p, { capabilities: { c: { strategy: "weighted", deployments: [dep(p, light, "openai", { weight: 1 }), dep(p, heavy, "openai", { weight: 3 })] } } });
+    const w = world(p, {
+      capabilities: { c: { strategy: "weighted", deployments: [dep(p, light, "openai", { weight: 1 }), dep(p, heavy, "openai", { weight: 3 })] } },
+    });
     const low = await ask(w.rt, { capability: "c", prompt: "q" }, { random: () => 0.1 });
     const high = await ask(w.rt, { capability: "c", prompt: "q" }, { random: () => 0.9 });
     expect([low.envelope.model_used, high.envelope.model_used]).toEqual([`openai/${light}`, `openai/${heavy}`]);
@@ -143,9 +184,17 @@ describe("ask: unfinished answers are failures, never short answers", () => {
         const model = m(c.scenario.kind);
         const other = m("other");
         p.script(model, c.scenario);
-        const w = world(p, { capabilities: { c: { deployments: [dep(p, model, format), dep(p, other, format)], fallbacks: ["d"] }, d: { deployments: [dep(p, m("d"), format)] } } });
+        const w = world(p, {
+          capabilities: { c: { deployments: [dep(p, model, format), dep(p, other, format)], fallbacks: ["d"] }, d: { deployments: [dep(p, m("d"), format)] } },
+        });
         const { envelope } = await ask(w.rt, { capability: "c", prompt: "q" });
-        expect(envelope).toMatchObject({ ok: false, content: null, data: null, finish_reason: format === "anthropic" && c.scenario.kind === "native" ? expect.any(String) : c.finish, error: { code: c.code } });
+        expect(envelope).toMatchObject({
+          ok: false,
+          content: null,
+          data: null,
+          finish_reason: format === "anthropic" && c.scenario.kind === "native" ? expect.any(String) : c.finish,
+          error: { code: c.code },
+        });
         expect(p.received(other)).toHaveLength(0);
       });
     }
@@ -170,7 +219,11 @@ describe("ask: structured mode", () => {
 
   test("an invalid reply is repaired once with the validator's complaint; the repaired reply is data", async () => {
     const model = m("repair");
-    p.script(model, { kind: "json", value: { city: "Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch" } }, { kind: "json", value: { city: "Llanfair PG" } });
+    p.script(
+      model,
+      { kind: "json", value: { city: "Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch" } },
+      { kind: "json", value: { city: "Llanfair PG" } },
+    );
     const w = world(p, { capabilities: { x: { deployments: [dep(p, model)] } } });
     const { envelope } = await ask(w.rt, { capability: "x", prompt: "Where?", response_schema: schema });
     expect(envelope).toMatchObject({ ok: true, data: { city: "Llanfair PG" }, fallback_used: false, usage: { total_tokens: 60 } });
@@ -205,9 +258,14 @@ describe("ask: structured mode", () => {
     const model = m("never");
     const w = world(p, { capabilities: { x: { deployments: [dep(p, model)] } }, limits: { maxSchemaChars: 100, maxPromptChars: 50, maxOutputTokens: 1000 } });
     const code = async (req: Parameters<typeof ask>[1]) => (await ask(w.rt, req)).envelope.error;
-    expect(await code({ capability: "x", prompt: "q", response_schema: `{${" ".repeat(200)}` })).toEqual({ code: "invalid_request", message: expect.stringContaining("characters; limits.maxSchemaChars allows 100") });
+    expect(await code({ capability: "x", prompt: "q", response_schema: `{${" ".repeat(200)}` })).toEqual({
+      code: "invalid_request",
+      message: expect.stringContaining("characters; limits.maxSchemaChars allows 100"),
+    });
     expect((await code({ capability: "x", prompt: "q", response_schema: "{not json" }))?.code).toBe("invalid_request");
-    expect((await code({ capability: "x", prompt: "q", response_schema: { type: "object", properties: { a: { type: "nonsense" } } } }))?.code).toBe("invalid_request");
+    expect((await code({ capability: "x", prompt: "q", response_schema: { type: "object", properties: { a: { type: "nonsense" } } } }))?.code).toBe(
+      "invalid_request",
+    );
     expect((await code({ capability: "nope", prompt: "q" }))?.code).toBe("invalid_request");
     expect((await code({ capability: "x", prompt: "   " }))?.code).toBe("invalid_request");
     expect((await code({ capability: "x", prompt: "q".repeat(51) }))?.code).toBe("invalid_request");
@@ -241,7 +299,11 @@ describe("ask: abstention is typed", () => {
     const model = m("literal");
     p.script(model, { kind: "ok", text: "INSUFFICIENT_CONTEXT" });
     const w = world(p, { capabilities: { x: { deployments: [dep(p, model)] } } });
-    expect((await ask(w.rt, { capability: "x", prompt: "Say the token" })).envelope).toMatchObject({ ok: true, insufficient_context: false, content: "INSUFFICIENT_CONTEXT" });
+    expect((await ask(w.rt, { capability: "x", prompt: "Say the token" })).envelope).toMatchObject({
+      ok: true,
+      insufficient_context: false,
+      content: "INSUFFICIENT_CONTEXT",
+    });
   });
 });
 
@@ -252,7 +314,11 @@ describe("ask: one budget for retries, fallbacks and repairs", () => {
     const spare = m("spare");
     p.script(hungA, { kind: "hang" });
     p.script(hungB, { kind: "hang" });
-    const w = world(p, { capabilities: { c: { deployments: [dep(p, hungA), dep(p, hungB)], fallbacks: ["d"] }, d: { deployments: [dep(p, spare)] } }, retries: 3, limits: { requestTimeoutSec: 1.5 } });
+    const w = world(p, {
+      capabilities: { c: { deployments: [dep(p, hungA), dep(p, hungB)], fallbacks: ["d"] }, d: { deployments: [dep(p, spare)] } },
+      retries: 3,
+      limits: { requestTimeoutSec: 1.5 },
+    });
     const started = Date.now();
     const { envelope } = await ask(w.rt, { capability: "c", prompt: "q" });
     const took = Date.now() - started;
@@ -277,7 +343,11 @@ describe("ask: one budget for retries, fallbacks and repairs", () => {
     const fallback = m("slowjson");
     p.script(slow, { kind: "status", status: 429, delayMs: 250 });
     p.script(fallback, { kind: "json", value: { wrong: true }, delayMs: 250 });
-    const w = world(p, { capabilities: { c: { deployments: [dep(p, slow)], fallbacks: ["d"] }, d: { deployments: [dep(p, fallback)] } }, retries: 0, limits: { requestTimeoutSec: 0.7, schemaRepairAttempts: 3 } });
+    const w = world(p, {
+      capabilities: { c: { deployments: [dep(p, slow)], fallbacks: ["d"] }, d: { deployments: [dep(p, fallback)] } },
+      retries: 0,
+      limits: { requestTimeoutSec: 0.7, schemaRepairAttempts: 3 },
+    });
     const started = Date.now();
     const { envelope } = await ask(w.rt, { capability: "c", prompt: "q", response_schema: { type: "object", required: ["city"] } });
     expect(Date.now() - started).toBeLessThan(1000);
@@ -345,7 +415,10 @@ describe("ask: keys", () => {
       expect(text).not.toContain(KEYS.anthropic);
       expect(text).toContain("REDACTED");
       w.rt.store.close();
-      const bytes = [w.dbPath, `${w.dbPath}-wal`].filter(existsSync).map((f) => readFileSync(f, "latin1")).join("");
+      const bytes = [w.dbPath, `${w.dbPath}-wal`]
+        .filter(existsSync)
+        .map((f) => readFileSync(f, "latin1"))
+        .join("");
       expect(bytes).not.toContain(KEYS.openai.slice(8));
       expect(bytes).not.toContain(KEYS.anthropic.slice(8));
     }

@@ -12,7 +12,10 @@ describe("consult sources", () => {
   });
 
   test("web calls from the stream follow what was cited, a fetched URL the model cited is not repeated", () => {
-    const calls = [{ kind: "fetch" as const, what: "https://example.com/a" }, { kind: "search" as const, what: "pong" }];
+    const calls = [
+      { kind: "fetch" as const, what: "https://example.com/a" },
+      { kind: "search" as const, what: "pong" },
+    ];
     expect(withWebSources(["https://example.com/a"], calls, "web")).toEqual([
       { title: "https://example.com/a", locator: "https://example.com/a", source_type: "web" },
       { title: "web search: pong", locator: "pong", source_type: "web" },

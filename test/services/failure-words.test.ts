@@ -12,7 +12,7 @@ describe("failure words", () => {
   test("capacity reads the provider's status: a 5xx is a provider error, a 429 a rate limit; neither is told to sign in", () => {
     for (const [text, words] of [
       ["unexpected status 500 Internal Server Error: boom", "provider error 500"],
-      ["API Error: 529 {\"type\":\"overloaded_error\"}", "provider error 529"],
+      ['API Error: 529 {"type":"overloaded_error"}', "provider error 529"],
       ["exceeded retry limit, last status: 429 Too Many Requests", "rate-limited"],
       ["You exceeded your current quota", "rate-limited"],
       ["We're currently experiencing high demand", "rate-limited or over capacity"],
@@ -29,7 +29,10 @@ describe("failure words", () => {
 
   test("a stored row: the CLI's words as detail; old rows that say only 'unavailable' read from the class", () => {
     expect(attemptWords("auth", "unavailable", adapters.codex)).toEqual({ words: "not signed in", fix: "codex login" });
-    expect(attemptWords("capacity", "unexpected status 503 Service Unavailable", adapters.codex)).toMatchObject({ words: "provider error 503", detail: "unexpected status 503 Service Unavailable" });
+    expect(attemptWords("capacity", "unexpected status 503 Service Unavailable", adapters.codex)).toMatchObject({
+      words: "provider error 503",
+      detail: "unexpected status 503 Service Unavailable",
+    });
     expect(attemptWords("task_failed", "task_failed (exit 1): boom", adapters.codex).words).toBe("task_failed (exit 1): boom");
   });
 });

@@ -25,7 +25,8 @@ const spawned = (name: string) => (existsSync(rec(name)) ? readdirSync(rec(name)
 
 beforeAll(async () => {
   box = makeSandbox();
-  const agent = (name: string, scenario: string) => `  ${name}: { backend: claude, model: sonnet, env: { FAKE_CLAUDE_SCENARIO: ${scenario}, FAKE_RECORD_DIR: ${rec(name)}, FAKE_QUOTA_RESETS_AT: "${RESET_SEC}" } }`;
+  const agent = (name: string, scenario: string) =>
+    `  ${name}: { backend: claude, model: sonnet, env: { FAKE_CLAUDE_SCENARIO: ${scenario}, FAKE_RECORD_DIR: ${rec(name)}, FAKE_QUOTA_RESETS_AT: "${RESET_SEC}" } }`;
   box.writeConfig(`agents:
 ${agent("warned", "quota-warning")}
 ${agent("fine", "ok")}
@@ -47,7 +48,9 @@ describe("quota-aware routing", () => {
   test("a warned agent goes after a fine one, and is not spawned", async () => {
     const first = await routeTask(rt, { prompt: "x", cwd: box.repo, tier: "standard" });
     expect(first.servedBy?.agent).toBe("warned");
-    expect(quotaByAgent(rt).get("warned")).toEqual([expect.objectContaining({ window: "five_hour", state: "warning", usedPercent: 92, resetsAt: RESET_SEC * 1000, source: "claude rate_limit_event" })]);
+    expect(quotaByAgent(rt).get("warned")).toEqual([
+      expect.objectContaining({ window: "five_hour", state: "warning", usedPercent: 92, resetsAt: RESET_SEC * 1000, source: "claude rate_limit_event" }),
+    ]);
     rmSync(rec("warned"), { recursive: true, force: true });
 
     const second = await routeTask(rt, { prompt: "x", cwd: box.repo, tier: "standard" });
@@ -79,7 +82,10 @@ describe("quota-aware routing", () => {
     const plan = await dryRun(rt, { cwd: box.repo, tier: "heavy" });
     if (!plan.ok) throw new Error(plan.error.message);
     const clock = new Date(RESET_SEC * 1000).toISOString().slice(11, 19);
-    expect(plan.value.decisions.find((d) => d.agent === "spent")).toMatchObject({ decision: "skip", reason: expect.stringContaining(`quota_exhausted: five_hour exhausted until ${clock} UTC`) });
+    expect(plan.value.decisions.find((d) => d.agent === "spent")).toMatchObject({
+      decision: "skip",
+      reason: expect.stringContaining(`quota_exhausted: five_hour exhausted until ${clock} UTC`),
+    });
     expect(plan.value.recipients.map((r) => r.agent)).toEqual(["fine"]);
   });
 });

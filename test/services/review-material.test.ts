@@ -28,7 +28,10 @@ afterEach(() => {
 
 /** A process that swaps, as fast as it can, between an inside file and a symlink leading outside. */
 async function startRacer(code: string): Promise<void> {
-  const proc = Bun.spawn([process.execPath, "-e", `const fs = require("node:fs"); console.log("go"); for (;;) { try { ${code} } catch {} }`], { stdout: "pipe", stderr: "ignore" });
+  const proc = Bun.spawn([process.execPath, "-e", `const fs = require("node:fs"); console.log("go"); for (;;) { try { ${code} } catch {} }`], {
+    stdout: "pipe",
+    stderr: "ignore",
+  });
   racer = proc;
   // Waits for the racer's own word that it is looping.
   const reader = proc.stdout.getReader();
@@ -140,8 +143,30 @@ describe("review material: a file is never read whole before its size is checked
 });
 
 describe("review material: ranges read as text.split('\\n') numbers them", () => {
-  const texts = ["", "a", "a\n", "a\nb", "a\nb\n", "a\n\nb\n\n", "é\n😀x\nz", "\uFEFFbom\nline\n", `${"long ".repeat(30_000)}\nsecond\n${"y".repeat(70_000)}\nlast`];
-  const ranges: [number | undefined, number | undefined][] = [[undefined, undefined], [1, 1], [1, 2], [2, 2], [2, undefined], [undefined, 2], [3, 3], [2, 9], [4, 4], [5, 9], [2, 1]];
+  const texts = [
+    "",
+    "a",
+    "a\n",
+    "a\nb",
+    "a\nb\n",
+    "a\n\nb\n\n",
+    "é\n😀x\nz",
+    "\uFEFFbom\nline\n",
+    `${"long ".repeat(30_000)}\nsecond\n${"y".repeat(70_000)}\nlast`,
+  ];
+  const ranges: [number | undefined, number | undefined][] = [
+    [undefined, undefined],
+    [1, 1],
+    [1, 2],
+    [2, 2],
+    [2, undefined],
+    [undefined, 2],
+    [3, 3],
+    [2, 9],
+    [4, 4],
+    [5, 9],
+    [2, 1],
+  ];
 
   /** What the reading did before it streamed: the whole file, split. */
   function expected(text: string, start?: number, end?: number): { text: string; first?: number; last?: number } | "refused" {
@@ -166,7 +191,14 @@ describe("review material: ranges read as text.split('\\n') numbers them", () =>
           continue;
         }
         const item = read.ok ? read.value[0] : undefined;
-        expect({ text, start, end, got: item?.text, first: item?.firstLine, last: item?.lastLine }).toEqual({ text, start, end, got: want.text, first: want.first, last: want.last });
+        expect({ text, start, end, got: item?.text, first: item?.firstLine, last: item?.lastLine }).toEqual({
+          text,
+          start,
+          end,
+          got: want.text,
+          first: want.first,
+          last: want.last,
+        });
       }
     }
   });

@@ -5,11 +5,26 @@ import { buildReviewPrompt, readReview } from "../../src/services/review/envelop
 import type { FindingRecord } from "../../src/store/reviews.ts";
 
 const finding = (id: string, severity: FindingRecord["severity"], source: FindingRecord["source"] = "reviewer"): FindingRecord => ({
-  id, source, agentId: source === "host" ? null : "a", severity, location: null, claim: "c", evidence: null, disposition: "open", dispositionReason: null, createdAt: 0, updatedAt: 0,
+  id,
+  source,
+  agentId: source === "host" ? null : "a",
+  severity,
+  location: null,
+  claim: "c",
+  evidence: null,
+  disposition: "open",
+  dispositionReason: null,
+  createdAt: 0,
+  updatedAt: 0,
 });
 
 describe("reading a reviewer's reply", () => {
-  const reply = { summary: "s", findings: [{ severity: "Critical", location: "a.ts:3", claim: "race", evidence: "no lock" }], checked: ["a.ts"], not_checked: [] };
+  const reply = {
+    summary: "s",
+    findings: [{ severity: "Critical", location: "a.ts:3", claim: "race", evidence: "no lock" }],
+    checked: ["a.ts"],
+    not_checked: [],
+  };
 
   test("structured output first, then the text (fenced or bare); severity is read case-blind", () => {
     expect(readReview(reply, "")?.findings).toEqual([{ severity: "critical", location: "a.ts:3", claim: "race", evidence: "no lock" }]);
@@ -34,15 +49,23 @@ describe("what a synthesis may not lose", () => {
   const findings = [finding("H1", "important", "host"), finding("F1", "critical"), finding("F2", "critical"), finding("F3", "important")];
 
   test("every critical, by id, in a critical combined finding; the refusal names the lost ones", () => {
-    const lost = checkSynthesis(findings, [{ severity: "critical", claim: "x", sources: ["F1"] }, { severity: "important", claim: "y", sources: ["F2"] }]);
+    const lost = checkSynthesis(findings, [
+      { severity: "critical", claim: "x", sources: ["F1"] },
+      { severity: "important", claim: "y", sources: ["F2"] },
+    ]);
     expect(lost.ok ? [] : [lost.error.code, lost.error.details]).toEqual(["critical_finding_dropped", { finding_ids: ["F2"] }]);
     expect(checkSynthesis(findings, [{ severity: "critical", claim: "x", sources: ["F1", "F2"] }]).ok).toBe(true);
   });
 
   test("rejecting or accepting the risk of a critical or important finding needs a reason; a minor does not", () => {
-    const bare = checkSynthesis(findings, [{ severity: "critical", claim: "x", sources: ["F1", "F2"] }, { severity: "minor", claim: "y", sources: ["F3"], disposition: "accepted_risk" }]);
+    const bare = checkSynthesis(findings, [
+      { severity: "critical", claim: "x", sources: ["F1", "F2"] },
+      { severity: "minor", claim: "y", sources: ["F3"], disposition: "accepted_risk" },
+    ]);
     expect(bare.ok ? "" : bare.error.code).toBe("disposition_reason_required");
-    const reasoned = checkSynthesis(findings, [{ severity: "critical", claim: "x", sources: ["F1", "F2"], disposition: "rejected", reason: "guarded by the caller" }]);
+    const reasoned = checkSynthesis(findings, [
+      { severity: "critical", claim: "x", sources: ["F1", "F2"], disposition: "rejected", reason: "guarded by the caller" },
+    ]);
     expect(reasoned.ok && reasoned.value).toEqual([
       { id: "F1", disposition: "rejected", reason: "guarded by the caller" },
       { id: "F2", disposition: "rejected", reason: "guarded by the caller" },
@@ -53,7 +76,10 @@ describe("what a synthesis may not lose", () => {
   test("unknown ids and two dispositions for one finding are refused", () => {
     const unknown = checkSynthesis(findings, [{ severity: "critical", claim: "x", sources: ["F1", "F2", "F9"] }]);
     expect(unknown.ok ? "" : unknown.error.code).toBe("unknown_finding");
-    const twice = checkSynthesis(findings, [{ severity: "critical", claim: "x", sources: ["F1", "F2"], disposition: "fixed" }, { severity: "critical", claim: "y", sources: ["F1"], disposition: "open" }]);
+    const twice = checkSynthesis(findings, [
+      { severity: "critical", claim: "x", sources: ["F1", "F2"], disposition: "fixed" },
+      { severity: "critical", claim: "y", sources: ["F1"], disposition: "open" },
+    ]);
     expect(twice.ok ? "" : twice.error.code).toBe("invalid_arguments");
   });
 });

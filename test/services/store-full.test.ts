@@ -47,15 +47,18 @@ async function until(probe: () => boolean, ms: number): Promise<void> {
 describe("a full store after the work ran", () => {
   test("a job still returns its result, and its row is finished when the store takes writes again", async () => {
     const store = mustOpen(tmpStorePath());
-    const { id, done } = startJob({ store }, {
-      kind: "route",
-      args: { prompt: "x" },
-      run: async () => {
-        fill(store.db);
-        return { ok: true, text: BIG };
+    const { id, done } = startJob(
+      { store },
+      {
+        kind: "route",
+        args: { prompt: "x" },
+        run: async () => {
+          fill(store.db);
+          return { ok: true, text: BIG };
+        },
+        verdict: () => ({ status: "ok" }),
       },
-      verdict: () => ({ status: "ok" }),
-    });
+    );
     const end = await done;
     expect(end.ok && end.value.text).toBe(BIG);
     expect(store.jobs.get(id)?.status).toBe("running");
@@ -66,7 +69,9 @@ describe("a full store after the work ran", () => {
 
   test("a route returns the delegate's answer with a store_unavailable notice instead of internal_error", async () => {
     box = makeSandbox({});
-    box.writeConfig(`agents:\n  a: { backend: claude, model: opus, env: { FAKE_REPLY: "${BIG.slice(0, 60_000)}" } }\ntiers: { light: null, standard: null, heavy: [a] }\n`);
+    box.writeConfig(
+      `agents:\n  a: { backend: claude, model: opus, env: { FAKE_REPLY: "${BIG.slice(0, 60_000)}" } }\ntiers: { light: null, standard: null, heavy: [a] }\n`,
+    );
     const opened = await createRuntime(box.env);
     if (!opened.ok) throw new Error(opened.error.message);
     const rt = opened.value;
@@ -90,7 +95,11 @@ describe("a full store after the work ran", () => {
     if (!opened.ok) throw new Error(opened.error.message);
     const rt = opened.value;
     // Full from the first progress on: the consultation's row is in, its turn (with its context) has no room.
-    const envelope = await consult(rt, { prompt: "Is this loop correct?", context: BIG.slice(0, 60_000), capability: "coding" }, { onProgress: () => fill(rt.store.db) });
+    const envelope = await consult(
+      rt,
+      { prompt: "Is this loop correct?", context: BIG.slice(0, 60_000), capability: "coding" },
+      { onProgress: () => fill(rt.store.db) },
+    );
     expect(envelope.ok).toBe(true);
     expect(envelope.content?.answer.length).toBeGreaterThan(0);
     expect(envelope.store_notice).toContain("store_unavailable");
@@ -105,9 +114,19 @@ describe("a full store after the work ran", () => {
     const dir = mkdtempSync(join(tmpdir(), "store-full-review-"));
     const replyFile = join(dir, "reply.json");
     const summary = BIG.slice(0, 60_000);
-    writeFileSync(replyFile, JSON.stringify({ summary, findings: [{ severity: "minor", location: "material", claim: "FINDING-FROM-FAKE", evidence: "e" }], checked: ["x"], not_checked: [] }));
+    writeFileSync(
+      replyFile,
+      JSON.stringify({
+        summary,
+        findings: [{ severity: "minor", location: "material", claim: "FINDING-FROM-FAKE", evidence: "e" }],
+        checked: ["x"],
+        not_checked: [],
+      }),
+    );
     box = makeSandbox({ ORCHESTRATE_HOST_RUNTIME: "gemini" });
-    box.writeConfig(`agents:\n  r1: { backend: claude, model: claude-opus-4-6, env: { FAKE_REVIEW_REPLY_FILE: "${replyFile}" } }\nconsult:\n  review:\n    reviewers: [r1]\n`);
+    box.writeConfig(
+      `agents:\n  r1: { backend: claude, model: claude-opus-4-6, env: { FAKE_REVIEW_REPLY_FILE: "${replyFile}" } }\nconsult:\n  review:\n    reviewers: [r1]\n`,
+    );
     const opened = await createRuntime(box.env);
     if (!opened.ok) throw new Error(opened.error.message);
     const rt = opened.value;

@@ -26,7 +26,12 @@ export function usualLocationSandbox(clis: readonly string[] = ALL_CLIS, extraEn
 
 /** Runs `orchestrate …` (bun src/main.ts) without a terminal. */
 export async function orchestrate(args: string[], env: Record<string, string>, stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn([BUN, MAIN, ...args], { env, stdin: stdin === undefined ? "ignore" : new TextEncoder().encode(stdin), stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([BUN, MAIN, ...args], {
+    env,
+    stdin: stdin === undefined ? "ignore" : new TextEncoder().encode(stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };
 }

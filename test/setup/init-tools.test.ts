@@ -52,7 +52,15 @@ describe("init tools (ORCHESTRATE_ALLOW_INIT=1)", () => {
   test("init_preview returns diff and server-computed risks and writes nothing", async () => {
     const s = await open();
     const path = (box as Sandbox).configPath;
-    const reply = await call(s, "init_preview", { spec: { ...RISKY, fallbacks: { heavy: "light" }, allowCrossProviderFallback: true, agents: { ...RISKY.agents, a: { backend: "opencode", model: "opencode/big-pickle" } }, tiers: { heavy: ["b"], light: ["a"] } } });
+    const reply = await call(s, "init_preview", {
+      spec: {
+        ...RISKY,
+        fallbacks: { heavy: "light" },
+        allowCrossProviderFallback: true,
+        agents: { ...RISKY.agents, a: { backend: "opencode", model: "opencode/big-pickle" } },
+        tiers: { heavy: ["b"], light: ["a"] },
+      },
+    });
     expect(reply.isError).toBeFalsy();
     const codes = (reply.structuredContent?.risks as { code: string }[]).map((r) => r.code);
     expect(codes).toEqual(expect.arrayContaining(["bypass_permissions", "cross_provider_fallback"]));
@@ -74,8 +82,17 @@ describe("init tools (ORCHESTRATE_ALLOW_INIT=1)", () => {
     const s = await open();
     const reply = await call(s, "init_status");
     expect(reply.isError).toBeFalsy();
-    const data = reply.structuredContent as { backends: { backend: string; installed: boolean }[]; models: Record<string, string[]>; tiers: Record<string, boolean> };
-    expect(data.backends.filter((b) => b.installed).map((b) => b.backend).sort()).toEqual(["claude", "opencode"]);
+    const data = reply.structuredContent as {
+      backends: { backend: string; installed: boolean }[];
+      models: Record<string, string[]>;
+      tiers: Record<string, boolean>;
+    };
+    expect(
+      data.backends
+        .filter((b) => b.installed)
+        .map((b) => b.backend)
+        .sort(),
+    ).toEqual(["claude", "opencode"]);
     expect(data.models.opencode).toEqual(["opencode/big-pickle", "opencode/other"]);
     expect(data.tiers).toEqual({ light: true, standard: false, heavy: false });
   }, 60_000);
@@ -96,7 +113,10 @@ describe("init tools (ORCHESTRATE_ALLOW_INIT=1)", () => {
     const s = await open();
     const path = (box as Sandbox).configPath;
     writeFileSync(path, live);
-    const spec = { agents: { a: { backend: "opencode", model: "opencode/big-pickle", env: { OPENAI_API_KEY: key, SOME_SETTING: plain, EXTRA: `x-${password}` } } }, tiers: { light: ["a"] } };
+    const spec = {
+      agents: { a: { backend: "opencode", model: "opencode/big-pickle", env: { OPENAI_API_KEY: key, SOME_SETTING: plain, EXTRA: `x-${password}` } } },
+      tiers: { light: ["a"] },
+    };
     for (const name of ["init_preview", "init_apply"]) {
       const reply = await call(s, name, { spec });
       expect(reply.isError).toBeFalsy();

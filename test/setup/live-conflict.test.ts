@@ -14,14 +14,18 @@ describe("liveConflict", () => {
     const target = defaultConfigPath({ HOME: home });
     const conflict = liveConflict({ HOME: home }, target, privateDir());
     expect(conflict?.live.path).toBe(seed);
-    expect(conflict?.message).toBe(`The server reads ${seed} today (Orchestrator MCP's init location). Writing ${target} would shadow it: from then on the server reads ${target}, and ${seed} — with whatever tools it turns on — is ignored.`);
+    expect(conflict?.message).toBe(
+      `The server reads ${seed} today (Orchestrator MCP's init location). Writing ${target} would shadow it: from then on the server reads ${target}, and ${seed} — with whatever tools it turns on — is ignored.`,
+    );
   });
 
   test("writing the default while ORCHESTRATOR_CONFIG names the live file: the new file would be ignored", () => {
     const home = privateDir();
     const seed = writeConfig(privateDir(), "config.yaml", SEED);
     const target = defaultConfigPath({ HOME: home });
-    expect(liveConflict({ HOME: home, ORCHESTRATOR_CONFIG: seed }, target)?.message).toBe(`The server reads ${seed} (ORCHESTRATOR_CONFIG), not ${target}: a config written there has no effect while ORCHESTRATOR_CONFIG is set.`);
+    expect(liveConflict({ HOME: home, ORCHESTRATOR_CONFIG: seed }, target)?.message).toBe(
+      `The server reads ${seed} (ORCHESTRATOR_CONFIG), not ${target}: a config written there has no effect while ORCHESTRATOR_CONFIG is set.`,
+    );
   });
 
   test("no conflict when the target is the live file, or when nothing is live", () => {

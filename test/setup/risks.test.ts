@@ -12,7 +12,16 @@ import { agent, configWith } from "../helpers/config.ts";
 const codes = (risks: { code: string }[]) => risks.map((r) => r.code).sort();
 
 function probe(backend: BackendProbe["backend"], extra: Partial<BackendProbe> = {}): BackendProbe {
-  return { backend, command: backend, path: `/usr/bin/${backend}`, helpCommand: `${backend} --help`, missingFlags: [], readiness: "ready", problems: [], ...extra };
+  return {
+    backend,
+    command: backend,
+    path: `/usr/bin/${backend}`,
+    helpCommand: `${backend} --help`,
+    missingFlags: [],
+    readiness: "ready",
+    problems: [],
+    ...extra,
+  };
 }
 
 describe("entries route can never use", () => {
@@ -35,7 +44,10 @@ describe("entries route can never use", () => {
 
   test("with consent on, or on the same provider, no fallback is dead", () => {
     expect(codes(computeRisks({ ...crossing, allowCrossProviderFallback: true }))).toEqual(["cross_provider_fallback"]);
-    const same = configWith([agent("a", "codex"), agent("b", "codex", { model: "m-2" })], { tiers: { light: ["a"], standard: ["b"], heavy: null }, fallbacks: { light: "standard" } });
+    const same = configWith([agent("a", "codex"), agent("b", "codex", { model: "m-2" })], {
+      tiers: { light: ["a"], standard: ["b"], heavy: null },
+      fallbacks: { light: "standard" },
+    });
     expect(computeRisks(same)).toEqual([]);
   });
 
@@ -43,11 +55,16 @@ describe("entries route can never use", () => {
     const config = configWith([agent("l", "codex"), agent("s", "claude")], { tiers: { light: ["l"], standard: ["s"], heavy: null } });
     const probes = [
       probe("codex", { readiness: "not_ready", problems: [{ problem: "codex is installed but not signed in", hint: "sign in: codex login", blocks: true }] }),
-      probe("claude", { path: undefined, problems: [{ problem: "claude: claude was not found on PATH or in the usual install locations", hint: "install claude", blocks: true }] }),
+      probe("claude", {
+        path: undefined,
+        problems: [{ problem: "claude: claude was not found on PATH or in the usual install locations", hint: "install claude", blocks: true }],
+      }),
     ];
     const messages = computeRisks(config, { probes }).map((r) => r.message);
     expect(messages).toContain("l cannot be used as things stand: codex is installed but not signed in (fix: sign in: codex login)");
-    expect(messages).toContain("s cannot be used as things stand: claude: claude was not found on PATH or in the usual install locations (fix: install claude)");
+    expect(messages).toContain(
+      "s cannot be used as things stand: claude: claude was not found on PATH or in the usual install locations (fix: install claude)",
+    );
     // A probe that only timed out is no verdict.
     const slow = [probe("codex", { problems: [{ problem: "`codex exec --help` timed out after 8 s", hint: "run it again", blocks: false }] }), probe("claude")];
     expect(computeRisks(config, { probes: slow })).toEqual([]);

@@ -23,7 +23,16 @@ describe("detect helpers", () => {
   ])("versionFrom(%p) = %p", (text, version) => expect(versionFrom(text)).toBe(version));
 
   test("a flag counts only as a word of its own", () => {
-    const spec = { version: [], help: [], loginHint: "", requiredFlags: [{ flag: "--pure", since: "1" }, { flag: "--dir", since: "1" }, { flag: "--model", since: "1" }] };
+    const spec = {
+      version: [],
+      help: [],
+      loginHint: "",
+      requiredFlags: [
+        { flag: "--pure", since: "1" },
+        { flag: "--dir", since: "1" },
+        { flag: "--model", since: "1" },
+      ],
+    };
     expect(missingFlags("  --purely  x\n  -m, --model <m>\n      --directory", spec).map((m) => m.flag)).toEqual(["--pure", "--dir"]);
   });
 
@@ -42,7 +51,16 @@ describe("model lists (untrusted)", () => {
     expect(listedIds("grok", "Signed in to xAI.\nDefault model: grok-code-fast-1\n  grok-4\n  grok-3-mini\n")).toEqual(["grok-4", "grok-3-mini"]);
   });
   test("codex: the catalog's listed slugs, hidden ones skipped, garbage → nothing", () => {
-    expect(codexCatalog(JSON.stringify({ models: [{ slug: "gpt-5.5", visibility: "list" }, { slug: "secret", visibility: "hide" }] }))).toEqual(["gpt-5.5"]);
+    expect(
+      codexCatalog(
+        JSON.stringify({
+          models: [
+            { slug: "gpt-5.5", visibility: "list" },
+            { slug: "secret", visibility: "hide" },
+          ],
+        }),
+      ),
+    ).toEqual(["gpt-5.5"]);
     expect(codexCatalog("not json")).toEqual([]);
   });
 });
@@ -64,7 +82,11 @@ describe("computeRisks", () => {
       ],
       { allowCrossProviderFallback: true, fallbacks: { heavy: "standard" }, maxDepth: 2 },
     );
-    expect(computeRisks(config).map((r) => r.code).sort()).toEqual(["aggregator", "bash_allow_rule", "bypass_permissions", "cross_provider_fallback", "danger_full_access", "deep_delegation"]);
+    expect(
+      computeRisks(config)
+        .map((r) => r.code)
+        .sort(),
+    ).toEqual(["aggregator", "bash_allow_rule", "bypass_permissions", "cross_provider_fallback", "danger_full_access", "deep_delegation"]);
     expect(computeRisks(configWith([agent("ok", "claude", { allowedTools: ["Read(./docs/**)"] })]))).toEqual([]);
   });
 

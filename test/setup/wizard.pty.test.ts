@@ -58,7 +58,10 @@ describe("orchestrate init (through a pty)", () => {
     await term.expect("Register orchestrate with opencode?");
     term.send("n\r");
     expect(await term.exited).toBe(0);
-    const written = Bun.YAML.parse(readFileSync(box.configPath, "utf8")) as { agents: Record<string, { model: string; scores?: Record<string, number> }>; roots?: string[] };
+    const written = Bun.YAML.parse(readFileSync(box.configPath, "utf8")) as {
+      agents: Record<string, { model: string; scores?: Record<string, number> }>;
+      roots?: string[];
+    };
     expect(written.agents["light-opencode"]?.model).toBe("opencode/my-model");
     expect(written.agents["light-opencode"]?.scores).toEqual({ coding: 90 });
     expect(written.roots).toEqual(["~/work"]);

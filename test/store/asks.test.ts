@@ -31,7 +31,17 @@ function anAsk(over: Partial<AskInput> = {}): AskInput {
     system: "Be brief.",
     answer: "Paris.",
     legs: [
-      { capability: "fast", model: "openai/gpt-y", host: "127.0.0.1:4001", outcome: "failed", errorCode: "rate_limited", statusCode: 429, latencyMs: 30, retry: 0, endedAt: T0 + 30 },
+      {
+        capability: "fast",
+        model: "openai/gpt-y",
+        host: "127.0.0.1:4001",
+        outcome: "failed",
+        errorCode: "rate_limited",
+        statusCode: 429,
+        latencyMs: 30,
+        retry: 0,
+        endedAt: T0 + 30,
+      },
       { capability: "fast", model: "openai/gpt-x", host: "127.0.0.1:4000", outcome: "ok", statusCode: 200, latencyMs: 390, retry: 0, endedAt: T0 + 420 },
     ],
     now: T0 + 420,
@@ -39,8 +49,14 @@ function anAsk(over: Partial<AskInput> = {}): AskInput {
   };
 }
 
-function hourly(store: Store): { source: string; agent_id: string; backend: string; tier: string; calls: number; input_tokens: number; cost_usd: number | null }[] {
-  return store.db.query<{ source: string; agent_id: string; backend: string; tier: string; calls: number; input_tokens: number; cost_usd: number | null }, []>(`SELECT source, agent_id, backend, tier, calls, input_tokens, cost_usd FROM usage_hourly WHERE source = 'ask' ORDER BY agent_id`).all();
+function hourly(
+  store: Store,
+): { source: string; agent_id: string; backend: string; tier: string; calls: number; input_tokens: number; cost_usd: number | null }[] {
+  return store.db
+    .query<{ source: string; agent_id: string; backend: string; tier: string; calls: number; input_tokens: number; cost_usd: number | null }, []>(
+      `SELECT source, agent_id, backend, tier, calls, input_tokens, cost_usd FROM usage_hourly WHERE source = 'ask' ORDER BY agent_id`,
+    )
+    .all();
 }
 
 describe("store: asks", () => {
@@ -48,12 +64,28 @@ describe("store: asks", () => {
     const store = mustOpen(tmpStorePath());
     const id = store.asks.record(anAsk());
     const got = store.asks.get(id);
-    expect(got).toMatchObject({ capability: "fast", status: "ok", model: "openai/gpt-x", host: "127.0.0.1:4000", fallbackUsed: true, latencyMs: 420, inputTokens: 10, outputTokens: 20, prompt: "Capital of France?", system: "Be brief.", answer: "Paris." });
+    expect(got).toMatchObject({
+      capability: "fast",
+      status: "ok",
+      model: "openai/gpt-x",
+      host: "127.0.0.1:4000",
+      fallbackUsed: true,
+      latencyMs: 420,
+      inputTokens: 10,
+      outputTokens: 20,
+      prompt: "Capital of France?",
+      system: "Be brief.",
+      answer: "Paris.",
+    });
     expect(got?.legs.map((l) => [l.n, l.model, l.outcome, l.errorCode, l.statusCode, l.retry])).toEqual([
       [1, "openai/gpt-y", "failed", "rate_limited", 429, 0],
       [2, "openai/gpt-x", "ok", null, 200, 0],
     ]);
-    const usage = store.db.query<{ source: string; agent_id: string; backend: string; model: string; tier: string | null }, []>(`SELECT source, agent_id, backend, model, tier FROM usage`).all();
+    const usage = store.db
+      .query<{ source: string; agent_id: string; backend: string; model: string; tier: string | null }, []>(
+        `SELECT source, agent_id, backend, model, tier FROM usage`,
+      )
+      .all();
     expect(usage).toEqual([{ source: "ask", agent_id: "fast", backend: "http", model: "openai/gpt-x", tier: null }]);
     expect(hourly(store)).toEqual([{ source: "ask", agent_id: "fast", backend: "http", tier: "", calls: 1, input_tokens: 10, cost_usd: 0.5 }]);
     store.close();
@@ -61,7 +93,20 @@ describe("store: asks", () => {
 
   test("a refusal that sent nothing is an ask without legs and without a usage row", () => {
     const store = mustOpen(tmpStorePath());
-    const id = store.asks.record(anAsk({ status: "failed", errorCode: "prompt_too_large", errorMessage: "prompt is 9 characters", model: null, host: null, legs: [], inputTokens: undefined, outputTokens: undefined, costUsd: undefined, answer: undefined }));
+    const id = store.asks.record(
+      anAsk({
+        status: "failed",
+        errorCode: "prompt_too_large",
+        errorMessage: "prompt is 9 characters",
+        model: null,
+        host: null,
+        legs: [],
+        inputTokens: undefined,
+        outputTokens: undefined,
+        costUsd: undefined,
+        answer: undefined,
+      }),
+    );
     expect(store.asks.get(id)).toMatchObject({ status: "failed", errorCode: "prompt_too_large", legs: [] });
     expect(store.db.query<{ n: number }, []>(`SELECT count(*) AS n FROM usage`).get()?.n).toBe(0);
     store.close();
@@ -101,7 +146,14 @@ describe("store: asks", () => {
   test("content is redacted before insert, and NULL under metadata-only (lengths kept)", () => {
     const path = tmpStorePath();
     const store = mustOpen(path);
-    const id = store.asks.record(anAsk({ prompt: `Why is ${SECRETS.github} refused?`, context: `key=${SECRETS.anthropic}`, answer: `It is ${SECRETS.github}`, errorMessage: `bad ${SECRETS.github}` }));
+    const id = store.asks.record(
+      anAsk({
+        prompt: `Why is ${SECRETS.github} refused?`,
+        context: `key=${SECRETS.anthropic}`,
+        answer: `It is ${SECRETS.github}`,
+        errorMessage: `bad ${SECRETS.github}`,
+      }),
+    );
     const got = store.asks.get(id);
     expect(got?.prompt).toContain("[REDACTED");
     expect(got?.context).toContain("[REDACTED");
@@ -130,7 +182,14 @@ describe("store: asks", () => {
     const store = mustOpen(tmpStorePath());
     store.asks.record(anAsk());
     store.asks.record(anAsk({ status: "failed", errorCode: "rate_limited" }));
-    store.asks.record(anAsk({ capability: "deep", legs: [{ capability: "deep", model: "m", host: null, outcome: "failed", errorCode: "auth", statusCode: 401, latencyMs: 5, retry: 0, endedAt: T0 + 5 }], status: "failed", errorCode: "auth" }));
+    store.asks.record(
+      anAsk({
+        capability: "deep",
+        legs: [{ capability: "deep", model: "m", host: null, outcome: "failed", errorCode: "auth", statusCode: 401, latencyMs: 5, retry: 0, endedAt: T0 + 5 }],
+        status: "failed",
+        errorCode: "auth",
+      }),
+    );
     store.asks.record(anAsk({ capability: "deep", status: "failed", errorCode: "no_deployment", legs: [] }));
     store.asks.record(anAsk({ capability: "old", now: T0 - 10_000 }));
     expect(store.series.agentRates({ since: T0 })).toEqual([
@@ -145,12 +204,19 @@ describe("store: asks", () => {
     const plan = (filter: { status?: "ok" | "failed"; capability?: string }) =>
       store.db
         .query<{ detail: string }, Record<string, string | number | null>>(`EXPLAIN QUERY PLAN ${askListSql(filter)}`)
-        .all({ before: "X", limit: 51, head: 140, ...(filter.status ? { status: filter.status } : {}), ...(filter.capability ? { capability: filter.capability } : {}) })
+        .all({
+          before: "X",
+          limit: 51,
+          head: 140,
+          ...(filter.status ? { status: filter.status } : {}),
+          ...(filter.capability ? { capability: filter.capability } : {}),
+        })
         .map((r) => r.detail);
     expect(plan({})[0]).toBe("SEARCH a USING INDEX asks_created ((created_at,id)<(?,?))");
     expect(plan({ status: "failed" })[0]).toBe("SEARCH a USING INDEX asks_status_created (status=? AND (created_at,id)<(?,?))");
     expect(plan({ capability: "fast" })[0]).toBe("SEARCH a USING INDEX asks_capability_created (capability=? AND (created_at,id)<(?,?))");
-    for (const f of [{}, { status: "ok" as const }, { capability: "fast" }, { status: "ok" as const, capability: "fast" }]) expect(plan(f).some((d) => d.startsWith("SCAN"))).toBe(false);
+    for (const f of [{}, { status: "ok" as const }, { capability: "fast" }, { status: "ok" as const, capability: "fast" }])
+      expect(plan(f).some((d) => d.startsWith("SCAN"))).toBe(false);
     store.close();
   });
 

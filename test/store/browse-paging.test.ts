@@ -47,7 +47,12 @@ describe("browse: every listing filter is an index search from the page's bound"
     expectSearch(agent, "r", "runs_started", [], "started_at");
     expect(agent).toContain("SEARCH a EXISTS USING INDEX sqlite_autoindex_attempts_1 (run_id=?)");
     const all = { status: "ok" as const, tool: "route" as const, tier: "light", agent: "cheap" };
-    for (const keys of [["status", "tier"], ["status", "agent"], ["tool", "tier", "agent"], ["status", "tool", "tier", "agent"]] as const) {
+    for (const keys of [
+      ["status", "tier"],
+      ["status", "agent"],
+      ["tool", "tier", "agent"],
+      ["status", "tool", "tier", "agent"],
+    ] as const) {
       const f = Object.fromEntries(keys.map((k) => [k, all[k]]));
       const lines = plan(store, runListSql(f), f, head);
       expect(lines[0]).toMatch(/^SEARCH r USING INDEX runs_\w+_started \(\w+=\? AND \(started_at,id\)<\(\?,\?\)\)$/);
@@ -113,7 +118,19 @@ function world(): Store {
   const store = mustOpen(tmpStorePath());
   for (let i = 0; i < 12; i++) {
     const runId = store.runs.startRun({ tool: i % 5 ? "route" : "consult", tier: i % 2 ? "heavy" : "light", cwd: "/p", prompt: `task ${i}`, startedAt: at(i) });
-    store.runs.addAttempt({ runId, n: 1, agentId: i % 3 ? "cheap" : "codex-main", backend: "opencode", provider: "p", outcome: "ok", reason: "answered", exitCode: 0, durationMs: 5, fellBack: false, createdAt: at(i) + 5 });
+    store.runs.addAttempt({
+      runId,
+      n: 1,
+      agentId: i % 3 ? "cheap" : "codex-main",
+      backend: "opencode",
+      provider: "p",
+      outcome: "ok",
+      reason: "answered",
+      exitCode: 0,
+      durationMs: 5,
+      fellBack: false,
+      createdAt: at(i) + 5,
+    });
     store.runs.finishRun(runId, { status: i % 4 === 1 ? "failed" : "ok", endedAt: at(i) + 9 });
     const c = store.consultations.create({ agentId: i % 2 ? "cl" : "cx", backend: "claude", now: at(i) });
     if (i % 3 === 0) store.consultations.setStatus(c, "closed", at(i));
@@ -121,7 +138,19 @@ function world(): Store {
     const wf = `wf-${i}`;
     store.workflows.create({ id: wf, goal: "g", workdir: "/p", commit: "0".repeat(40), snapshot: {}, now: at(i) });
     if (i % 2) store.workflows.update(wf, { status: "completed" }, at(i));
-    store.reviews.create({ mode: "standard", goal: "g", plan: {}, material: [], materialText: "", token: { sha256: `h${i}`, binding: "b", expiresAt: 1 }, reviewers: [{ agentId: "a", backend: "codex" }, { agentId: "b", backend: "gemini" }], now: at(i) });
+    store.reviews.create({
+      mode: "standard",
+      goal: "g",
+      plan: {},
+      material: [],
+      materialText: "",
+      token: { sha256: `h${i}`, binding: "b", expiresAt: 1 },
+      reviewers: [
+        { agentId: "a", backend: "codex" },
+        { agentId: "b", backend: "gemini" },
+      ],
+      now: at(i),
+    });
   }
   return store;
 }
@@ -132,28 +161,93 @@ describe("browse: the row-value bound pages as the old form did", () => {
   const limit = 5;
 
   test("runs, whole and filtered, three pages over equal start times", () => {
-    const all = walk((before) => store.browse.runs({ limit, ...(before ? { before } : {}) }), (b) => oldPage(db, "runs", "started_at", {}, b, limit + 1));
+    const all = walk(
+      (before) => store.browse.runs({ limit, ...(before ? { before } : {}) }),
+      (b) => oldPage(db, "runs", "started_at", {}, b, limit + 1),
+    );
     expect(all).toHaveLength(12);
     expect(new Set(all).size).toBe(12);
-    const heavy = walk((before) => store.browse.runs({ limit: 2, tier: "heavy", ...(before ? { before } : {}) }), (b) => oldPage(db, "runs", "started_at", { tier: "heavy" }, b, 3));
+    const heavy = walk(
+      (before) => store.browse.runs({ limit: 2, tier: "heavy", ...(before ? { before } : {}) }),
+      (b) => oldPage(db, "runs", "started_at", { tier: "heavy" }, b, 3),
+    );
     expect(heavy).toHaveLength(6);
-    walk((before) => store.browse.runs({ limit: 2, status: "failed", ...(before ? { before } : {}) }), (b) => oldPage(db, "runs", "started_at", { status: "failed" }, b, 3));
-    walk((before) => store.browse.runs({ limit: 2, tool: "consult", ...(before ? { before } : {}) }), (b) => oldPage(db, "runs", "started_at", { tool: "consult" }, b, 3));
-    const cheap = walk((before) => store.browse.runs({ limit: 3, agent: "cheap", ...(before ? { before } : {}) }), (b) => oldPage(db, "runs", "started_at", {}, b, 4, "cheap"));
+    walk(
+      (before) => store.browse.runs({ limit: 2, status: "failed", ...(before ? { before } : {}) }),
+      (b) => oldPage(db, "runs", "started_at", { status: "failed" }, b, 3),
+    );
+    walk(
+      (before) => store.browse.runs({ limit: 2, tool: "consult", ...(before ? { before } : {}) }),
+      (b) => oldPage(db, "runs", "started_at", { tool: "consult" }, b, 3),
+    );
+    const cheap = walk(
+      (before) => store.browse.runs({ limit: 3, agent: "cheap", ...(before ? { before } : {}) }),
+      (b) => oldPage(db, "runs", "started_at", {}, b, 4, "cheap"),
+    );
     expect(cheap).toHaveLength(8);
   });
 
   test("consultations, jobs, workflows and reviews, whole and filtered", () => {
-    expect(walk((before) => store.browse.consultations({ limit, ...(before ? { before } : {}) }), (b) => oldPage(db, "consultations", "updated_at", {}, b, limit + 1))).toHaveLength(12);
-    expect(walk((before) => store.browse.consultations({ limit: 2, agent: "cl", ...(before ? { before } : {}) }), (b) => oldPage(db, "consultations", "updated_at", { agent_id: "cl" }, b, 3))).toHaveLength(6);
-    expect(walk((before) => store.browse.consultations({ limit: 2, status: "closed", ...(before ? { before } : {}) }), (b) => oldPage(db, "consultations", "updated_at", { status: "closed" }, b, 3))).toHaveLength(4);
-    expect(walk((before) => store.browse.jobs({ limit, ...(before ? { before } : {}) }), (b) => oldPage(db, "jobs", "created_at", {}, b, limit + 1))).toHaveLength(12);
-    expect(walk((before) => store.browse.jobs({ limit: 2, kind: "route", ...(before ? { before } : {}) }), (b) => oldPage(db, "jobs", "created_at", { kind: "route" }, b, 3))).toHaveLength(6);
-    expect(walk((before) => store.browse.jobs({ limit: 2, status: "running", ...(before ? { before } : {}) }), (b) => oldPage(db, "jobs", "created_at", { status: "running" }, b, 3))).toHaveLength(12);
-    expect(walk((before) => store.browse.workflows({ limit, ...(before ? { before } : {}) }), (b) => oldPage(db, "workflows", "updated_at", {}, b, limit + 1))).toHaveLength(12);
-    expect(walk((before) => store.browse.workflows({ limit: 2, status: "completed", ...(before ? { before } : {}) }), (b) => oldPage(db, "workflows", "updated_at", { status: "completed" }, b, 3))).toHaveLength(6);
-    expect(walk((before) => store.browse.reviews({ limit, ...(before ? { before } : {}) }), (b) => oldPage(db, "reviews", "updated_at", {}, b, limit + 1))).toHaveLength(12);
-    expect(walk((before) => store.browse.reviews({ limit: 2, status: "planned", ...(before ? { before } : {}) }), (b) => oldPage(db, "reviews", "updated_at", { status: "planned" }, b, 3))).toHaveLength(12);
+    expect(
+      walk(
+        (before) => store.browse.consultations({ limit, ...(before ? { before } : {}) }),
+        (b) => oldPage(db, "consultations", "updated_at", {}, b, limit + 1),
+      ),
+    ).toHaveLength(12);
+    expect(
+      walk(
+        (before) => store.browse.consultations({ limit: 2, agent: "cl", ...(before ? { before } : {}) }),
+        (b) => oldPage(db, "consultations", "updated_at", { agent_id: "cl" }, b, 3),
+      ),
+    ).toHaveLength(6);
+    expect(
+      walk(
+        (before) => store.browse.consultations({ limit: 2, status: "closed", ...(before ? { before } : {}) }),
+        (b) => oldPage(db, "consultations", "updated_at", { status: "closed" }, b, 3),
+      ),
+    ).toHaveLength(4);
+    expect(
+      walk(
+        (before) => store.browse.jobs({ limit, ...(before ? { before } : {}) }),
+        (b) => oldPage(db, "jobs", "created_at", {}, b, limit + 1),
+      ),
+    ).toHaveLength(12);
+    expect(
+      walk(
+        (before) => store.browse.jobs({ limit: 2, kind: "route", ...(before ? { before } : {}) }),
+        (b) => oldPage(db, "jobs", "created_at", { kind: "route" }, b, 3),
+      ),
+    ).toHaveLength(6);
+    expect(
+      walk(
+        (before) => store.browse.jobs({ limit: 2, status: "running", ...(before ? { before } : {}) }),
+        (b) => oldPage(db, "jobs", "created_at", { status: "running" }, b, 3),
+      ),
+    ).toHaveLength(12);
+    expect(
+      walk(
+        (before) => store.browse.workflows({ limit, ...(before ? { before } : {}) }),
+        (b) => oldPage(db, "workflows", "updated_at", {}, b, limit + 1),
+      ),
+    ).toHaveLength(12);
+    expect(
+      walk(
+        (before) => store.browse.workflows({ limit: 2, status: "completed", ...(before ? { before } : {}) }),
+        (b) => oldPage(db, "workflows", "updated_at", { status: "completed" }, b, 3),
+      ),
+    ).toHaveLength(6);
+    expect(
+      walk(
+        (before) => store.browse.reviews({ limit, ...(before ? { before } : {}) }),
+        (b) => oldPage(db, "reviews", "updated_at", {}, b, limit + 1),
+      ),
+    ).toHaveLength(12);
+    expect(
+      walk(
+        (before) => store.browse.reviews({ limit: 2, status: "planned", ...(before ? { before } : {}) }),
+        (b) => oldPage(db, "reviews", "updated_at", { status: "planned" }, b, 3),
+      ),
+    ).toHaveLength(12);
   });
 
   test("a review row carries its reviewers in planned order and its finding counts", () => {
@@ -170,9 +264,26 @@ test("a store at schema 6 migrates on: the listing indexes exist and the time-on
   raw.close();
   const store = mustOpen(path);
   expect(store.db.query<{ user_version: number }, []>("PRAGMA user_version").get()?.user_version).toBe(SCHEMA_VERSION);
-  const names = store.db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'index'").all().map((r) => r.name);
-  for (const name of ["runs_status_started", "runs_tier_started", "runs_tool_started", "consultations_agent_updated", "consultations_status_updated", "jobs_status_created", "jobs_kind_created", "reviews_status_updated", "workflows_status_updated"]) expect(names).toContain(name);
-  const jobsCreated = store.db.query<{ name: string }, []>("SELECT name FROM pragma_index_info('jobs_created')").all().map((r) => r.name);
+  const names = store.db
+    .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'index'")
+    .all()
+    .map((r) => r.name);
+  for (const name of [
+    "runs_status_started",
+    "runs_tier_started",
+    "runs_tool_started",
+    "consultations_agent_updated",
+    "consultations_status_updated",
+    "jobs_status_created",
+    "jobs_kind_created",
+    "reviews_status_updated",
+    "workflows_status_updated",
+  ])
+    expect(names).toContain(name);
+  const jobsCreated = store.db
+    .query<{ name: string }, []>("SELECT name FROM pragma_index_info('jobs_created')")
+    .all()
+    .map((r) => r.name);
   expect(jobsCreated).toEqual(["created_at", "id"]);
   store.close();
 });

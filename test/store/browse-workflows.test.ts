@@ -10,7 +10,21 @@ function workflow(store: Store, id: string, at: number, steps: [string, "succeed
   store.workflows.create({ id, goal: `goal of ${id}`, workdir: "/p", commit: C, snapshot: {}, now: at });
   steps.forEach(([step, status], i) => {
     const stepId = `${id}-s${i}`;
-    store.workflows.addStep({ id: stepId, workflowId: id, step, round: 0, executor: "host", preview: {}, context: "", promptSha256: "p", token: { sha256: "t", binding: "b", expiresAt: at + 10 }, commitBefore: C }, at);
+    store.workflows.addStep(
+      {
+        id: stepId,
+        workflowId: id,
+        step,
+        round: 0,
+        executor: "host",
+        preview: {},
+        context: "",
+        promptSha256: "p",
+        token: { sha256: "t", binding: "b", expiresAt: at + 10 },
+        commitBefore: C,
+      },
+      at,
+    );
     if (status !== "planned") store.workflows.finishStep(stepId, { status }, at + i);
   });
   store.workflows.update(id, {}, at + 100);
@@ -19,8 +33,15 @@ function workflow(store: Store, id: string, at: number, steps: [string, "succeed
 describe("browse.workflows", () => {
   test("newest activity first, keyset pages that neither skip nor repeat, filtered by status, with step counts and the last step that ran", () => {
     const store = mustOpen(tmpStorePath());
-    workflow(store, "w1", 1000, [["research", "succeeded"], ["plan", "failed"], ["plan", "succeeded"]]);
-    workflow(store, "w2", 2000, [["research", "succeeded"], ["plan", "planned"]]);
+    workflow(store, "w1", 1000, [
+      ["research", "succeeded"],
+      ["plan", "failed"],
+      ["plan", "succeeded"],
+    ]);
+    workflow(store, "w2", 2000, [
+      ["research", "succeeded"],
+      ["plan", "planned"],
+    ]);
     workflow(store, "w3", 3000, [["research", "cancelled"]]);
     store.workflows.update("w1", { status: "needs_attention" }, 5000);
     const first = store.browse.workflows({ limit: 2 });
@@ -32,7 +53,10 @@ describe("browse.workflows", () => {
     const [w1] = store.browse.workflows({ status: "needs_attention" }).rows;
     expect(w1).toMatchObject({ id: "w1", goalHead: "goal of w1", steps: 3, failedSteps: 1, lastStep: { step: "plan", status: "succeeded" } });
     // A planned step has not run; a cancelled plan is not counted.
-    expect(store.browse.workflows({ status: "active" }).rows.map((w) => [w.id, w.steps, w.lastStep?.step])).toEqual([["w3", 0, undefined], ["w2", 2, "research"]]);
+    expect(store.browse.workflows({ status: "active" }).rows.map((w) => [w.id, w.steps, w.lastStep?.step])).toEqual([
+      ["w3", 0, undefined],
+      ["w2", 2, "research"],
+    ]);
     expect(store.browse.workflowsNeedingAttention()).toBe(1);
     store.close();
   });

@@ -11,12 +11,45 @@ function world() {
     const startedAt = T0 + i * HOUR;
     const runId = store.runs.startRun({ tool: "route", tier: opts.tier, cwd: "/p", prompt: `task ${i}`, startedAt });
     let n = 1;
-    if (opts.fellBack) store.runs.addAttempt({ runId, n: n++, agentId: "claude-opus", backend: "claude", provider: "anthropic", outcome: "capacity", reason: "unavailable", exitCode: 1, durationMs: 10, fellBack: true, createdAt: startedAt + 10 });
-    store.runs.addAttempt({ runId, n, agentId: "cheap", backend: "opencode", provider: "deepseek", model: "m-1", outcome: opts.ok ? "ok" : "timeout", reason: opts.ok ? "answered" : "timeout", exitCode: 0, durationMs: 100, fellBack: false, usage: { inputTokens: 10, outputTokens: 1, costUsd: 0.5 }, createdAt: startedAt + 110, ...(opts.ok ? { modelVerification: "verified" as const, modelsReported: ["m-1"] } : {}) });
+    if (opts.fellBack)
+      store.runs.addAttempt({
+        runId,
+        n: n++,
+        agentId: "claude-opus",
+        backend: "claude",
+        provider: "anthropic",
+        outcome: "capacity",
+        reason: "unavailable",
+        exitCode: 1,
+        durationMs: 10,
+        fellBack: true,
+        createdAt: startedAt + 10,
+      });
+    store.runs.addAttempt({
+      runId,
+      n,
+      agentId: "cheap",
+      backend: "opencode",
+      provider: "deepseek",
+      model: "m-1",
+      outcome: opts.ok ? "ok" : "timeout",
+      reason: opts.ok ? "answered" : "timeout",
+      exitCode: 0,
+      durationMs: 100,
+      fellBack: false,
+      usage: { inputTokens: 10, outputTokens: 1, costUsd: 0.5 },
+      createdAt: startedAt + 110,
+      ...(opts.ok ? { modelVerification: "verified" as const, modelsReported: ["m-1"] } : {}),
+    });
     store.runs.finishRun(runId, { status: opts.ok ? "ok" : "failed", endedAt: startedAt + 120 });
     return runId;
   };
-  const made = [run(0, { tier: "light", ok: true }), run(1, { tier: "heavy", ok: true, fellBack: true }), run(2, { tier: "light", ok: false }), run(3, { tier: "heavy", ok: true })];
+  const made = [
+    run(0, { tier: "light", ok: true }),
+    run(1, { tier: "heavy", ok: true, fellBack: true }),
+    run(2, { tier: "light", ok: false }),
+    run(3, { tier: "heavy", ok: true }),
+  ];
   /** The id of the i-th run made. */
   const ids = (i: number): string => made[i] ?? "";
   return { store, ids };

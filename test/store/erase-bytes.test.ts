@@ -17,7 +17,18 @@ function runWithUpdates(store: Store, marker: string): string {
     store.jobs.appendPartial(jobId, `${marker} partial ${i}\n`);
     store.jobs.flush();
   }
-  store.runs.addAttempt({ runId, n: 1, agentId: "a", backend: "claude", provider: "anthropic", outcome: "ok", reason: "", exitCode: 0, durationMs: 5, fellBack: false });
+  store.runs.addAttempt({
+    runId,
+    n: 1,
+    agentId: "a",
+    backend: "claude",
+    provider: "anthropic",
+    outcome: "ok",
+    reason: "",
+    exitCode: 0,
+    durationMs: 5,
+    fellBack: false,
+  });
   store.runs.finishRun(runId, { status: "ok", servedBy: "a", answer: `${marker} answer`, treeChanged: false, endedAt: 9000 });
   store.jobs.finish(jobId, { status: "ok", result: { answer: `${marker} answer`, runId }, treeChanged: false });
   return runId;

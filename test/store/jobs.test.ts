@@ -26,7 +26,12 @@ describe("jobs", () => {
     store.jobs.appendPartial(id, "line one\nline t");
     store.jobs.appendPartial(id, "wo\n");
     const other = mustOpen(path);
-    expect(other.jobs.get(id)).toMatchObject({ status: "running", progress: "attempt 1/2 codex: running tests", partialOutput: "line one\nline two\n", args: { prompt: "long task", tier: "heavy" } });
+    expect(other.jobs.get(id)).toMatchObject({
+      status: "running",
+      progress: "attempt 1/2 codex: running tests",
+      partialOutput: "line one\nline two\n",
+      args: { prompt: "long task", tier: "heavy" },
+    });
     expect(store.jobs.finish(id, { status: "ok", result: { servedBy: "codex", answer: "all green" }, treeChanged: true })).toBe(true);
     expect(store.jobs.finish(id, { status: "cancelled" })).toBe(false);
     expect(other.jobs.get(id)).toMatchObject({ status: "ok", result: { servedBy: "codex", answer: "all green" }, treeChanged: true });

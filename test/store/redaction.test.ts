@@ -17,11 +17,29 @@ describe("redaction before insert", () => {
     const path = tmpStorePath();
     const store = mustOpen(path);
     const run = store.runs.startRun({ tool: "route", cwd: "/w", prompt: leaky });
-    store.runs.addAttempt({ runId: run, n: 1, agentId: "a", backend: "codex", provider: "openai", outcome: "auth", reason: `401 for ${anthropic}`, exitCode: 1, durationMs: 1, fellBack: true });
+    store.runs.addAttempt({
+      runId: run,
+      n: 1,
+      agentId: "a",
+      backend: "codex",
+      provider: "openai",
+      outcome: "auth",
+      reason: `401 for ${anthropic}`,
+      exitCode: 1,
+      durationMs: 1,
+      fellBack: true,
+    });
     store.runs.finishRun(run, { status: "failed", errorCode: "task_failed", errorMessage: `stderr: ${github}`, answer: `here: ${anthropic}` });
 
     const c = store.consultations.create({ agentId: "g", backend: "gemini" });
-    store.consultations.addTurn(c, { prompt: leaky, context: `ctx ${github}`, answer: { answer: `key ${anthropic}`, sources: [github] }, errorMessage: github, modelVerified: "unverified", latencyMs: 1 });
+    store.consultations.addTurn(c, {
+      prompt: leaky,
+      context: `ctx ${github}`,
+      answer: { answer: `key ${anthropic}`, sources: [github] },
+      errorMessage: github,
+      modelVerified: "unverified",
+      latencyMs: 1,
+    });
 
     const job = store.jobs.create({ kind: "route", args: { prompt: leaky, nested: [github] }, ownerStartedAt: 1 });
     store.jobs.setProgress(job, `using ${github}`);
@@ -51,7 +69,13 @@ describe("redaction before insert", () => {
     const run = store.runs.startRun({ tool: "route", tier: "light", cwd: "/w/proj", prompt: marker });
     store.runs.finishRun(run, { status: "ok", servedBy: "a", answer: `${marker} answered` });
     const c = store.consultations.create({ agentId: "g", backend: "gemini" });
-    store.consultations.addTurn(c, { prompt: marker, context: marker, answer: { answer: marker, assumptions: [marker] }, modelVerified: "verified", latencyMs: 1 });
+    store.consultations.addTurn(c, {
+      prompt: marker,
+      context: marker,
+      answer: { answer: marker, assumptions: [marker] },
+      modelVerified: "verified",
+      latencyMs: 1,
+    });
     const job = store.jobs.create({ kind: "route", args: { prompt: marker, tier: "light" }, ownerStartedAt: 1 });
     store.jobs.appendPartial(job, `${marker}\n`);
     store.jobs.finish(job, { status: "ok", result: { servedBy: "a", answer: marker } });

@@ -57,8 +57,23 @@ describe("reviews", () => {
     expect(store.reviews.transition(id, ["approving"], "running", { approval: "token", secrets: "mask", jobId: "J1" })).toBe(true);
     expect(store.reviews.addHostFindings(id, [{ severity: "important", claim: "host saw a race" }])).toEqual(["H1"]);
     store.reviews.startReviewers(id, ["a", "b"]);
-    const a = store.reviews.finishReviewer(id, "a", { status: "answered", summary: "two issues", findings: [{ severity: "critical", location: "cache.ts:3", claim: "unbounded", evidence: "no eviction" }, { severity: "minor", claim: "naming" }], modelVerified: "verified", usage: { inputTokens: 5 }, latencyMs: 10 });
-    const b = store.reviews.finishReviewer(id, "b", { status: "unparseable", reply: "I think it is fine, mostly.", modelVerified: "unverified", latencyMs: 12 });
+    const a = store.reviews.finishReviewer(id, "a", {
+      status: "answered",
+      summary: "two issues",
+      findings: [
+        { severity: "critical", location: "cache.ts:3", claim: "unbounded", evidence: "no eviction" },
+        { severity: "minor", claim: "naming" },
+      ],
+      modelVerified: "verified",
+      usage: { inputTokens: 5 },
+      latencyMs: 10,
+    });
+    const b = store.reviews.finishReviewer(id, "b", {
+      status: "unparseable",
+      reply: "I think it is fine, mostly.",
+      modelVerified: "unverified",
+      latencyMs: 12,
+    });
     expect([a, b]).toEqual([["F1", "F2"], []]);
     const got = store.reviews.get(id);
     expect(got?.findings.map((f) => [f.id, f.source, f.agentId, f.severity, f.disposition])).toEqual([
@@ -70,13 +85,18 @@ describe("reviews", () => {
       ["a", "answered", 1, null],
       ["b", "unparseable", 1, "I think it is fine, mostly."],
     ]);
-    expect(store.usage.summary().map((s) => [s.agentId, s.inputTokens])).toEqual([["a", 5], ["b", 0]]);
+    expect(store.usage.summary().map((s) => [s.agentId, s.inputTokens])).toEqual([
+      ["a", 5],
+      ["b", 0],
+    ]);
     expect(store.reviews.finalize(id, { summary: "x" }, [{ id: "F1", disposition: "rejected", reason: "not reachable" }])).toBe(false);
     expect(store.reviews.transition(id, ["running"], "awaiting_synthesis")).toBe(true);
     expect(store.reviews.finalize(id, { summary: "x" }, [{ id: "F1", disposition: "rejected", reason: "not reachable" }])).toBe(true);
     expect(store.reviews.finalize(id, { summary: "again" }, [])).toBe(false);
     expect(store.reviews.get(id)?.findings.find((f) => f.id === "F1")).toMatchObject({ disposition: "rejected", dispositionReason: "not reachable" });
-    expect(store.reviews.list()).toEqual([expect.objectContaining({ id, status: "finalized", reviewers: ["a", "b"], findings: { critical: 1, important: 1, minor: 1 } })]);
+    expect(store.reviews.list()).toEqual([
+      expect.objectContaining({ id, status: "finalized", reviewers: ["a", "b"], findings: { critical: 1, important: 1, minor: 1 } }),
+    ]);
     store.close();
   });
 
@@ -123,9 +143,15 @@ describe("reviews", () => {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     const raw = new Database(path, { create: true });
     raw.run(init001);
-    raw.run(`INSERT INTO jobs (id, kind, status, owner_pid, owner_started_at, args_json, created_at, updated_at) VALUES ('J1', 'consult', 'ok', 1, 1, '{}', 1, 1)`);
+    raw.run(
+      `INSERT INTO jobs (id, kind, status, owner_pid, owner_started_at, args_json, created_at, updated_at) VALUES ('J1', 'consult', 'ok', 1, 1, '{}', 1, 1)`,
+    );
     raw.run(`INSERT INTO usage (source, ref_id, ref_n, agent_id, backend, latency_ms, created_at) VALUES ('turn', 'C1', 1, 'a', 'codex', 5, 1)`);
-    expect(() => raw.run(`INSERT INTO jobs (id, kind, status, owner_pid, owner_started_at, args_json, created_at, updated_at) VALUES ('J2', 'review', 'ok', 1, 1, '{}', 1, 1)`)).toThrow();
+    expect(() =>
+      raw.run(
+        `INSERT INTO jobs (id, kind, status, owner_pid, owner_started_at, args_json, created_at, updated_at) VALUES ('J2', 'review', 'ok', 1, 1, '{}', 1, 1)`,
+      ),
+    ).toThrow();
     raw.run(`PRAGMA user_version = 1; PRAGMA application_id = ${APPLICATION_ID}`);
     raw.close();
     const store = mustOpen(path);

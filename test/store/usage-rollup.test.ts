@@ -20,11 +20,31 @@ function fill(store: Store): string[] {
     const tier = (["light", "standard", "heavy"] as const)[Math.floor(i / 12) % 3] ?? "light";
     const other = Math.floor(i / 3) % 2 === 1;
     const runId = store.runs.startRun({ tool: "route", tier, cwd: "/p", prompt: `t${i}`, startedAt: at });
-    store.runs.addAttempt({ runId, n: 1, agentId: other ? "cheap" : "codex-main", backend: other ? "opencode" : "codex", provider: "p", outcome: "ok", reason: "answered", exitCode: 0, durationMs: 100 + i, fellBack: false, usage: { inputTokens: 10 * i, outputTokens: i, ...(i % 4 ? { costUsd: 0.25 } : {}) }, createdAt: at + 1000 });
+    store.runs.addAttempt({
+      runId,
+      n: 1,
+      agentId: other ? "cheap" : "codex-main",
+      backend: other ? "opencode" : "codex",
+      provider: "p",
+      outcome: "ok",
+      reason: "answered",
+      exitCode: 0,
+      durationMs: 100 + i,
+      fellBack: false,
+      usage: { inputTokens: 10 * i, outputTokens: i, ...(i % 4 ? { costUsd: 0.25 } : {}) },
+      createdAt: at + 1000,
+    });
     store.runs.finishRun(runId, { status: "ok", endedAt: at + 1000 });
     if (i % 5 === 0) {
       const c = store.consultations.create({ agentId: "claude-opus", backend: "claude", model: "opus", now: at });
-      store.consultations.addTurn(c, { prompt: "q", answer: { answer: "a" }, modelVerified: "verified", usage: { inputTokens: 5 }, latencyMs: 2000, now: at + 500 });
+      store.consultations.addTurn(c, {
+        prompt: "q",
+        answer: { answer: "a" },
+        modelVerified: "verified",
+        usage: { inputTokens: 5 },
+        latencyMs: 2000,
+        now: at + 500,
+      });
       consultations.push(c);
     }
   }
@@ -64,7 +84,9 @@ describe("usage rollup (migration 005)", () => {
   test("every window and dimension matches the usage rows, mid-hour starts and part-hour buckets included", () => {
     const store = mustOpen(tmpStorePath());
     fill(store);
-    expect(store.db.query<{ n: number }, []>("SELECT count(*) AS n FROM usage_hourly").get()?.n).toBeLessThan(store.db.query<{ n: number }, []>("SELECT count(*) AS n FROM usage").get()?.n ?? 0);
+    expect(store.db.query<{ n: number }, []>("SELECT count(*) AS n FROM usage_hourly").get()?.n).toBeLessThan(
+      store.db.query<{ n: number }, []>("SELECT count(*) AS n FROM usage").get()?.n ?? 0,
+    );
     expectSameAsRows(store);
     const tiers = new Set(store.series.usage({ since: T0, bucketMs: 24 * HOUR, by: "tier" }).map((p) => p.key));
     expect([...tiers].sort()).toEqual(["consult", "heavy", "light", "standard"]);

@@ -20,7 +20,9 @@ afterEach(async () => {
 const AGENT_OF: Record<string, string> = { codex: "codex-sol", claude: "claude-opus", gemini: "gem" };
 /** The implementer's fake edits; claude's steps other than implement are then the host's (its fake would edit in answer mode too). */
 const SCENARIO = (backend: string): Record<string, string> => (backend === "claude" ? { FAKE_CLAUDE_SCENARIO: "edits-then-ok" } : {});
-const CONTAINED = Object.values(adapters).filter((a) => a.writes.isolatedWrite).map((a) => a.backend);
+const CONTAINED = Object.values(adapters)
+  .filter((a) => a.writes.isolatedWrite)
+  .map((a) => a.backend);
 
 /** Every file of the checkout (not .git), with its bytes: "byte-identical" compared literally. */
 function snapshotTree(dir: string, prefix = ""): Record<string, string> {
@@ -57,7 +59,13 @@ describe.each(CONTAINED)("isolated_write on %s", (backend) => {
     expect(out.error).toBeUndefined();
     expect(out.status).toBe("awaiting_host_apply");
     const result = out.result as { patch: string; files: { status: string; path: string }[]; ignored: string[] };
-    expect(result.files).toEqual(expect.arrayContaining([{ status: "M", path: "README.md" }, { status: "A", path: "NEW_FILE.txt" }, { status: "D", path: "DELETE_ME.txt" }]));
+    expect(result.files).toEqual(
+      expect.arrayContaining([
+        { status: "M", path: "README.md" },
+        { status: "A", path: "NEW_FILE.txt" },
+        { status: "D", path: "DELETE_ME.txt" },
+      ]),
+    );
     expect(result.patch).toContain("+created by fake");
     expect(result.ignored).toEqual(["ignored/"]);
     expect(snapshotTree(w.box.repo)).toEqual(before);
@@ -67,7 +75,11 @@ describe.each(CONTAINED)("isolated_write on %s", (backend) => {
   }, 30_000);
 
   test("a write outside the worktree (into the checkout) is caught and the step fails", async () => {
-    const w = (world = await openWorkflowWorld(seedConfig({ implement: AGENT_OF[backend], hostResearch: backend === "claude" }), { FAKE_MUTATION: "outside", FAKE_OUTSIDE_DIR: "<repo>", ...SCENARIO(backend) }));
+    const w = (world = await openWorkflowWorld(seedConfig({ implement: AGENT_OF[backend], hostResearch: backend === "claude" }), {
+      FAKE_MUTATION: "outside",
+      FAKE_OUTSIDE_DIR: "<repo>",
+      ...SCENARIO(backend),
+    }));
     const out = await implement(w);
     expect(out.error?.code).toBe("containment_breach");
     expect(existsSync(join(w.box.repo, "ESCAPED.txt"))).toBe(true);

@@ -33,8 +33,15 @@ function applyAndCommit(w: WorkflowWorld, patch: string): void {
 }
 
 const synthesis = (disposition: "open" | "fixed", sources: string[]) => ({
-  summary: "s", recommendation: "r", checked: [], not_checked: [], agreements: [], disagreements: [],
-  combined_findings: sources.length ? [{ severity: "important", claim: "c", sources, disposition, ...(disposition === "fixed" ? { reason: "fixed in round" } : {}) }] : [],
+  summary: "s",
+  recommendation: "r",
+  checked: [],
+  not_checked: [],
+  agreements: [],
+  disagreements: [],
+  combined_findings: sources.length
+    ? [{ severity: "important", claim: "c", sources, disposition, ...(disposition === "fixed" ? { reason: "fixed in round" } : {}) }]
+    : [],
 });
 
 async function toReview(w: WorkflowWorld, wf: string, fix: boolean): Promise<void> {

@@ -49,13 +49,22 @@ describe("workflow steps as jobs", () => {
     expect(first.structuredContent?.job).toMatchObject({ status: "running" });
     expect(done.isError).toBeFalsy();
     expect(done.structuredContent?.status).toBe("ok");
-    expect(done.structuredContent?.result).toMatchObject({ workflow_id: wf, step: "research", status: "succeeded", approval: "token", result: { text: expect.stringContaining("PONG-FROM-FAKE") } });
+    expect(done.structuredContent?.result).toMatchObject({
+      workflow_id: wf,
+      step: "research",
+      status: "succeeded",
+      approval: "token",
+      result: { text: expect.stringContaining("PONG-FROM-FAKE") },
+    });
     const status = await w.call("workflow_status", { workflow_id: wf });
     expect(String(status.next)).toContain("plan");
   }, 60_000);
 
   test("a slow step that fails comes back from job_wait as isError with the step's code, and the step is failed", async () => {
-    const config = seedConfig({ hostResearch: true }).replace("implement: {agent: codex-sol, execution: isolated_write}", "implement: {agent: claude-opus, execution: patch}");
+    const config = seedConfig({ hostResearch: true }).replace(
+      "implement: {agent: codex-sol, execution: isolated_write}",
+      "implement: {agent: claude-opus, execution: patch}",
+    );
     const w = (world = await openWorkflowWorld(config, SLOW));
     const wf = String((await w.call("workflow_start", { goal: "g", workdir: w.box.repo })).workflow_id);
     for (const s of ["research", "plan", "author_execution_prompt"]) {
@@ -81,11 +90,23 @@ describe("workflow steps as MCP tasks, and in the background on request", () => 
     expect(tools.tools.find((t) => t.name.endsWith("workflow_run_step"))?.execution).toEqual({ taskSupport: "optional" });
     const wf = String((await w.call("workflow_start", { goal: "g", workdir: w.box.repo })).workflow_id);
     const plan = await w.call("workflow_plan_step", { workflow_id: wf, step: "research", context: "x" });
-    const created = await w.session.client.request({ method: "tools/call", params: { name: "workflow_run_step", arguments: { workflow_id: wf, step_id: String(plan.step_id), token: String(plan.token) }, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+    const created = await w.session.client.request(
+      {
+        method: "tools/call",
+        params: { name: "workflow_run_step", arguments: { workflow_id: wf, step_id: String(plan.step_id), token: String(plan.token) }, task: { ttl: 60_000 } },
+      },
+      CreateTaskResultSchema,
+    );
     // tasks/result blocks until the task is terminal: a task waits for the real end (2 s) instead of turning into a job at 1 s.
     const result = await w.session.client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema);
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toMatchObject({ ok: true, workflow_id: wf, step: "research", status: "succeeded", result: { text: expect.stringContaining("PONG-FROM-FAKE") } });
+    expect(result.structuredContent).toMatchObject({
+      ok: true,
+      workflow_id: wf,
+      step: "research",
+      status: "succeeded",
+      result: { text: expect.stringContaining("PONG-FROM-FAKE") },
+    });
     expect(result.structuredContent?.job).toBeUndefined();
     expect((await w.session.client.experimental.tasks.getTask(created.task.taskId)).status).toBe("completed");
   }, 60_000);
@@ -105,4 +126,3 @@ describe("workflow steps as MCP tasks, and in the background on request", () => 
     expect(done.structuredContent?.result).toMatchObject({ step: "research", status: "succeeded" });
   }, 60_000);
 });
-

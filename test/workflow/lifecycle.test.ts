@@ -35,11 +35,15 @@ async function hostThrough(w: WorkflowWorld, wf: string, steps: readonly string[
   for (const s of steps) expect((await spend(w, wf, await plan(w, wf, s), { text: s })).status).toBe("succeeded");
 }
 
-const stepsOf = async (w: WorkflowWorld, wf: string) => (await w.call("workflow_status", { workflow_id: wf })).steps as { step: string; status: string; error_code?: string }[];
+const stepsOf = async (w: WorkflowWorld, wf: string) =>
+  (await w.call("workflow_status", { workflow_id: wf })).steps as { step: string; status: string; error_code?: string }[];
 
 describe("patch mode", () => {
   test("the diff comes back for the host to apply; apply_patch without a new commit is refused, with one it advances", async () => {
-    const w = (world = await openWorkflowWorld(PATCH_MODE(seedConfig({ hostResearch: true })), { FAKE_CODEX_SCENARIO: "ok", FAKE_REPLY: `Adds the greeting.\n\n\`\`\`diff\n${PATCH}\`\`\`` }));
+    const w = (world = await openWorkflowWorld(PATCH_MODE(seedConfig({ hostResearch: true })), {
+      FAKE_CODEX_SCENARIO: "ok",
+      FAKE_REPLY: `Adds the greeting.\n\n\`\`\`diff\n${PATCH}\`\`\``,
+    }));
     const wf = await start(w);
     await hostThrough(w, wf, ["research", "plan", "author_execution_prompt"]);
     const impl = await spend(w, wf, await plan(w, wf, "implement"));
@@ -133,7 +137,9 @@ describe("review_policy.different_from_planner", () => {
     w.git("apply", "--index", file);
     w.git("commit", "-q", "-m", "apply");
     await hostThrough(w, wf, ["apply_patch"]);
-    expect((await spend(w, wf, await plan(w, wf, "test"), { test: { command: "bun test", exit_code: 0, status: "pass", output: "ok", duration_ms: 1 } })).status).toBe("succeeded");
+    expect(
+      (await spend(w, wf, await plan(w, wf, "test"), { test: { command: "bun test", exit_code: 0, status: "pass", output: "ok", duration_ms: 1 } })).status,
+    ).toBe("succeeded");
     return plan(w, wf, "review");
   }
 

@@ -49,7 +49,14 @@ describe("tests observed", () => {
     const { w, wf, test: run } = await toTest(0);
     expect(run.status).toBe("succeeded");
     const report = reportOf(run);
-    expect(report).toMatchObject({ reported_by: "orchestrator", status: "pass", exit_code: 0, command: "/bin/bash -lc 'npm test'", claimed: CLAIM, commit: w.git("rev-parse", "HEAD").trim() });
+    expect(report).toMatchObject({
+      reported_by: "orchestrator",
+      status: "pass",
+      exit_code: 0,
+      command: "/bin/bash -lc 'npm test'",
+      claimed: CLAIM,
+      commit: w.git("rev-parse", "HEAD").trim(),
+    });
     expect(report.observed).toEqual([{ command: "/bin/bash -lc 'npm test'", exit_code: 0 }]);
     expect(report.provenance).toContain("event stream");
     const status = await w.call("workflow_status", { workflow_id: wf });
@@ -80,11 +87,17 @@ describe("tests observed", () => {
 
 describe("test steps on backends whose contained runs execute no command", () => {
   // claude (acceptEdits) is denied test runners headless; gemini (auto_edit) is offered no shell at all.
-  for (const [backend, agent] of [["claude", "claude-opus"], ["gemini", "gem"]] as const) {
+  for (const [backend, agent] of [
+    ["claude", "claude-opus"],
+    ["gemini", "gem"],
+  ] as const) {
     test(`${backend}: an isolated_write test step is refused at workflow_start, naming the backend side`, async () => {
       const bound = seedConfig({ hostResearch: true, implement: "codex-sol" })
         .replaceAll("scores: { coding: 30 }", "scores: { coding: 30, testing: 80 }")
-        .replace("scores: { review: 90, research: 80, planning: 80, coding: 40 }", "scores: { review: 90, research: 80, planning: 80, coding: 40, testing: 80 }")
+        .replace(
+          "scores: { review: 90, research: 80, planning: 80, coding: 40 }",
+          "scores: { review: 90, research: 80, planning: 80, coding: 40, testing: 80 }",
+        )
         .replace("test:      {executor: host}", `test:      {agent: ${agent}, execution: isolated_write}`);
       const w = (world = await openWorkflowWorld(bound));
       const out = await w.call("workflow_start", { goal: "g", workdir: w.box.repo });

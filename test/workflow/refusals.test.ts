@@ -25,11 +25,15 @@ describe("config refusals (at load)", () => {
     expect((await startError(seedConfig({ store: false })))?.message).toContain("needs store_full_content: true");
   });
   test("isolated_write on a backend that cannot be contained is refused, naming the backend", async () => {
-    const err = await startError(seedConfig({ extraAgents: "    cp-agent:\n      runtime: copilot\n      model: gpt-5.2\n      execution_modes: [isolated_write]\n" }));
+    const err = await startError(
+      seedConfig({ extraAgents: "    cp-agent:\n      runtime: copilot\n      model: gpt-5.2\n      execution_modes: [isolated_write]\n" }),
+    );
     expect(err?.message).toContain("isolated_write cannot be contained on copilot");
   });
   test("a mode outside the agent's execution_modes is refused, naming the operator", async () => {
-    const err = await startError(seedConfig().replace("      execution_modes: [consultation, patch, isolated_write]\n      scores: { coding: 90", "      scores: { coding: 90"));
+    const err = await startError(
+      seedConfig().replace("      execution_modes: [consultation, patch, isolated_write]\n      scores: { coding: 90", "      scores: { coding: 90"),
+    );
     expect(err?.message).toContain("not in codex-sol's execution_modes (the operator's trust)");
   });
 });

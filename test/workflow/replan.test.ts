@@ -56,7 +56,12 @@ describe("workflow_replan: preview, then apply with the token", () => {
     expect(decisions.find((d) => d.step === "implement")).toMatchObject({
       changed: true,
       before: { executor: "agent", agent: { id: "codex-sol", backend: "codex" }, execution: "isolated_write" },
-      after: { executor: "agent", agent: { id: "gem", backend: "gemini" }, execution: "isolated_write", why: expect.stringContaining("consult.workflow.bindings.implement names gem") },
+      after: {
+        executor: "agent",
+        agent: { id: "gem", backend: "gemini" },
+        execution: "isolated_write",
+        why: expect.stringContaining("consult.workflow.bindings.implement names gem"),
+      },
     });
     expect(decisions.find((d) => d.step === "research")).toMatchObject({ changed: false, after: { agent: { id: "claude-opus" } } });
     expect(preview.cancels).toEqual([{ step_id: String(planned.step_id), step: "research", round: 0 }]);
@@ -64,8 +69,14 @@ describe("workflow_replan: preview, then apply with the token", () => {
     expect((await bindingsOf(call, wf)).find((s) => s.step_id === planned.step_id)?.status).toBe("planned");
     const applied = await call("workflow_replan", { workflow_id: wf, steps: ["implement", "research"], token: preview.token });
     expect(applied.error).toBeUndefined();
-    expect(applied).toMatchObject({ approval: "token", cancelled: 1, bindings: { implement: { agent: "gem" }, research: { agent: "claude-opus" }, fix: { agent: "codex-sol" } } });
-    expect((await call("workflow_run_step", { workflow_id: wf, step_id: String(planned.step_id), token: String(planned.token) })).error?.code).toBe("workflow_wrong_state");
+    expect(applied).toMatchObject({
+      approval: "token",
+      cancelled: 1,
+      bindings: { implement: { agent: "gem" }, research: { agent: "claude-opus" }, fix: { agent: "codex-sol" } },
+    });
+    expect((await call("workflow_run_step", { workflow_id: wf, step_id: String(planned.step_id), token: String(planned.token) })).error?.code).toBe(
+      "workflow_wrong_state",
+    );
     expect(w.box.recordings()).toEqual([]);
   }, 60_000);
 
@@ -112,7 +123,9 @@ describe("workflow_replan: preview, then apply with the token", () => {
     expect(preview.approval).toBe("elicitation");
     const out = await declined.call("workflow_replan", { workflow_id: declined.wf, steps: ["implement"], token: preview.token });
     expect(out.error?.code).toBe("replan_declined");
-    expect((await declined.call("workflow_replan", { workflow_id: declined.wf, steps: ["implement"], token: preview.token })).error?.code).toBe("invalid_token");
+    expect((await declined.call("workflow_replan", { workflow_id: declined.wf, steps: ["implement"], token: preview.token })).error?.code).toBe(
+      "invalid_token",
+    );
     expect((await bindingsOf(declined.call, declined.wf)).map((s) => s.status)).toEqual(["planned"]);
   }, 60_000);
 

@@ -45,7 +45,9 @@ describe("workflow steps run the snapshotted agent entry", () => {
   }, 60_000);
 
   test("an entry whose runtime changed after workflow_start is refused, not run on the new backend", async () => {
-    const { w, wf, planned } = await editedBetweenSteps((t) => t.replace("runtime: claude\n      model: claude-opus-4-6", "runtime: gemini\n      model: gemini-2.5-pro"));
+    const { w, wf, planned } = await editedBetweenSteps((t) =>
+      t.replace("runtime: claude\n      model: claude-opus-4-6", "runtime: gemini\n      model: gemini-2.5-pro"),
+    );
     const ran = await call(next as ClientSession, "workflow_run_step", { workflow_id: wf, step_id: String(planned.step_id), token: String(planned.token) });
     expect(ran.error?.code).toBe("mode_refused");
     expect(ran.error?.message).toContain("replan");

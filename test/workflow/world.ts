@@ -19,7 +19,9 @@ export interface WorkflowWorld<S extends ClientSession = ClientSession> {
 }
 
 /** Seed 001's config.yaml as written: one consult: block with host:, agents and workflow:. */
-export function seedConfig(opts: { hostResearch?: boolean; implement?: string; maxFixRounds?: number; review?: boolean; extraAgents?: string; store?: boolean } = {}): string {
+export function seedConfig(
+  opts: { hostResearch?: boolean; implement?: string; maxFixRounds?: number; review?: boolean; extraAgents?: string; store?: boolean } = {},
+): string {
   return `consult:
   store_full_content: ${opts.store === false ? "false" : "true"}
   host:
@@ -57,8 +59,18 @@ ${opts.review === false ? "" : "      review:    {agents: [claude-opus]}\n"}    
 `;
 }
 
-export const REVIEW_IMPORTANT = JSON.stringify({ summary: "s", findings: [{ severity: "important", location: "README.md", claim: "IMPORTANT-ISSUE", evidence: "e" }], checked: ["x"], not_checked: [] });
-export const REVIEW_CLEAN = JSON.stringify({ summary: "s", findings: [{ severity: "minor", location: "README.md", claim: "nit", evidence: "e" }], checked: ["x"], not_checked: [] });
+export const REVIEW_IMPORTANT = JSON.stringify({
+  summary: "s",
+  findings: [{ severity: "important", location: "README.md", claim: "IMPORTANT-ISSUE", evidence: "e" }],
+  checked: ["x"],
+  not_checked: [],
+});
+export const REVIEW_CLEAN = JSON.stringify({
+  summary: "s",
+  findings: [{ severity: "minor", location: "README.md", claim: "nit", evidence: "e" }],
+  checked: ["x"],
+  not_checked: [],
+});
 
 export function openWorkflowWorld(config: string, env: Record<string, string> = {}): Promise<WorkflowWorld> {
   return open(config, env, (e) => connectInProcess(e));
@@ -69,8 +81,19 @@ export function openWorkflowServerWorld(config: string, env: Record<string, stri
   return open(config, env, (e) => connect(e));
 }
 
-async function open<S extends ClientSession>(config: string, env: Record<string, string>, start: (env: Record<string, string>) => Promise<S>): Promise<WorkflowWorld<S>> {
-  const box = makeSandbox({ ORCHESTRATE_HOST_RUNTIME: "pi", FAKE_CODEX_SCENARIO: "edits-then-ok", FAKE_CLAUDE_SCENARIO: "edits-then-ok", FAKE_GEMINI_SCENARIO: "edits-then-ok", FAKE_MUTATION: "workflow-set", ...env });
+async function open<S extends ClientSession>(
+  config: string,
+  env: Record<string, string>,
+  start: (env: Record<string, string>) => Promise<S>,
+): Promise<WorkflowWorld<S>> {
+  const box = makeSandbox({
+    ORCHESTRATE_HOST_RUNTIME: "pi",
+    FAKE_CODEX_SCENARIO: "edits-then-ok",
+    FAKE_CLAUDE_SCENARIO: "edits-then-ok",
+    FAKE_GEMINI_SCENARIO: "edits-then-ok",
+    FAKE_MUTATION: "workflow-set",
+    ...env,
+  });
   const reviewFile = join(box.root, "review-reply.json");
   writeFileSync(reviewFile, REVIEW_CLEAN);
   box.env.FAKE_REVIEW_REPLY_FILE = reviewFile;
@@ -79,7 +102,11 @@ async function open<S extends ClientSession>(config: string, env: Record<string,
   for (const [key, value] of Object.entries(box.env)) if (value === "<repo>") box.env[key] = box.repo;
   box.writeConfig(config);
   const git = (...args: string[]) => {
-    const out = spawnSync("git", args, { cwd: box.repo, encoding: "utf8", env: { ...box.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" } });
+    const out = spawnSync("git", args, {
+      cwd: box.repo,
+      encoding: "utf8",
+      env: { ...box.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" },
+    });
     if (out.status !== 0) throw new Error(`git ${args.join(" ")}: ${out.stderr}`);
     return out.stdout;
   };

@@ -17,7 +17,7 @@ function classifyAcp(outcome: ExitOutcome, profile: AcpProfile | undefined): Fai
   const error = events.find((e): e is Extract<AgentEvent, { kind: "error" }> => e.kind === "error");
   if (error) return error.failure ?? (started(events) ? "task_failed" : "not_installed");
   const final = events.findLast((e): e is Final => e.kind === "final");
-  if (!final) return started(events) ? failureText(outcome.stderrTail, profile?.failures) ?? "task_failed" : "not_installed";
+  if (!final) return started(events) ? (failureText(outcome.stderrTail, profile?.failures) ?? "task_failed") : "not_installed";
   if (!final.ok) return "task_failed";
   const last = lastText(events);
   // copilot's API failure is an end_turn whose last message is the error.
@@ -47,6 +47,7 @@ export function explainAcp(outcome: ExitOutcome): string | undefined {
   if (login) return `not signed in: run \`${login}\` in a terminal`;
   const model = messages.find((m) => m.startsWith("model: "));
   if (model) return `the agent refused the configured model (${model.slice(7, 200)}); fix the agent's model: in the config`;
-  if (!outcome.events.some((e) => e.kind === "session") && messages.some((m) => m.startsWith("initialize: "))) return "it did not answer ACP's initialize: check the agent's command (it must start the agent in its ACP mode)";
+  if (!outcome.events.some((e) => e.kind === "session") && messages.some((m) => m.startsWith("initialize: ")))
+    return "it did not answer ACP's initialize: check the agent's command (it must start the agent in its ACP mode)";
   return undefined;
 }

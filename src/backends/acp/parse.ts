@@ -28,7 +28,9 @@ function eventsOf(record: AcpRecord, profile: AcpProfile | undefined): AgentEven
     case "update":
       return updateEvents(record.update, profile);
     case "permission":
-      return record.answer === "rejected" ? [{ kind: "refusal", tool: record.title || record.kind, message: "orchestrate rejected the permission request" }] : [];
+      return record.answer === "rejected"
+        ? [{ kind: "refusal", tool: record.title || record.kind, message: "orchestrate rejected the permission request" }]
+        : [];
     case "violation":
       return [
         { kind: "tool", name: record.what, phase: "start", acts: true, detail: `kind ${record.kind}` },
@@ -42,7 +44,9 @@ function eventsOf(record: AcpRecord, profile: AcpProfile | undefined): AgentEven
       // Past initialize the program is an ACP agent that ran: a refused session/load ("No previous
       // sessions found", gemini) is the attempt's failure, never "not installed" (classify.ts).
       const failed = failure ?? (record.phase === "initialize" ? undefined : "task_failed");
-      return [{ kind: "error", message: `${record.phase}: ${record.message}${record.data ? ` ${record.data}` : ""}${login}`, ...(failed ? { failure: failed } : {}) }];
+      return [
+        { kind: "error", message: `${record.phase}: ${record.message}${record.data ? ` ${record.data}` : ""}${login}`, ...(failed ? { failure: failed } : {}) },
+      ];
     }
   }
 }

@@ -34,9 +34,13 @@ export function readRecord(line: string): AcpRecord | undefined {
   const obj = parseObject(line);
   switch (obj?.acp) {
     case "init":
-      return typeof obj.protocolVersion === "number" ? { acp: "init", protocolVersion: obj.protocolVersion, ...optional(obj, ["agent", "version", "login"]) } : undefined;
+      return typeof obj.protocolVersion === "number"
+        ? { acp: "init", protocolVersion: obj.protocolVersion, ...optional(obj, ["agent", "version", "login"]) }
+        : undefined;
     case "session":
-      return typeof obj.sessionId === "string" ? { acp: "session", sessionId: obj.sessionId, loaded: obj.loaded === true, ...optional(obj, ["model"]) } : undefined;
+      return typeof obj.sessionId === "string"
+        ? { acp: "session", sessionId: obj.sessionId, loaded: obj.loaded === true, ...optional(obj, ["model"]) }
+        : undefined;
     case "update": {
       const update = asObject(obj.update);
       return update ? { acp: "update", update } : undefined;
@@ -51,7 +55,13 @@ export function readRecord(line: string): AcpRecord | undefined {
       return { acp: "result", stopReason: str(obj.stopReason) ?? "", ...(usage ? { usage } : {}), ...(meta ? { meta } : {}) };
     }
     case "error":
-      return { acp: "error", phase: phaseOf(obj.phase), message: str(obj.message) ?? "", ...(typeof obj.code === "number" ? { code: obj.code } : {}), ...optional(obj, ["data", "login"]) };
+      return {
+        acp: "error",
+        phase: phaseOf(obj.phase),
+        message: str(obj.message) ?? "",
+        ...(typeof obj.code === "number" ? { code: obj.code } : {}),
+        ...optional(obj, ["data", "login"]),
+      };
     default:
       return undefined;
   }

@@ -58,15 +58,20 @@ function hasAnswer(final: Final): boolean {
 export function explainAgy(outcome: ExitOutcome): string | undefined {
   const stderr = outcome.stderrTail;
   const timeout = PRINT_TIMEOUT.exec(stderr);
-  if (timeout) return `agy's own --print-timeout (${timeout[1]}) ended the turn and it returned partial output, which orchestrate does not count as an answer. Raise the attempt's timeoutSec.`;
+  if (timeout)
+    return `agy's own --print-timeout (${timeout[1]}) ended the turn and it returned partial output, which orchestrate does not count as an answer. Raise the attempt's timeoutSec.`;
   const missing = CONVERSATION_MISSING.exec(stderr);
-  if (missing) return `agy no longer has conversation ${missing[1]} in its history (~/.gemini/antigravity-cli), so the follow-up would have started from nothing. Start a new consultation.`;
+  if (missing)
+    return `agy no longer has conversation ${missing[1]} in its history (~/.gemini/antigravity-cli), so the follow-up would have started from nothing. Start a new consultation.`;
   const denied = SOFT_DENY.exec(stderr);
-  if (denied) return `agy needed the "${denied[1]}" permission, which headless mode cannot ask for, so it was auto-denied and the turn ended without an answer. Allow it under permissions.allow in ~/.gemini/antigravity-cli/settings.json if you want agy to use it.`;
+  if (denied)
+    return `agy needed the "${denied[1]}" permission, which headless mode cannot ask for, so it was auto-denied and the turn ended without an answer. Allow it under permissions.allow in ~/.gemini/antigravity-cli/settings.json if you want agy to use it.`;
   const model = UNKNOWN_MODEL.exec(finalMessage(outcome) ?? "");
-  if (model) return `agy does not offer model "${model[1]}" to this account; use a slug \`agy models\` lists, with its effort suffix (e.g. gemini-3.8-flash-high).`;
+  if (model)
+    return `agy does not offer model "${model[1]}" to this account; use a slug \`agy models\` lists, with its effort suffix (e.g. gemini-3.8-flash-high).`;
   const flag = FLAG_ERROR.exec(stderr);
-  if (flag) return `agy refused a flag orchestrate passes (${flag[1] ?? flag[2] ?? flag[3]}): this build is older or newer than orchestrate knows. Run \`orchestrate check\`; orchestrate needs agy ${AGY_MIN_VERSION} or newer.`;
+  if (flag)
+    return `agy refused a flag orchestrate passes (${flag[1] ?? flag[2] ?? flag[3]}): this build is older or newer than orchestrate knows. Run \`orchestrate check\`; orchestrate needs agy ${AGY_MIN_VERSION} or newer.`;
   if (outcome.exitCode === 0 && outcome.events.length === 0 && !outcome.rawStdoutTail.trim()) {
     return `agy exited 0 and wrote nothing to its pipe — the print-mode bug of builds before 1.1.1 (antigravity-cli #76). orchestrate needs agy ${AGY_MIN_VERSION} or newer: run \`agy update\`.`;
   }

@@ -6,11 +6,13 @@ import type { FailureClass } from "../contract.ts";
 import { asObject, failureFromText, str, type Json } from "../events.ts";
 
 /** the documented headless texts, the observed OAuth wait, `agy models`, the keyring error. */
-const AUTH = /authentication required|authentication failed or timed out|authentication timed out|Please sign in|not logged into Antigravity|secret keyring is locked|failed to retrieve token|UNAUTHENTICATED/i;
+const AUTH =
+  /authentication required|authentication failed or timed out|authentication timed out|Please sign in|not logged into Antigravity|secret keyring is locked|failed to retrieve token|UNAUTHENTICATED/i;
 /** the individual quota (5-hour or weekly), RESOURCE_EXHAUSTED, 429 and overload. */
 const CAPACITY = /Individual quota reached|RESOURCE_EXHAUSTED|quota exceeded|rate limit|\b429\b|overloaded|\b503\b|UNAVAILABLE/i;
 /** Go's net/http wordings for an unreachable endpoint (agy is a Go binary). */
-const TRANSPORT = /dial tcp|no such host|connection refused|connection reset|network is unreachable|i\/o timeout|TLS handshake timeout|context deadline exceeded/i;
+const TRANSPORT =
+  /dial tcp|no such host|connection refused|connection reset|network is unreachable|i\/o timeout|TLS handshake timeout|context deadline exceeded/i;
 
 export function agyTextFailure(text: string): FailureClass | undefined {
   // A network error text can carry UNAVAILABLE too; the network wording says more.

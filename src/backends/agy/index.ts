@@ -71,7 +71,9 @@ export function agyInvocation(req: RunRequest): Invocation {
 /** `agy models` is the cheap, quota-free sign-in check (§4.5): exit 1 "Please sign in…" when out. */
 function agyReadiness(out: ProbeOutput): Readiness {
   if (out.exitCode === 0) return "ready";
-  return /Please sign in|not logged into Antigravity|authentication required|secret keyring is locked/i.test(`${out.stdout}\n${out.stderr}`) ? "not_ready" : "unknown";
+  return /Please sign in|not logged into Antigravity|authentication required|secret keyring is locked/i.test(`${out.stdout}\n${out.stderr}`)
+    ? "not_ready"
+    : "unknown";
 }
 
 /** Flags orchestrate passes, with the first version known to list them (§1.4, §2.1). */

@@ -6,7 +6,6 @@
 import { join } from "node:path";
 import type { BackendMachine, AgentFacts } from "../contract.ts";
 
-
 /** `agy models` prints `slug<TAB>label` lines (§4.5, 1.1.18 and 1.2.14). */
 export function agyModelsFrom(stdout: string): string[] {
   return stdout
@@ -46,9 +45,15 @@ export const agyMachine = {
   // runtime is named in env because agy's clientInfo name is unknown.
   registration: ({ name, self, home }) => {
     const [command = "", ...args] = self;
-    return { kind: "file", file: join(home, ".gemini", "config", "mcp_config.json"), path: ["mcpServers", name], entry: { command, args, env: { ORCHESTRATE_HOST_RUNTIME: "agy" } } };
+    return {
+      kind: "file",
+      file: join(home, ".gemini", "config", "mcp_config.json"),
+      path: ["mcpServers", name],
+      entry: { command, args, env: { ORCHESTRATE_HOST_RUNTIME: "agy" } },
+    };
   },
-  registrationHelp: (name, self) => `  add "${name}": {"command": "${self[0] ?? ""}", "args": ${JSON.stringify(self.slice(1))}} under mcpServers in ~/.gemini/config/mcp_config.json`,
+  registrationHelp: (name, self) =>
+    `  add "${name}": {"command": "${self[0] ?? ""}", "args": ${JSON.stringify(self.slice(1))}} under mcpServers in ~/.gemini/config/mcp_config.json`,
   models: { argv: () => ["models"], read: agyModelsFrom },
   wizard: { modelHint: "a slug `agy models` lists, with its effort suffix (e.g. gemini-3.8-flash-high); empty for agy's default", validModel: agyValidModel },
 } satisfies BackendMachine;

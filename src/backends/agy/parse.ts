@@ -78,8 +78,17 @@ function stepBody(step: Json): AgentEvent[] {
  * Antigravity toolset [INF].
  */
 const READ_ONLY_TOOLS = new Set([
-  "list_dir", "view_file", "view_file_outline", "view_code_item", "grep_search", "find_by_name",
-  "codebase_search", "read_url_content", "search_web", "read_file", "ask_permission",
+  "list_dir",
+  "view_file",
+  "view_file_outline",
+  "view_code_item",
+  "grep_search",
+  "find_by_name",
+  "codebase_search",
+  "read_url_content",
+  "search_web",
+  "read_file",
+  "ask_permission",
 ]);
 const WRITE_TOOLS: Record<string, "add" | "update" | "unknown"> = {
   write_to_file: "unknown",
@@ -129,7 +138,11 @@ function successFinal(result: Json): AgentEvent {
   const structured = result.structured_output;
   const denied = deniedActions(result.denied_actions);
   if (!text.trim() && structured === undefined && denied.length > 0) {
-    return { kind: "final", ok: false, message: `agy auto-denied ${denied.join(", ")}: headless mode cannot ask for approval, and the turn ended with no answer` };
+    return {
+      kind: "final",
+      ok: false,
+      message: `agy auto-denied ${denied.join(", ")}: headless mode cannot ask for approval, and the turn ended with no answer`,
+    };
   }
   return { kind: "final", ok: true, text, ...(structured !== undefined ? { structured } : {}) };
 }

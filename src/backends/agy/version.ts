@@ -49,7 +49,8 @@ export function agyRefusal(version: string): string | undefined {
 }
 
 function whyTooOld(version: string): string {
-  if (compareAgyVersions(version, "1.1.1") < 0) return "its print mode writes nothing to a pipe (exit 0, empty output — antigravity-cli #76), so every answer would look empty";
+  if (compareAgyVersions(version, "1.1.1") < 0)
+    return "its print mode writes nothing to a pipe (exit 0, empty output — antigravity-cli #76), so every answer would look empty";
   if (compareAgyVersions(version, "1.1.8") < 0) return "it has no --output-format stream-json, only plain text";
   return "it lacks flags orchestrate passes (--disable-slash-commands is first seen in 1.1.10)";
 }

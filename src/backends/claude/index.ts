@@ -10,7 +10,6 @@ import type { AcpProfile, Adapter, AgentEvent, ExitOutcome, FailureClass, Invoca
 import { claudeMachine } from "./machine.ts";
 import { asObject, parseObject, str, type Json } from "../events.ts";
 
-
 /** Always passed: no MCP servers, hooks or settings of the user's own leak into a delegated run. */
 export const CLAUDE_ISOLATION_ARGS = ["--strict-mcp-config", "--mcp-config", '{"mcpServers":{}}', "--setting-sources", ""] as const;
 
@@ -89,14 +88,16 @@ function rateLimitEvents(info: Json | undefined): AgentEvent[] {
   if (!info || !state) return [];
   const resetsAt = num(info.resetsAt);
   const utilization = num(info.utilization);
-  return [{
-    kind: "quota",
-    window: str(info.rateLimitType) ?? "unknown",
-    state,
-    source: "claude rate_limit_event",
-    ...(resetsAt !== undefined ? { resetsAt: resetsAt < 1e12 ? resetsAt * 1000 : resetsAt } : {}),
-    ...(utilization !== undefined ? { usedPercent: Math.round(utilization * 1000) / 10 } : {}),
-  }];
+  return [
+    {
+      kind: "quota",
+      window: str(info.rateLimitType) ?? "unknown",
+      state,
+      source: "claude rate_limit_event",
+      ...(resetsAt !== undefined ? { resetsAt: resetsAt < 1e12 ? resetsAt * 1000 : resetsAt } : {}),
+      ...(utilization !== undefined ? { usedPercent: Math.round(utilization * 1000) / 10 } : {}),
+    },
+  ];
 }
 
 function systemEvents(obj: Json): AgentEvent[] {
@@ -183,7 +184,10 @@ function messageUsage(usage: Json | undefined): Usage | undefined {
 }
 
 function apiErrorEvents(obj: Json, content: unknown[]): AgentEvent[] {
-  const text = content.map((b) => str(asObject(b)?.text) ?? "").join("").trim();
+  const text = content
+    .map((b) => str(asObject(b)?.text) ?? "")
+    .join("")
+    .trim();
   const message = text || `API error (${String(obj.error ?? "unknown")})`;
   const failure = claudeFailureOf(str(obj.error), num(obj.api_error_status), str(obj.api_error), message);
   return [{ kind: "error", message, ...(failure ? { failure } : {}) }];
@@ -351,10 +355,6 @@ function hasAnswer(final: Extract<AgentEvent, { kind: "final" }>): boolean {
   return (final.text ?? "").trim() !== "" || final.structured !== undefined;
 }
 
-
-
-
-
 function num(value: unknown): number | undefined {
   return typeof value === "number" ? value : undefined;
 }
@@ -376,7 +376,11 @@ export const claudeAcp: AcpProfile = {
   modes: { answer: "default", route: "acceptEdits" },
   setModel: "set_model",
   exitGraceMs: 0,
-  writes: { isolatedWrite: false, patch: true, why: "claude-agent-acp has no containment test of its own; acceptEdits over ACP is not the proven headless setup" },
+  writes: {
+    isolatedWrite: false,
+    patch: true,
+    why: "claude-agent-acp has no containment test of its own; acceptEdits over ACP is not the proven headless setup",
+  },
   // PromptResponse.usage with the answer; usage_update carries the running cost in USD.
   traits: { usage: { tokens: "final", cost: "streamed", turns: "none" }, identity: "none", resumedUsage: "per-turn", containment: "none" },
 };

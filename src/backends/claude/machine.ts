@@ -1,7 +1,6 @@
 /** What claude keeps around a run, as data: history, registration, and the settings the wizard asks about. */
 import type { BackendMachine } from "../contract.ts";
 
-
 export const claudeMachine = {
   options: {
     permissionMode: "codex has sandbox; other backends have no such switch",
@@ -11,7 +10,15 @@ export const claudeMachine = {
     const model = agent.model ? ` (model ${agent.model})` : "";
     return `Advisory entry "${agent.id}": spawn a subagent yourself${model} for this task instead of delegating through orchestrate. Nothing was sent.`;
   },
-  risks: (agent) => (agent.permissionMode === "bypassPermissions" ? [{ code: "bypass_permissions", message: `${agent.id}: claude bypassPermissions means no sandbox and full host access — an untrusted prompt can act as you` }] : []),
+  risks: (agent) =>
+    agent.permissionMode === "bypassPermissions"
+      ? [
+          {
+            code: "bypass_permissions",
+            message: `${agent.id}: claude bypassPermissions means no sandbox and full host access — an untrusted prompt can act as you`,
+          },
+        ]
+      : [],
   // Usage per assistant message and in the result; the served models are the result's modelUsage keys.
   traits: { usage: { tokens: "streamed", cost: "final", turns: "streamed" }, identity: "stream", resumedUsage: "per-turn", containment: "permission-mode" },
   writes: {
@@ -20,7 +27,8 @@ export const claudeMachine = {
     why: "claude -p in acceptEdits auto-approves edits inside the cwd only; anything else (Bash, paths outside) needs an approval headless mode cannot give, so it is denied",
     // research/retries-and-trust.md §2: acceptEdits ran `touch` and `echo >>` but answered `python3 -c …` with
     // "This command requires approval" (is_error, permission_denials); allowing Bash would let commands write outside the worktree.
-    commandsDenied: "claude -p in acceptEdits, its contained mode, runs only file-system commands such as touch or mkdir unasked; a test runner (npm test, pytest, python3) needs an approval headless mode cannot give, so no test command would run",
+    commandsDenied:
+      "claude -p in acceptEdits, its contained mode, runs only file-system commands such as touch or mkdir unasked; a test runner (npm test, pytest, python3) needs an approval headless mode cannot give, so no test command would run",
   },
   installDirs: [".claude/local"],
   history: "~/.claude/projects ($CLAUDE_CONFIG_DIR)",

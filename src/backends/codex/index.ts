@@ -11,7 +11,6 @@ import { codexMachine } from "./machine.ts";
 import { asObject, parseObject, str, type Json } from "../events.ts";
 import { failureFromText } from "../events.ts";
 
-
 /** Built from the options the exec subcommand takes; see research help/codex-exec--help.txt. */
 export function codexInvocation(req: RunRequest): Invocation {
   const answer = req.mode === "answer";
@@ -51,11 +50,16 @@ export function codexInvocation(req: RunRequest): Invocation {
  * scripts/smoke/real-clis.sh, which records the tools each request offered the model.
  */
 export const ANSWER_ONLY_KEYS: readonly string[] = [
-  "-c", `approval_policy="never"`,
-  "-c", "features.shell_tool=false",
-  "-c", "features.unified_exec=false",
-  "-c", "features.multi_agent=false",
-  "-c", "features.multi_agent_v2=false",
+  "-c",
+  `approval_policy="never"`,
+  "-c",
+  "features.shell_tool=false",
+  "-c",
+  "features.unified_exec=false",
+  "-c",
+  "features.multi_agent=false",
+  "-c",
+  "features.multi_agent_v2=false",
 ];
 
 /** Provider ids codex reserves: `-c model_providers.openai.…` is a fatal config error (research §1.1). */
@@ -98,7 +102,10 @@ export function parseCodexLine(line: string): AgentEvent[] {
     case "item.completed":
       return itemEvents(asObject(obj.item), obj.type);
     case "turn.completed":
-      return [{ kind: "usage", usage: usageOf(asObject(obj.usage)) }, { kind: "final", ok: true }];
+      return [
+        { kind: "usage", usage: usageOf(asObject(obj.usage)) },
+        { kind: "final", ok: true },
+      ];
     case "turn.failed":
       return [{ kind: "final", ok: false, message: str(asObject(obj.error)?.message) ?? "turn failed" }];
     case "error":
@@ -209,7 +216,8 @@ function usageOf(usage: Json | undefined): { inputTokens?: number; outputTokens?
 
 const AUTH = /\b401\b|unauthorized|missing bearer|incorrect api key|invalid_api_key|not logged in|refresh token|token (?:has )?expired/i;
 const CAPACITY = /\b429\b|too many requests|usage limit|rate limit|at capacity|high demand|\b50[23]\b|\b529\b|overloaded|service unavailable|quota/i;
-const TRANSPORT = /stream disconnected|failed to lookup address|name does not resolve|connection failed|error sending request|connection refused|connection reset|waiting for network|dns error|tls handshake|timed out/i;
+const TRANSPORT =
+  /stream disconnected|failed to lookup address|name does not resolve|connection failed|error sending request|connection refused|connection reset|waiting for network|dns error|tls handshake|timed out/i;
 
 /** Recognizable failure wordings of 0.171.0 (§2.4, §2.6) and public issues. */
 export function codexFailureFromText(text: string): FailureClass | undefined {

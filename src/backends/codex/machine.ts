@@ -7,7 +7,6 @@ import { join } from "node:path";
 import type { BackendMachine, AgentFacts, Env } from "../contract.ts";
 import { asObject, parseObject } from "../events.ts";
 
-
 /** Where codex keeps its state: $CODEX_HOME, else ~/.codex. */
 export function codexHomeFor(env: Env, homeDir: string): string {
   return env.CODEX_HOME || join(homeDir, ".codex");
@@ -55,10 +54,22 @@ export function codexCatalog(stdout: string): string[] {
 export const codexMachine = {
   options: { sandbox: "claude has permissionMode; other backends have no such switch" },
   advisoryHint: (agent: AgentFacts) => `Advisory entry "${agent.id}": use the Codex MCP server directly for this task (codex mcp-server). Nothing was sent.`,
-  risks: (agent) => (agent.sandbox === "danger-full-access" ? [{ code: "danger_full_access", message: `${agent.id}: codex sandbox danger-full-access removes the OS sandbox entirely — an untrusted prompt runs as you` }] : []),
+  risks: (agent) =>
+    agent.sandbox === "danger-full-access"
+      ? [
+          {
+            code: "danger_full_access",
+            message: `${agent.id}: codex sandbox danger-full-access removes the OS sandbox entirely — an untrusted prompt runs as you`,
+          },
+        ]
+      : [],
   // Usage arrives once, in turn.completed; the model only in the rollout.
   traits: { usage: { tokens: "final", cost: "none", turns: "none" }, identity: "side-channel", resumedUsage: "cumulative", containment: "os-sandbox" },
-  writes: { isolatedWrite: true, patch: true, why: "codex runs route steps in its OS sandbox (workspace-write): writes outside the cwd and the worktree's git directory are denied" },
+  writes: {
+    isolatedWrite: true,
+    patch: true,
+    why: "codex runs route steps in its OS sandbox (workspace-write): writes outside the cwd and the worktree's git directory are denied",
+  },
   sideChannel: {
     kind: "file-search",
     root: (ctx) => join(codexHomeFor(ctx.env, ctx.home), "sessions"),
@@ -69,11 +80,23 @@ export const codexMachine = {
     },
   },
   // [mcp_servers.NAME] of the home config and the repo's .codex/; `-c` takes bare keys only.
-  mcpConfigFiles: ({ env, home, cwd }) => [codexHomeFor(env, home), ...(cwd ? [join(cwd, ".codex")] : [])].map((dir) => ({ path: join(dir, "config.toml"), format: "toml", key: "mcp_servers", names: /^[A-Za-z0-9_-]{1,128}$/ })),
+  mcpConfigFiles: ({ env, home, cwd }) =>
+    [codexHomeFor(env, home), ...(cwd ? [join(cwd, ".codex")] : [])].map((dir) => ({
+      path: join(dir, "config.toml"),
+      format: "toml",
+      key: "mcp_servers",
+      names: /^[A-Za-z0-9_-]{1,128}$/,
+    })),
   // `model_provider` names the provider whose retry caps a route run sets; the repo's own
   // .codex/config.toml overrides the home one. Answer mode ignores the user config altogether.
   providerConfigFiles: ({ env, home, cwd, mode }) =>
-    mode === "answer" ? [] : [...(cwd ? [join(cwd, ".codex")] : []), codexHomeFor(env, home)].map((dir) => ({ path: join(dir, "config.toml"), format: "toml", key: "model_provider" })),
+    mode === "answer"
+      ? []
+      : [...(cwd ? [join(cwd, ".codex")] : []), codexHomeFor(env, home)].map((dir) => ({
+          path: join(dir, "config.toml"),
+          format: "toml",
+          key: "model_provider",
+        })),
   installDirs: [".codex/bin"],
   history: "~/.codex/sessions ($CODEX_HOME)",
   client: { names: /^codex/i, requestTimeoutSec: 60 },

@@ -15,11 +15,23 @@ import type { AcpProfile, Adapter, AgentEvent, ExitOutcome, FailureClass, Invoca
 import { copilotMachine } from "./machine.ts";
 import { asObject, parseObject, str, type Json } from "../events.ts";
 
-
 /** Tools that only read (copilot 1.0.102 tool list from the captured requests). Anything else may act. */
 const READ_ONLY_TOOLS = new Set([
-  "view", "rg", "grep", "glob", "read_bash", "list_bash", "fetch_copilot_cli_documentation", "skill",
-  "read_agent", "list_agents", "session_store_sql", "report_intent", "think", "web_fetch", "web_search",
+  "view",
+  "rg",
+  "grep",
+  "glob",
+  "read_bash",
+  "list_bash",
+  "fetch_copilot_cli_documentation",
+  "skill",
+  "read_agent",
+  "list_agents",
+  "session_store_sql",
+  "report_intent",
+  "think",
+  "web_fetch",
+  "web_search",
 ]);
 
 /** Permission rules for answer mode: `shell` with no argument = every command, `write` = every file tool. */
@@ -37,13 +49,21 @@ export const COPILOT_USAGE_FILE = "copilot-usage.json";
  */
 export const copilotAcp: AcpProfile = {
   launch: ["copilot", "--acp", "--no-auto-update"],
-  args: (req) => ["--disable-builtin-mcps", ...(req.disableMcpServers ?? []).map((name) => `--disable-mcp-server=${name}`), ...(req.mode === "answer" ? ANSWER_DENY_RULES.map((rule) => `--deny-tool=${rule}`) : [])],
+  args: (req) => [
+    "--disable-builtin-mcps",
+    ...(req.disableMcpServers ?? []).map((name) => `--disable-mcp-server=${name}`),
+    ...(req.mode === "answer" ? ANSWER_DENY_RULES.map((rule) => `--deny-tool=${rule}`) : []),
+  ],
   env: () => ({ COPILOT_ALLOW_ALL: undefined }),
   configOptions: { answer: { allow_all: "off" }, route: { allow_all: "off" } },
   setModel: "set_model",
   exitGraceMs: 1000,
   failedTurnText: /^\s*Error: Failed to get response from the AI model/,
-  writes: { isolatedWrite: false, patch: true, why: "copilot over ACP has no containment test of its own; its agent mode asks, and an allowed act reaches the machine" },
+  writes: {
+    isolatedWrite: false,
+    patch: true,
+    why: "copilot over ACP has no containment test of its own; its agent mode asks, and an allowed act reaches the machine",
+  },
   // PromptResponse.usage with the answer; its usage_update has no cost.
   traits: { usage: { tokens: "final", cost: "none", turns: "none" }, identity: "none", resumedUsage: "per-turn", containment: "none" },
 };
@@ -202,7 +222,13 @@ function refusal(data: Json, message: string | undefined): AgentEvent {
 function callFailure(data: Json): AgentEvent[] {
   const status = num(data.statusCode);
   const capacity = status === 429 || (status >= 500 && status < 600);
-  return [{ kind: "retry", message: `model call failed (HTTP ${status || "?"}, attempt ${num(data.retryAttempt) + 1})`, ...(capacity ? { failure: "capacity" as const } : {}) }];
+  return [
+    {
+      kind: "retry",
+      message: `model call failed (HTTP ${status || "?"}, attempt ${num(data.retryAttempt) + 1})`,
+      ...(capacity ? { failure: "capacity" as const } : {}),
+    },
+  ];
 }
 
 export function copilotToolActs(name: string): boolean {
@@ -224,7 +250,8 @@ export function copilotErrorClass(errorType: string | undefined, status: number,
   return "task_failed";
 }
 
-const TRANSPORT_RE = /network fetch failed|fetch failed|ECONNREFUSED|ENOTFOUND|ETIMEDOUT|ECONNRESET|getaddrinfo|socket hang up|Connection error|error sending request/i;
+const TRANSPORT_RE =
+  /network fetch failed|fetch failed|ECONNREFUSED|ENOTFOUND|ETIMEDOUT|ECONNRESET|getaddrinfo|socket hang up|Connection error|error sending request/i;
 
 function resultRecord(obj: Json): AgentEvent[] {
   const events: AgentEvent[] = [];
@@ -276,7 +303,16 @@ function isNotInstalled(outcome: ExitOutcome): boolean {
 
 function copilotProbes(): ProbeSpec {
   const since = "1.0.102";
-  const flags = ["--output-format", "--allow-all-tools", "--deny-tool", "--resume", "--no-auto-update", "--no-ask-user", "--disable-builtin-mcps", "--usage-output-file"];
+  const flags = [
+    "--output-format",
+    "--allow-all-tools",
+    "--deny-tool",
+    "--resume",
+    "--no-auto-update",
+    "--no-ask-user",
+    "--disable-builtin-mcps",
+    "--usage-output-file",
+  ];
   return {
     version: ["--version"],
     help: ["--help"],
@@ -295,9 +331,6 @@ export function copilotVersionFrom(text: string): string | undefined {
 
 // ---------------------------------------------------------------------------------------------
 // small JSON helpers (kept local: adapters never import each other)
-
-
-
 
 function num(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) ? value : 0;

@@ -2,7 +2,6 @@
 import { join } from "node:path";
 import type { BackendMachine, Env } from "../contract.ts";
 
-
 /** $COPILOT_HOME, else ~/.copilot. */
 export function copilotHome(env: Env, home: string): string {
   return env.COPILOT_HOME ?? join(home, ".copilot");
@@ -19,7 +18,13 @@ export const copilotMachine = {
   client: { names: /^(github[- ])?copilot/i, requestTimeoutSec: 60 },
   registration: ({ name, self, env, home }) => {
     const [command = "", ...args] = self;
-    return { kind: "file", file: join(copilotHome(env, home), "mcp-config.json"), path: ["mcpServers", name], entry: { type: "local", command, args, tools: ["*"] } };
+    return {
+      kind: "file",
+      file: join(copilotHome(env, home), "mcp-config.json"),
+      path: ["mcpServers", name],
+      entry: { type: "local", command, args, tools: ["*"] },
+    };
   },
-  registrationHelp: (name, self) => `  copilot: add to ~/.copilot/mcp-config.json  "mcpServers": { "${name}": { "type": "local", "command": ${JSON.stringify(self[0])}, "args": ${JSON.stringify(self.slice(1))}, "tools": ["*"] } }`,
+  registrationHelp: (name, self) =>
+    `  copilot: add to ~/.copilot/mcp-config.json  "mcpServers": { "${name}": { "type": "local", "command": ${JSON.stringify(self[0])}, "args": ${JSON.stringify(self.slice(1))}, "tools": ["*"] } }`,
 } satisfies BackendMachine;

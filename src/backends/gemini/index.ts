@@ -21,9 +21,19 @@ export const GEMINI_NO_MCP = "orchestrate-no-mcp";
 
 /** Tools from the read-only set gemini offers headless in default mode; anything else acts. */
 const READ_ONLY_TOOLS = new Set([
-  "read_file", "read_many_files", "list_directory", "grep_search", "search_file_content", "glob",
-  "google_web_search", "web_fetch", "update_topic", "enter_plan_mode", "exit_plan_mode",
-  "write_todos", "get_internal_docs",
+  "read_file",
+  "read_many_files",
+  "list_directory",
+  "grep_search",
+  "search_file_content",
+  "glob",
+  "google_web_search",
+  "web_fetch",
+  "update_topic",
+  "enter_plan_mode",
+  "exit_plan_mode",
+  "write_todos",
+  "get_internal_docs",
   // Offered in the read-only default set (research §B.1); its sub-agents inherit that policy.
   "invoke_agent",
 ]);
@@ -124,7 +134,9 @@ function parse(line: string): AgentEvent[] {
     case "init":
       return typeof obj.session_id === "string" ? [{ kind: "session", sessionId: obj.session_id }] : [];
     case "message":
-      return obj.role === "assistant" && typeof obj.content === "string" && obj.content ? [{ kind: "text", text: obj.content, ...(obj.delta === true ? { delta: true } : {}) }] : [];
+      return obj.role === "assistant" && typeof obj.content === "string" && obj.content
+        ? [{ kind: "text", text: obj.content, ...(obj.delta === true ? { delta: true } : {}) }]
+        : [];
     case "tool_use":
       return toolUse(obj);
     case "tool_result":
@@ -205,7 +217,8 @@ function usageOf(stats: Record<string, unknown>): { inputTokens?: number; output
 }
 
 const AUTH_TEXT = /API key not valid|UNAUTHENTICATED|PERMISSION_DENIED|Please set an Auth method|Invalid auth method|"code":\s*40[13]\b/i;
-const CAPACITY_TEXT = /Resource has been exhausted|RESOURCE_EXHAUSTED|exhausted your daily quota|quota|rate limit|overloaded|high traffic|"code":\s*(429|503)\b/i;
+const CAPACITY_TEXT =
+  /Resource has been exhausted|RESOURCE_EXHAUSTED|exhausted your daily quota|quota|rate limit|overloaded|high traffic|"code":\s*(429|503)\b/i;
 const TRANSPORT_TEXT = /fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|socket hang up|network error/i;
 
 /**
@@ -279,15 +292,27 @@ export const geminiAcp: AcpProfile = {
   failures: { auth: AUTH_TEXT, capacity: CAPACITY_TEXT, transport: TRANSPORT_TEXT },
   fromMeta: (meta) => {
     const quota = asRecord(meta.quota);
-    const served = Array.isArray(quota?.model_usage) ? quota.model_usage.map((u) => asRecord(u)?.model).filter((m): m is string => typeof m === "string" && m !== "auto") : [];
+    const served = Array.isArray(quota?.model_usage)
+      ? quota.model_usage.map((u) => asRecord(u)?.model).filter((m): m is string => typeof m === "string" && m !== "auto")
+      : [];
     const count = asRecord(quota?.token_count);
     return { models: served, ...(count ? { usage: usageOf(count) } : {}) };
   },
   noiseText: /^\[MODE_UPDATE\] \S+$/,
-  writes: { isolatedWrite: false, patch: true, why: "gemini over ACP (its autoEdit mode) has no containment test of its own; the headless proof does not carry over" },
+  writes: {
+    isolatedWrite: false,
+    patch: true,
+    why: "gemini over ACP (its autoEdit mode) has no containment test of its own; the headless proof does not carry over",
+  },
   // Tokens in PromptResponse._meta.quota.token_count with the answer; no cost; the served model in the same _meta.
   // Retries are capped at one attempt as headless, so the runner re-runs it once (machine.ts).
-  traits: { usage: { tokens: "final", cost: "none", turns: "none" }, identity: "stream", resumedUsage: "per-turn", containment: "none", capacityRerun: { delayMs: GEMINI_RERUN_DELAY_MS } },
+  traits: {
+    usage: { tokens: "final", cost: "none", turns: "none" },
+    identity: "stream",
+    resumedUsage: "per-turn",
+    containment: "none",
+    capacityRerun: { delayMs: GEMINI_RERUN_DELAY_MS },
+  },
 };
 
 export const geminiAdapter: Adapter = {
@@ -306,9 +331,10 @@ export const geminiAdapter: Adapter = {
   probes: {
     version: ["--version"],
     help: ["--help"],
-    requiredFlags: ["--output-format", "--approval-mode", "--allowed-mcp-server-names", "--extensions", "--model", "--resume"].map(
-      (flag) => ({ flag, since: "0.61.0" }),
-    ),
+    requiredFlags: ["--output-format", "--approval-mode", "--allowed-mcp-server-names", "--extensions", "--model", "--resume"].map((flag) => ({
+      flag,
+      since: "0.61.0",
+    })),
     // gemini has no auth-status command: sign-in is settings.json or env (research §B.3).
     loginHint: "gemini (sign in interactively once) or set GEMINI_API_KEY",
     // Without it gemini re-launches itself in a second node process (to raise its heap) before
@@ -320,8 +346,6 @@ export const geminiAdapter: Adapter = {
   },
   supportsResume: true,
 };
-
-
 
 function firstString(...values: unknown[]): string | undefined {
   return values.find((v): v is string => typeof v === "string" && v !== "");

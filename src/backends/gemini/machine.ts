@@ -9,7 +9,6 @@ import type { BackendMachine } from "../contract.ts";
  */
 export const GEMINI_RERUN_DELAY_MS = 500;
 
-
 export const geminiMachine = {
   // stats arrive in the final result event; the served model is named in the stream.
   traits: {

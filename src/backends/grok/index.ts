@@ -16,7 +16,6 @@ import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, ProbeS
 import { grokMachine } from "./machine.ts";
 import { asObject, parseObject, str, type Json } from "../events.ts";
 
-
 /** Community tools that only read or keep the agent's own todo list. */
 const COMMUNITY_READ_ONLY = new Set(["view_file", "search", "create_todo_list", "update_todo_list"]);
 
@@ -39,13 +38,21 @@ export const grokAdapter: Adapter = {
   variant: {
     argv: ["--help"],
     read: (out) => (out.stdout.trim() ? detectGrokVariant(out.stdout) : "community"),
-    traits: (variant) => ({ label: variant === "official" ? "Grok Build" : "community grok-cli", supportsResume: grokSupportsResume(variant), probes: grokProbesFor(variant) }),
+    traits: (variant) => ({
+      label: variant === "official" ? "Grok Build" : "community grok-cli",
+      supportsResume: grokSupportsResume(variant),
+      probes: grokProbesFor(variant),
+    }),
   },
   // Grok Build records the served model in its session summary; the community CLI has no sessions.
-  sideChannel: { kind: "file", path: (ctx) => (ctx.sessionId ? grokBuildSummaryPath(ctx.home, ctx.request.cwd, ctx.sessionId) : undefined), read: (text) => {
-    const model = grokModelFromSummary(text);
-    return model ? { models: [model] } : undefined;
-  } },
+  sideChannel: {
+    kind: "file",
+    path: (ctx) => (ctx.sessionId ? grokBuildSummaryPath(ctx.home, ctx.request.cwd, ctx.sessionId) : undefined),
+    read: (text) => {
+      const model = grokModelFromSummary(text);
+      return model ? { models: [model] } : undefined;
+    },
+  },
   parse: parseGrokLine,
   classify: classifyGrok,
   probes: grokProbesFor("community"),
@@ -240,9 +247,6 @@ export function grokProbesFor(variant: string): ProbeSpec {
 
 // ---------------------------------------------------------------------------------------------
 // small JSON helpers (kept local: adapters never import each other)
-
-
-
 
 function pickNum(obj: Json, ...keys: string[]): number | undefined {
   for (const key of keys) if (typeof obj[key] === "number") return obj[key] as number;

@@ -1,7 +1,6 @@
 /** What grok keeps around a run, as data: Grok Build's session summary (the served model), history, models. */
 import type { BackendMachine } from "../contract.ts";
 
-
 /** Grok Build lists models indented under a header; the community CLI lists none. */
 export function grokListedModels(stdout: string): string[] {
   return stdout

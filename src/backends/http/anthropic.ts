@@ -26,7 +26,11 @@ function build(endpoint: Endpoint, req: ChatRequest): HttpCall {
     ...(req.sampling?.stop !== undefined ? { stop_sequences: req.sampling.stop } : {}),
     ...(endpoint.extraBody ?? {}),
   };
-  return { url: endpoint.url, headers: { "content-type": "application/json", accept: "text/event-stream", "anthropic-version": ANTHROPIC_VERSION }, body: JSON.stringify(body) };
+  return {
+    url: endpoint.url,
+    headers: { "content-type": "application/json", accept: "text/event-stream", "anthropic-version": ANTHROPIC_VERSION },
+    body: JSON.stringify(body),
+  };
 }
 
 function withKey(call: HttpCall, key: string): HttpCall {
@@ -50,7 +54,10 @@ class AnthropicParser implements ReplyParser {
   result(): ParsedReply {
     const whole = this.reader.finish();
     if (whole) this.whole(whole);
-    const finish = this.toolCall && (this.stop === undefined || this.stop === "end_turn") ? { reason: "tool_calls" as const, native: this.stop ?? "tool_use" } : finishOf(this.stop, undefined);
+    const finish =
+      this.toolCall && (this.stop === undefined || this.stop === "end_turn")
+        ? { reason: "tool_calls" as const, native: this.stop ?? "tool_use" }
+        : finishOf(this.stop, undefined);
     const usage = this.usage();
     return {
       text: this.parts.join(""),
@@ -72,9 +79,11 @@ class AnthropicParser implements ReplyParser {
   private record(record: Json): void {
     switch (record.type) {
       case "message_start":
-        return this.message(asObject(record.message) ?? {});
+        this.message(asObject(record.message) ?? {});
+        return;
       case "content_block_start":
-        return this.block(asObject(record.content_block) ?? {});
+        this.block(asObject(record.content_block) ?? {});
+        return;
       case "content_block_delta": {
         const delta = asObject(record.delta);
         const text = delta?.type === "text_delta" ? str(delta.text) : undefined;

@@ -19,7 +19,10 @@ export class BodyReader {
   constructor(private readonly onRecord: (record: Json) => void) {}
 
   line(line: string): void {
-    if (line.startsWith("data:")) return this.data(line.slice(5).trim());
+    if (line.startsWith("data:")) {
+      this.data(line.slice(5).trim());
+      return;
+    }
     // SSE field lines and comments (OpenRouter's ": OPENROUTER PROCESSING" keep-alives) carry nothing we read.
     if (/^(event|id|retry):/.test(line) || line.startsWith(":") || (line.trim() === "" && this.wholeChars === 0)) return;
     this.keepWhole(line);

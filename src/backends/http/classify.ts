@@ -86,7 +86,8 @@ function failed(failure: DeploymentFailure, status: number | null, detail: strin
 }
 
 /** How OpenAI-compatible servers, Anthropic and vLLM say a prompt does not fit the model's context. */
-const CONTEXT_WINDOW = /context_length_exceeded|context.?window|maximum context length|prompt is too long|too many tokens|input (is )?too long|exceeds the (model'?s? )?(maximum )?context/i;
+const CONTEXT_WINDOW =
+  /context_length_exceeded|context.?window|maximum context length|prompt is too long|too many tokens|input (is )?too long|exceeds the (model'?s? )?(maximum )?context/i;
 
 export function failureOfStatus(status: number, reply: ParsedReply): DeploymentFailure {
   if (status === 401 || status === 403) return "auth";

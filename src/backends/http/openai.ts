@@ -23,7 +23,12 @@ function build(endpoint: Endpoint, req: ChatRequest): HttpCall {
     ...samplingFields(req.sampling),
     ...(endpoint.extraBody ?? {}),
   };
-  return { url: endpoint.url, headers: { "content-type": "application/json", accept: "text/event-stream" }, body: JSON.stringify(body), ...(endpoint.keyHeader ? { keyHeader: endpoint.keyHeader } : {}) };
+  return {
+    url: endpoint.url,
+    headers: { "content-type": "application/json", accept: "text/event-stream" },
+    body: JSON.stringify(body),
+    ...(endpoint.keyHeader ? { keyHeader: endpoint.keyHeader } : {}),
+  };
 }
 
 /** Chat-completions' names for the operator's sampling parameters; unset ones are not sent. */
@@ -114,7 +119,11 @@ function usageOf(usage: Json): ReplyUsage {
   const input = count(usage.prompt_tokens);
   const output = count(usage.completion_tokens);
   const cost = count(usage.cost);
-  return { ...(input !== undefined ? { inputTokens: input } : {}), ...(output !== undefined ? { outputTokens: output } : {}), ...(cost !== undefined ? { costUsd: cost } : {}) };
+  return {
+    ...(input !== undefined ? { inputTokens: input } : {}),
+    ...(output !== undefined ? { outputTokens: output } : {}),
+    ...(cost !== undefined ? { costUsd: cost } : {}),
+  };
 }
 
 export const openaiWire: Wire = { format: "openai", build, withKey, parser: () => new OpenAIParser() };

@@ -65,13 +65,23 @@ export function resolveEndpoint(model: string, baseUrl?: string, apiVersion?: st
   const apiModel = model.slice(slash + 1);
   const provider = Object.hasOwn(PROVIDERS, prefix) ? PROVIDERS[prefix] : undefined;
   if (!provider || !apiModel) {
-    return { ok: false, what: `${JSON.stringify(model)} names no provider orchestrate speaks to`, fix: `write <provider>/<model> with one of: ${PROVIDER_PREFIXES.join(", ")} (openai/<model> with a base URL reaches any OpenAI-compatible server, litellm_proxy/<model> a LiteLLM proxy in front of the rest)` };
+    return {
+      ok: false,
+      what: `${JSON.stringify(model)} names no provider orchestrate speaks to`,
+      fix: `write <provider>/<model> with one of: ${PROVIDER_PREFIXES.join(", ")} (openai/<model> with a base URL reaches any OpenAI-compatible server, litellm_proxy/<model> a LiteLLM proxy in front of the rest)`,
+    };
   }
   const base = baseUrl ?? provider.base;
-  if (base === undefined) return { ok: false, what: `${prefix}/… has no default address`, fix: "give the server's base URL (api_base / baseUrl), e.g. http://localhost:8000/v1" };
+  if (base === undefined)
+    return { ok: false, what: `${prefix}/… has no default address`, fix: "give the server's base URL (api_base / baseUrl), e.g. http://localhost:8000/v1" };
   const parsed = parseBase(base);
   // Not quoted: a URL with user:password in it is exactly what must not be repeated.
-  if (!parsed) return { ok: false, what: "the base URL is not a plain http(s) URL", fix: "write scheme, host, port and path only (no user:password, query or fragment), e.g. https://host:8000/v1" };
+  if (!parsed)
+    return {
+      ok: false,
+      what: "the base URL is not a plain http(s) URL",
+      fix: "write scheme, host, port and path only (no user:password, query or fragment), e.g. https://host:8000/v1",
+    };
   const atDefault = baseUrl === undefined || trimSlash(baseUrl) === provider.base;
   if (provider.azure) return azureEndpoint(prefix, apiModel, parsed, apiVersion, provider.keyEnv);
   if (apiVersion !== undefined) return { ok: false, what: "api_version is only for azure/<deployment>", fix: "remove api_version" };
@@ -91,12 +101,23 @@ export function resolveEndpoint(model: string, baseUrl?: string, apiVersion?: st
  */
 function azureEndpoint(prefix: string, deployment: string, base: string, apiVersion: string | undefined, keyEnv: string | undefined): EndpointResult {
   if (apiVersion === undefined || !/^\d{4}-\d{2}-\d{2}(-preview)?$/.test(apiVersion)) {
-    return { ok: false, what: apiVersion === undefined ? "azure/… needs its api-version" : `api_version ${JSON.stringify(apiVersion.slice(0, 40))} is not an Azure API version`, fix: "add api_version (litellm_params) / apiVersion, e.g. 2024-10-21" };
+    return {
+      ok: false,
+      what: apiVersion === undefined ? "azure/… needs its api-version" : `api_version ${JSON.stringify(apiVersion.slice(0, 40))} is not an Azure API version`,
+      fix: "add api_version (litellm_params) / apiVersion, e.g. 2024-10-21",
+    };
   }
   const root = base.replace(/\/openai$/, "");
   const url = `${root}/openai/deployments/${encodeURIComponent(deployment)}/chat/completions?api-version=${apiVersion}`;
   const tokenField = apiVersion >= "2024-09-01" ? "max_completion_tokens" : "max_tokens";
-  return { ok: true, value: { endpoint: { wire: "openai", url, provider: prefix, tokenField, keyHeader: "api-key" }, apiModel: deployment, ...(keyEnv ? { defaultKeyEnv: keyEnv } : {}) } };
+  return {
+    ok: true,
+    value: {
+      endpoint: { wire: "openai", url, provider: prefix, tokenField, keyHeader: "api-key" },
+      apiModel: deployment,
+      ...(keyEnv ? { defaultKeyEnv: keyEnv } : {}),
+    },
+  };
 }
 
 function parseBase(base: string): string | undefined {

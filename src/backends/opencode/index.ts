@@ -13,11 +13,28 @@ import { failureFromText } from "../events.ts";
 
 /** Tools that only read; anything else (bash, edit, write, patch, task, MCP `<server>_<tool>`) acts. */
 const READ_ONLY_TOOLS = new Set([
-  "read", "grep", "glob", "list", "lsp", "webfetch", "websearch", "codesearch",
-  "todoread", "todowrite", "skill", "question", "plan_enter", "plan_exit", "invalid",
+  "read",
+  "grep",
+  "glob",
+  "list",
+  "lsp",
+  "webfetch",
+  "websearch",
+  "codesearch",
+  "todoread",
+  "todowrite",
+  "skill",
+  "question",
+  "plan_enter",
+  "plan_exit",
+  "invalid",
 ]);
 const EDIT_TOOLS: Record<string, "update" | "unknown"> = {
-  edit: "update", multiedit: "update", patch: "update", apply_patch: "update", write: "unknown",
+  edit: "update",
+  multiedit: "update",
+  patch: "update",
+  apply_patch: "update",
+  write: "unknown",
 };
 
 /** argv that prints a session as JSON on stdout (`Exporting session: …` goes to stderr). */
@@ -50,8 +67,17 @@ export function opencodeModelFromExport(jsonText: string): string | undefined {
  */
 export function opencodeAnswerConfig(model: string | undefined): string {
   const permission = {
-    "*": "deny", read: "allow", grep: "allow", glob: "allow", list: "allow",
-    edit: "deny", bash: "deny", webfetch: "deny", websearch: "deny", task: "deny", external_directory: "deny",
+    "*": "deny",
+    read: "allow",
+    grep: "allow",
+    glob: "allow",
+    list: "allow",
+    edit: "deny",
+    bash: "deny",
+    webfetch: "deny",
+    websearch: "deny",
+    task: "deny",
+    external_directory: "deny",
   };
   return JSON.stringify({
     $schema: "https://opencode.ai/config.json",
@@ -156,7 +182,10 @@ function toolEvents(part: Record<string, unknown>): AgentEvent[] {
   const exit = asRecord(state?.metadata)?.exit;
   const detail = firstString(state?.title, input?.command, input?.filePath);
   const tool: AgentEvent = {
-    kind: "tool", name, phase: "end", acts: !READ_ONLY_TOOLS.has(name),
+    kind: "tool",
+    name,
+    phase: "end",
+    acts: !READ_ONLY_TOOLS.has(name),
     ...(detail ? { detail } : {}),
     ...(typeof exit === "number" ? { exitCode: exit } : {}),
   };
@@ -170,16 +199,18 @@ function toolEvents(part: Record<string, unknown>): AgentEvent[] {
 function stepFinish(part: Record<string, unknown>): AgentEvent[] {
   const tokens = asRecord(part.tokens);
   const cache = asRecord(tokens?.cache);
-  const events: AgentEvent[] = [{
-    kind: "usage",
-    delta: true,
-    usage: {
-      ...numberField("inputTokens", tokens?.input),
-      ...numberField("outputTokens", tokens?.output),
-      ...numberField("cachedInputTokens", cache?.read),
-      ...numberField("costUsd", part.cost),
+  const events: AgentEvent[] = [
+    {
+      kind: "usage",
+      delta: true,
+      usage: {
+        ...numberField("inputTokens", tokens?.input),
+        ...numberField("outputTokens", tokens?.output),
+        ...numberField("cachedInputTokens", cache?.read),
+        ...numberField("costUsd", part.cost),
+      },
     },
-  }];
+  ];
   if (part.reason === "stop") events.push({ kind: "final", ok: true });
   if (part.reason === "length") events.push({ kind: "final", ok: false, message: "output truncated (finish reason: length)" });
   return events;
@@ -209,7 +240,8 @@ function apiFailure(name: string, data: Record<string, unknown> | undefined): Fa
 
 const AUTH_TEXT = /invalid[ _]api[ _]key|incorrect api key|unauthori[sz]ed|authentication (failed|error)|invalid x-api-key|no credentials/i;
 const CAPACITY_TEXT = /rate[ _]limit|too many requests|overloaded|quota|capacity|usage limit|resource[ _]exhausted/i;
-const TRANSPORT_TEXT = /cannot connect to api|unable to connect|ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|fetch failed|socket hang up|network error/i;
+const TRANSPORT_TEXT =
+  /cannot connect to api|unable to connect|ECONNREFUSED|ECONNRESET|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|fetch failed|socket hang up|network error/i;
 
 function textFailure(text: string): FailureClass | undefined {
   return failureFromText(text, { auth: AUTH_TEXT, capacity: CAPACITY_TEXT, transport: TRANSPORT_TEXT });
@@ -321,8 +353,6 @@ export const opencodeAdapter: Adapter = {
   },
   supportsResume: true,
 };
-
-
 
 function firstString(...values: unknown[]): string | undefined {
   return values.find((v): v is string => typeof v === "string" && v !== "");

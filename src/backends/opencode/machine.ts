@@ -2,7 +2,6 @@
 import { join } from "node:path";
 import type { BackendMachine, Env } from "../contract.ts";
 
-
 function configDir(env: Env, home: string): string {
   return join(env.XDG_CONFIG_HOME || join(home, ".config"), "opencode");
 }
@@ -17,19 +16,36 @@ export function opencodeListedModels(stdout: string): string[] {
 
 export const opencodeMachine = {
   // step_finish carries each step's own figures; the model shows in `opencode export` only.
-  traits: { usage: { tokens: "streamed", cost: "streamed", turns: "none" }, identity: "side-channel", resumedUsage: "per-turn", containment: "permission-mode" },
-  writes: { isolatedWrite: false, patch: true, why: "opencode's route mode keeps the person's config, whose build agent runs bash without approval: nothing confines its writes to the cwd" },
+  traits: {
+    usage: { tokens: "streamed", cost: "streamed", turns: "none" },
+    identity: "side-channel",
+    resumedUsage: "per-turn",
+    containment: "permission-mode",
+  },
+  writes: {
+    isolatedWrite: false,
+    patch: true,
+    why: "opencode's route mode keeps the person's config, whose build agent runs bash without approval: nothing confines its writes to the cwd",
+  },
   // The global config and the repo's own: a route run loads both.
   mcpConfigFiles: ({ env, home, cwd }) => {
     const global = ["opencode.json", "opencode.jsonc", "config.json"].map((f) => join(configDir(env, home), f));
-    const repo = cwd ? [join(cwd, "opencode.json"), join(cwd, "opencode.jsonc"), join(cwd, ".opencode", "opencode.json"), join(cwd, ".opencode", "opencode.jsonc")] : [];
+    const repo = cwd
+      ? [join(cwd, "opencode.json"), join(cwd, "opencode.jsonc"), join(cwd, ".opencode", "opencode.json"), join(cwd, ".opencode", "opencode.jsonc")]
+      : [];
     return [...global, ...repo].map((path) => ({ path, format: "json", key: "mcp" }));
   },
   installDirs: [".opencode/bin"],
   history: "~/.local/share/opencode/opencode.db",
   client: { names: /^opencode/i },
-  registration: ({ name, self, env, home }) => ({ kind: "file", file: join(configDir(env, home), "opencode.json"), path: ["mcp", name], entry: { type: "local", command: self, enabled: true } }),
-  registrationHelp: (name, self) => `  opencode: add to opencode.json  "mcp": { "${name}": { "type": "local", "command": [${self.map((p) => JSON.stringify(p)).join(", ")}] } }`,
+  registration: ({ name, self, env, home }) => ({
+    kind: "file",
+    file: join(configDir(env, home), "opencode.json"),
+    path: ["mcp", name],
+    entry: { type: "local", command: self, enabled: true },
+  }),
+  registrationHelp: (name, self) =>
+    `  opencode: add to opencode.json  "mcp": { "${name}": { "type": "local", "command": [${self.map((p) => JSON.stringify(p)).join(", ")}] } }`,
   models: { argv: () => ["models"], read: opencodeListedModels },
   wizard: { modelHint: "<provider>/<model>", validModel: (id) => id.includes("/") },
 } satisfies BackendMachine;

@@ -41,11 +41,13 @@ function failureTexts(outcome: ExitOutcome, final: Final | undefined): string[] 
 /** What the class alone does not say, for the failures pi explains badly or not at all. */
 export function explainPi(outcome: ExitOutcome): string | undefined {
   const text = outcome.stderrTail;
-  if (OLD_NODE.test(text)) return "pi 1.x (@earendil-works/pi-coding-agent) needs Node 22.19 or newer; upgrade Node, or install @mariozechner/pi-coding-agent@0.73.1";
+  if (OLD_NODE.test(text))
+    return "pi 1.x (@earendil-works/pi-coding-agent) needs Node 22.19 or newer; upgrade Node, or install @mariozechner/pi-coding-agent@0.73.1";
   const option = UNKNOWN_OPTION.exec(text)?.[1];
   if (option) return `this pi does not know ${option}: orchestrate read its release line wrongly or the install changed; run \`orchestrate check\``;
   const provider = UNKNOWN_PROVIDER.exec(text)?.[1];
-  if (provider !== undefined) return `pi knows no provider "${provider}": fix the agent's provider:, or define it in ~/.pi/agent/models.json (\`pi --list-models\` lists what pi knows)`;
+  if (provider !== undefined)
+    return `pi knows no provider "${provider}": fix the agent's provider:, or define it in ~/.pi/agent/models.json (\`pi --list-models\` lists what pi knows)`;
   const session = SESSION_MISSING.exec(text)?.[1];
   if (session !== undefined) return `pi has no session ${session} for this directory any more (deleted from ~/.pi/agent/sessions?); start a new consultation`;
   if (SESSION_ELSEWHERE.test(`${text}\n${outcome.rawStdoutTail}`)) return "the session belongs to another directory; pi would only fork it interactively";

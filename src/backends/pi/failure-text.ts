@@ -9,10 +9,13 @@
 import type { FailureClass } from "../contract.ts";
 import { failureFromText } from "../events.ts";
 
-const AUTH = /^\s*40[13]\b|No API key found|Incorrect API key|invalid_api_key|authentication_error|permission_error|unauthori[sz]ed|credentials_not_configured|OAuth token (?:has )?expired/im;
+const AUTH =
+  /^\s*40[13]\b|No API key found|Incorrect API key|invalid_api_key|authentication_error|permission_error|unauthori[sz]ed|credentials_not_configured|OAuth token (?:has )?expired/im;
 /** The statuses and words pi's own retry rule treats as transient server-side trouble (§7). */
-const CAPACITY = /^\s*(?:429|500|502|503|504|529)\b|rate.?limit|too many requests|overloaded|server_overloaded|service.?unavailable|resource.?exhausted|insufficient_quota|quota exceeded/im;
-const TRANSPORT = /connection error|network.?error|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|fetch failed|socket hang up|request timed out|\bterminated\b/i;
+const CAPACITY =
+  /^\s*(?:429|500|502|503|504|529)\b|rate.?limit|too many requests|overloaded|server_overloaded|service.?unavailable|resource.?exhausted|insufficient_quota|quota exceeded/im;
+const TRANSPORT =
+  /connection error|network.?error|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|fetch failed|socket hang up|request timed out|\bterminated\b/i;
 
 export function piFailureFromText(text: string): FailureClass | undefined {
   return failureFromText(text, { auth: AUTH, capacity: CAPACITY, transport: TRANSPORT });

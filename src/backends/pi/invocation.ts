@@ -43,7 +43,8 @@ const LINE1_ISOLATION = ["--no-approve", "--no-mcp"];
 
 export function piInvocation(req: RunRequest): Invocation {
   const args = [
-    "--mode", "json",
+    "--mode",
+    "json",
     ...modelArgs(req),
     // No update check, telemetry or (1.x) model-catalog refresh at startup.
     "--offline",

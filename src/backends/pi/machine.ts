@@ -6,7 +6,6 @@
 import type { BackendMachine } from "../contract.ts";
 import { isLine1 } from "./variant.ts";
 
-
 /**
  * `pi --list-models` prints a table (`provider  model  context  max-out  thinking  images`); the
  * ids are offered as `provider/model`, which pi's `--model` accepts alongside `--provider`.

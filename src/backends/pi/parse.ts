@@ -127,7 +127,7 @@ function errorOf(msg: Json): AgentEvent | undefined {
 function toolEvent(obj: Json, phase: "start" | "end"): AgentEvent {
   const name = str(obj.toolName) ?? "tool";
   const args = asObject(obj.args);
-  const detail = args ? str(args.command) ?? str(args.path) ?? str(args.pattern) : undefined;
+  const detail = args ? (str(args.command) ?? str(args.path) ?? str(args.pattern)) : undefined;
   // 1.x: `result.structuredContent.exit_code` for bash.
   const exitCode = asObject(asObject(obj.result)?.structuredContent)?.exit_code;
   return {

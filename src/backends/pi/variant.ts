@@ -31,7 +31,21 @@ export function piLineOf(out: ProbeOutput): string {
 }
 
 /** Flags every run passes, with the version they were checked on (both lines have them). */
-const COMMON_FLAGS = ["--mode", "--provider", "--model", "--offline", "--tools", "--session", "--no-extensions", "--no-skills", "--no-prompt-templates", "--no-themes", "--no-context-files", "--system-prompt", "--append-system-prompt"];
+const COMMON_FLAGS = [
+  "--mode",
+  "--provider",
+  "--model",
+  "--offline",
+  "--tools",
+  "--session",
+  "--no-extensions",
+  "--no-skills",
+  "--no-prompt-templates",
+  "--no-themes",
+  "--no-context-files",
+  "--system-prompt",
+  "--append-system-prompt",
+];
 
 const LOGIN_HINT = "set the provider's API key variable (e.g. OPENAI_API_KEY), run `pi` and `/login`, or define the provider in ~/.pi/agent/models.json";
 

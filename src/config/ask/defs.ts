@@ -115,7 +115,6 @@ export const REFUSED_PARAMS = {
   max_completion_tokens: "write max_tokens (orchestrate sends the field each endpoint expects)",
 } as const;
 
-
 /** router_settings keys LiteLLM documents that orchestrate does not honour (see REFUSED_PARAMS). */
 export const REFUSED_ROUTER = {
   redis_host: "cooldowns and usage are shared through orchestrate's store, not Redis",

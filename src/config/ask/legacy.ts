@@ -51,7 +51,8 @@ export function convertAskRouter(file: AskRouterFile, env: Env): AskConverted {
   const capabilities = convertCapabilities(file, origins, ignored, errors);
   const router = file.router_settings;
   for (const [key, why] of Object.entries(REFUSED_ROUTER)) if (router && Object.hasOwn(router, key)) ignored.push(`router_settings.${key} (${why})`);
-  if (router?.retry_after !== undefined) ignored.push("router_settings.retry_after (a provider's own retry-after is always honoured; there is no floor to set)");
+  if (router?.retry_after !== undefined)
+    ignored.push("router_settings.retry_after (a provider's own retry-after is always honoured; there is no floor to set)");
   const ask: AskBlockFile = {
     capabilities,
     ...(router?.num_retries !== undefined ? { retries: router.num_retries } : {}),
@@ -74,7 +75,14 @@ function convertCapabilities(file: AskRouterFile, origins: Origins, ignored: str
   file.model_list.forEach((entry, i) => {
     const group = grouped.get(entry.model_name);
     if (group) group.push({ entry, i });
-    else errors.push(errorLine(`model_list[${i}].model_name`, `routes to ${JSON.stringify(entry.model_name)}, which is not a declared capability`, `declare it under capabilities:, or use one of: ${declared.join(", ") || "(none declared)"}`));
+    else
+      errors.push(
+        errorLine(
+          `model_list[${i}].model_name`,
+          `routes to ${JSON.stringify(entry.model_name)}, which is not a declared capability`,
+          `declare it under capabilities:, or use one of: ${declared.join(", ") || "(none declared)"}`,
+        ),
+      );
   });
   const routing = file.router_settings?.routing_strategy;
   const strategy = routing !== undefined ? STRATEGIES[routing] : undefined;
@@ -83,7 +91,13 @@ function convertCapabilities(file: AskRouterFile, origins: Origins, ignored: str
   for (const [name, members] of grouped) {
     if (members.length === 0) {
       // Reported here, in this file's words; left out so resolve-ask.ts does not report it again.
-      errors.push(errorLine(joinPath(["capabilities", name]), "no model_list entry serves this capability", `add a model_list entry with model_name: ${name}, or remove the capability`));
+      errors.push(
+        errorLine(
+          joinPath(["capabilities", name]),
+          "no model_list entry serves this capability",
+          `add a model_list entry with model_name: ${name}, or remove the capability`,
+        ),
+      );
       continue;
     }
     // LiteLLM tries lower `order` first; entries without one come after, in the order written.
@@ -111,7 +125,13 @@ function convertDeployment(entry: LiteDeployment, i: number, routerTimeout: numb
     apiKeyEnv = KEY_REF.exec(p.api_key)?.[1];
     if (apiKeyEnv === undefined) {
       // Never repeated: this is the one place a pasted key could be quoted back.
-      errors.push(errorLine(`model_list[${i}].litellm_params.api_key`, "holds a value, not a reference (the value is not repeated here)", "write os.environ/NAME and put the key in the MCP client's env; remove api_key for a server that needs none"));
+      errors.push(
+        errorLine(
+          `model_list[${i}].litellm_params.api_key`,
+          "holds a value, not a reference (the value is not repeated here)",
+          "write os.environ/NAME and put the key in the MCP client's env; remove api_key for a server that needs none",
+        ),
+      );
     }
   }
   const perM = (perToken: number | undefined) => (perToken === undefined ? undefined : perToken * 1_000_000);
@@ -142,13 +162,25 @@ function convertDeployment(entry: LiteDeployment, i: number, routerTimeout: numb
 }
 
 /** `fallbacks: [{coding: [fast]}]` → coding.fallbacks = [fast] (context_window_fallbacks alike); targets are checked in resolve.ts. */
-function addFallbacks(file: AskRouterFile, capabilities: Record<string, CapabilityBlock>, origins: Origins, errors: string[], key: "fallbacks" | "context_window_fallbacks"): void {
+function addFallbacks(
+  file: AskRouterFile,
+  capabilities: Record<string, CapabilityBlock>,
+  origins: Origins,
+  errors: string[],
+  key: "fallbacks" | "context_window_fallbacks",
+): void {
   const field = key === "fallbacks" ? "fallbacks" : "contextFallbacks";
   (file.router_settings?.[key] ?? []).forEach((entry, k) => {
     for (const [from, targets] of Object.entries(entry)) {
       const cap = capabilities[from];
       if (!cap) {
-        errors.push(errorLine(joinPath(["router_settings", key, k, from]), `falls back from ${JSON.stringify(from)}, which is not a capability`, `use one of: ${Object.keys(capabilities).join(", ") || "(none declared)"}`));
+        errors.push(
+          errorLine(
+            joinPath(["router_settings", key, k, from]),
+            `falls back from ${JSON.stringify(from)}, which is not a capability`,
+            `use one of: ${Object.keys(capabilities).join(", ") || "(none declared)"}`,
+          ),
+        );
         continue;
       }
       const list = (cap[field] ??= []);
@@ -201,9 +233,11 @@ function askRouterPath(origins: Origins): PathFn {
     if (section === "allowedFails") return "router_settings.allowed_fails";
     const at = `${String(name)}/${String(index)}`;
     const deployment = sub === "deployments" ? origins.deployments.get(at) : undefined;
-    if (deployment !== undefined) return joinPath(["model_list", deployment, ...(key !== undefined ? (DEPLOYMENT_KEYS[String(key)] ?? ["litellm_params", key]) : [])]);
+    if (deployment !== undefined)
+      return joinPath(["model_list", deployment, ...(key !== undefined ? (DEPLOYMENT_KEYS[String(key)] ?? ["litellm_params", key]) : [])]);
     const fallback = sub === "fallbacks" || sub === "contextFallbacks" ? origins.fallbacks.get(`${String(sub)}:${at}`) : undefined;
-    if (fallback !== undefined) return joinPath(["router_settings", sub === "fallbacks" ? "fallbacks" : "context_window_fallbacks", fallback[0], String(name), fallback[1]]);
+    if (fallback !== undefined)
+      return joinPath(["router_settings", sub === "fallbacks" ? "fallbacks" : "context_window_fallbacks", fallback[0], String(name), fallback[1]]);
     return joinPath(["capabilities", ...(name !== undefined ? [name] : [])]);
   };
 }

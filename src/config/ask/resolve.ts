@@ -41,7 +41,14 @@ function resolveCapability(name: string, cap: CapabilityFile, declared: readonly
     errors.push(errorLine(path(at), `${JSON.stringify(name)} is not a valid capability name`, "use at most 64 letters, digits, _, . or -"));
     return undefined;
   }
-  if (cap.deployments.length === 0) errors.push(errorLine(path([...at, "deployments"]), "no deployment serves this capability", "add a deployment (a model with its key's variable), or remove the capability"));
+  if (cap.deployments.length === 0)
+    errors.push(
+      errorLine(
+        path([...at, "deployments"]),
+        "no deployment serves this capability",
+        "add a deployment (a model with its key's variable), or remove the capability",
+      ),
+    );
   const deployments: AskDeployment[] = [];
   cap.deployments.forEach((entry, i) => {
     const deployment = resolveDeployment(entry, [...at, "deployments", i], deployments, path, errors);
@@ -52,7 +59,13 @@ function resolveCapability(name: string, cap: CapabilityFile, declared: readonly
   return { name, description: cap.description ?? "", strategy: cap.strategy ?? "ordered", deployments, fallbacks, contextFallbacks };
 }
 
-function resolveDeployment(entry: AskDeploymentFile, at: readonly PropertyKey[], earlier: readonly AskDeployment[], path: PathFn, errors: string[]): AskDeployment | undefined {
+function resolveDeployment(
+  entry: AskDeploymentFile,
+  at: readonly PropertyKey[],
+  earlier: readonly AskDeployment[],
+  path: PathFn,
+  errors: string[],
+): AskDeployment | undefined {
   const modelPlaceholder = placeholderProblem(entry.model, "the provider/model id the deployment serves");
   const urlPlaceholder = placeholderProblem(entry.baseUrl, "the server's URL");
   if (modelPlaceholder) errors.push(errorLine(path([...at, "model"]), modelPlaceholder.what, modelPlaceholder.fix));
@@ -60,18 +73,35 @@ function resolveDeployment(entry: AskDeploymentFile, at: readonly PropertyKey[],
   if (modelPlaceholder || urlPlaceholder) return undefined;
   const endpoint = resolveEndpoint(entry.model, entry.baseUrl, entry.apiVersion);
   if (!endpoint.ok) {
-    const key = endpoint.what.includes("api-version") || endpoint.what.includes("api_version") ? "apiVersion" : entry.baseUrl !== undefined && endpoint.what.includes("URL") ? "baseUrl" : "model";
+    const key =
+      endpoint.what.includes("api-version") || endpoint.what.includes("api_version")
+        ? "apiVersion"
+        : entry.baseUrl !== undefined && endpoint.what.includes("URL")
+          ? "baseUrl"
+          : "model";
     errors.push(errorLine(path([...at, key]), endpoint.what, endpoint.fix));
     return undefined;
   }
   const unsent = unsentSampling(entry, endpoint.value.endpoint.wire);
   if (unsent) {
-    errors.push(errorLine(path([...at, unsent]), `${endpoint.value.endpoint.provider} (Anthropic's messages API) has no ${unsent}`, `remove ${unsent} from this deployment`));
+    errors.push(
+      errorLine(
+        path([...at, unsent]),
+        `${endpoint.value.endpoint.provider} (Anthropic's messages API) has no ${unsent}`,
+        `remove ${unsent} from this deployment`,
+      ),
+    );
     return undefined;
   }
   // Never quote the value: a key pasted where its variable's name belongs must not reach a log.
   if (entry.apiKeyEnv !== undefined && !ENV_NAME.test(entry.apiKeyEnv)) {
-    errors.push(errorLine(path([...at, "apiKeyEnv"]), "is not an environment variable name (the value is not repeated here)", "write the NAME of the variable that holds the key, e.g. ANTHROPIC_API_KEY, and put the key in the MCP client's env"));
+    errors.push(
+      errorLine(
+        path([...at, "apiKeyEnv"]),
+        "is not an environment variable name (the value is not repeated here)",
+        "write the NAME of the variable that holds the key, e.g. ANTHROPIC_API_KEY, and put the key in the MCP client's env",
+      ),
+    );
     return undefined;
   }
   const id = entry.id ?? uniqueId(entry.model, earlier);
@@ -80,7 +110,10 @@ function resolveDeployment(entry: AskDeploymentFile, at: readonly PropertyKey[],
     return undefined;
   }
   const keyEnv = entry.apiKeyEnv ?? endpoint.value.defaultKeyEnv;
-  const pricing = entry.inputCostPerMTok !== undefined || entry.outputCostPerMTok !== undefined ? { inputPerMTok: entry.inputCostPerMTok ?? 0, outputPerMTok: entry.outputCostPerMTok ?? 0 } : undefined;
+  const pricing =
+    entry.inputCostPerMTok !== undefined || entry.outputCostPerMTok !== undefined
+      ? { inputPerMTok: entry.inputCostPerMTok ?? 0, outputPerMTok: entry.outputCostPerMTok ?? 0 }
+      : undefined;
   const sampling = samplingOf(entry);
   return {
     id,
@@ -129,11 +162,25 @@ function uniqueId(model: string, earlier: readonly AskDeployment[]): string {
   return id;
 }
 
-function resolveFallbacks(name: string, fallbacks: readonly string[], declared: readonly string[], at: readonly PropertyKey[], path: PathFn, errors: string[]): string[] {
+function resolveFallbacks(
+  name: string,
+  fallbacks: readonly string[],
+  declared: readonly string[],
+  at: readonly PropertyKey[],
+  path: PathFn,
+  errors: string[],
+): string[] {
   const out: string[] = [];
   fallbacks.forEach((target, i) => {
     if (target === name) errors.push(errorLine(path([...at, i]), `${name} falls back to itself`, "remove it from its own fallbacks"));
-    else if (!declared.includes(target)) errors.push(errorLine(path([...at, i]), `names ${JSON.stringify(target)}, which is not a capability`, `use one of: ${declared.filter((d) => d !== name).join(", ") || "(no other capability)"}`));
+    else if (!declared.includes(target))
+      errors.push(
+        errorLine(
+          path([...at, i]),
+          `names ${JSON.stringify(target)}, which is not a capability`,
+          `use one of: ${declared.filter((d) => d !== name).join(", ") || "(no other capability)"}`,
+        ),
+      );
     else if (out.includes(target)) errors.push(errorLine(path([...at, i]), `${JSON.stringify(target)} is listed twice`, "remove the repeat"));
     else out.push(target);
   });

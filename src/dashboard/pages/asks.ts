@@ -70,7 +70,12 @@ function facts(a: AskRecord): Html {
   const rows: [string, Html | string][] = [
     ["status", html`${badge(a.status)}${a.errorCode ? html` <code>${a.errorCode}</code>` : ""}`],
     ["capability", html`<code>${a.capability}</code>`],
-    ["served by", a.model ? html`${a.model}${a.host ? html` <span class="why">at ${a.host}</span>` : ""}${a.fallbackUsed ? html` ${badge("fallback", "unknown")}` : ""}` : "—"],
+    [
+      "served by",
+      a.model
+        ? html`${a.model}${a.host ? html` <span class="why">at ${a.host}</span>` : ""}${a.fallbackUsed ? html` ${badge("fallback", "unknown")}` : ""}`
+        : "—",
+    ],
     ["finish reason", a.finishReason ?? "—"],
     ["latency", duration(a.latencyMs)],
     ["tokens in / out", tokensOf(a)],

@@ -55,9 +55,21 @@ export function consultationPage(ctx: DashboardContext, id: string): Html | unde
 function turn(t: TurnRecord): Html {
   const meta = table(
     ["model check", "model reported", "latency", "tokens in/out", "cost", "error"],
-    [[verificationBadge(t.modelVerified), t.modelReported ?? "—", duration(t.latencyMs), `${tokens(t.usage?.inputTokens)} / ${tokens(t.usage?.outputTokens)}`, usd(t.usage?.costUsd), t.errorCode ? html`<code>${t.errorCode}</code> ${t.errorMessage ?? ""}` : "—"]],
+    [
+      [
+        verificationBadge(t.modelVerified),
+        t.modelReported ?? "—",
+        duration(t.latencyMs),
+        `${tokens(t.usage?.inputTokens)} / ${tokens(t.usage?.outputTokens)}`,
+        usd(t.usage?.costUsd),
+        t.errorCode ? html`<code>${t.errorCode}</code> ${t.errorMessage ?? ""}` : "—",
+      ],
+    ],
   );
-  const answer = t.answer === undefined || t.answer === null ? content(null, t.answerLength, `answer-${t.n}`) : html`<pre class="content" id="answer-${t.n}">${JSON.stringify(t.answer, null, 2)}</pre>`;
+  const answer =
+    t.answer === undefined || t.answer === null
+      ? content(null, t.answerLength, `answer-${t.n}`)
+      : html`<pre class="content" id="answer-${t.n}">${JSON.stringify(t.answer, null, 2)}</pre>`;
   const context = t.context !== null ? html`<h4>Context</h4>${content(t.context, t.contextLength, `context-${t.n}`)}` : "";
   return html`<section class="turn"><h2>Turn ${t.n} · ${when(t.createdAt)}</h2>${meta}<h4>Prompt</h4>${content(t.prompt, t.promptLength, `prompt-${t.n}`)}${context}<h4>Answer</h4>${answer}</section>`;
 }

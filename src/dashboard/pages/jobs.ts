@@ -56,7 +56,13 @@ export function jobsPage(ctx: DashboardContext, params: URLSearchParams): Html {
 export function jobPage(ctx: DashboardContext, id: string): Html | undefined {
   const job = ctx.rt.store.jobs.get(id);
   if (!job) return undefined;
-  const state: [string, string][] = job.status === "running" ? [["progress", job.progress ?? "—"]] : [["ended", endState(job)], ["last progress", job.progress ?? "—"]];
+  const state: [string, string][] =
+    job.status === "running"
+      ? [["progress", job.progress ?? "—"]]
+      : [
+          ["ended", endState(job)],
+          ["last progress", job.progress ?? "—"],
+        ];
   const facts: [string, string | Html][] = [
     ["kind", job.kind],
     ["for", refLink(jobRef(job.kind, job.args, job.result), job.kind)],

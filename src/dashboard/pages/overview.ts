@@ -32,7 +32,14 @@ ${agentsTable(ctx, agentStatuses(rt), now)}
 <h2>Tier map</h2>
 ${tierMap(ctx)}
 <h2>Running jobs</h2>
-${running.rows.length ? table(["job", "kind", "progress", "started"], running.rows.map((j) => [html`<a href="/jobs/${j.id}">${j.id}</a>`, j.kind, j.progress ?? "", when(j.createdAt)])) : empty("Nothing is running.")}
+${
+  running.rows.length
+    ? table(
+        ["job", "kind", "progress", "started"],
+        running.rows.map((j) => [html`<a href="/jobs/${j.id}">${j.id}</a>`, j.kind, j.progress ?? "", when(j.createdAt)]),
+      )
+    : empty("Nothing is running.")
+}
 <h2>Latest runs</h2>
 ${recent.rows.length ? runRows(recent.rows) : empty("No runs stored yet.")}
 <p><a href="/runs">All runs →</a> · <a href="/consultations">Consultations →</a> · <a href="/workflows">Workflows →</a> · <a href="/usage">Usage plots →</a></p>`;
@@ -80,9 +87,17 @@ function tierMap(ctx: DashboardContext): Html {
   const rows = TIERS.map((tier) => {
     const ids = config.tiers[tier];
     const fallback = config.fallbacks[tier];
-    return [html`<b>${tier}</b>`, ids ? ids.map((id, i) => html`${i ? " → " : ""}<code>${id}</code>`) : html`<span class="why">unconfigured</span>`, fallback ? `then ${fallback}` : "—"];
+    return [
+      html`<b>${tier}</b>`,
+      ids ? ids.map((id, i) => html`${i ? " → " : ""}<code>${id}</code>`) : html`<span class="why">unconfigured</span>`,
+      fallback ? `then ${fallback}` : "—",
+    ];
   });
-  const slots = Object.entries(config.capabilitySlots).map(([slot, ids]) => [html`<b>cap:${slot}</b>`, ids.map((id, i) => html`${i ? " → " : ""}<code>${id}</code>`), "—"]);
+  const slots = Object.entries(config.capabilitySlots).map(([slot, ids]) => [
+    html`<b>cap:${slot}</b>`,
+    ids.map((id, i) => html`${i ? " → " : ""}<code>${id}</code>`),
+    "—",
+  ]);
   const note = html`<p class="why">Cross-provider fallback is ${config.allowCrossProviderFallback ? "allowed" : "off"}; default budget ${duration(config.defaults.timeoutSec * 1000)}.</p>`;
   return html`${table(["tier", "agents in order", "fallback"], [...rows, ...slots], "tiers")}${note}`;
 }

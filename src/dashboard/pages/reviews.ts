@@ -6,7 +6,18 @@ import { html, query, type Html } from "../html.ts";
 import { badge, empty, page, table } from "../layout.ts";
 import { select } from "./runs.ts";
 
-const STATUSES: readonly ReviewStatus[] = ["planned", "approving", "running", "awaiting_synthesis", "incomplete", "finalized", "declined", "cancelled", "stale", "expired"];
+const STATUSES: readonly ReviewStatus[] = [
+  "planned",
+  "approving",
+  "running",
+  "awaiting_synthesis",
+  "incomplete",
+  "finalized",
+  "declined",
+  "cancelled",
+  "stale",
+  "expired",
+];
 
 const severityBadge = (s: string) => badge(s, s === "critical" ? "failed" : s === "important" ? "unknown" : "ok");
 

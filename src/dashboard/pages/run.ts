@@ -89,13 +89,15 @@ function attemptsTable(attempts: AttemptRecord[]): Html {
 }
 
 function timelineOf(run: RunRecord, now: number): string {
-  const spans = run.attempts.filter((a) => a.outcome !== "skipped").map((a) => ({
-    label: `${a.n}. ${a.agentId}`,
-    start: a.createdAt - a.durationMs,
-    end: a.createdAt,
-    ok: a.outcome === "ok",
-    detail: `${a.outcome === "ok" || a.outcome === "skipped" ? a.outcome : classWords(a).words} after ${duration(a.durationMs)}`,
-  }));
+  const spans = run.attempts
+    .filter((a) => a.outcome !== "skipped")
+    .map((a) => ({
+      label: `${a.n}. ${a.agentId}`,
+      start: a.createdAt - a.durationMs,
+      end: a.createdAt,
+      ok: a.outcome === "ok",
+      detail: `${a.outcome === "ok" || a.outcome === "skipped" ? a.outcome : classWords(a).words} after ${duration(a.durationMs)}`,
+    }));
   const to = Math.max(run.endedAt ?? now, ...spans.map((s) => s.end));
   return timeline({ id: "timeline", title: `Attempts of run ${run.id}`, from: Math.min(run.startedAt, ...spans.map((s) => s.start)), to, spans });
 }

@@ -31,8 +31,12 @@ function seriesOf(points: UsagePoint[], metric: Metric): Series[] {
 }
 
 function links(current: { range: string; by: SeriesDimension }): Html {
-  const rangeLinks = Object.keys(RANGES).map((r) => html`<a href="/usage?range=${r}&amp;by=${current.by}"${r === current.range ? html` aria-current="page"` : ""}>${r}</a> `);
-  const byLinks = SERIES_DIMENSIONS.map((d) => html`<a href="/usage?range=${current.range}&amp;by=${d}"${d === current.by ? html` aria-current="page"` : ""}>per ${d}</a> `);
+  const rangeLinks = Object.keys(RANGES).map(
+    (r) => html`<a href="/usage?range=${r}&amp;by=${current.by}"${r === current.range ? html` aria-current="page"` : ""}>${r}</a> `,
+  );
+  const byLinks = SERIES_DIMENSIONS.map(
+    (d) => html`<a href="/usage?range=${current.range}&amp;by=${d}"${d === current.by ? html` aria-current="page"` : ""}>per ${d}</a> `,
+  );
   return html`<p class="switch">${rangeLinks} · ${byLinks}</p>`;
 }
 
@@ -47,7 +51,14 @@ function totalsTable(points: UsagePoint[], by: SeriesDimension): Html {
     s.latency += p.latencyMsAvg * p.calls;
     sums.set(p.key, s);
   }
-  const rows = [...sums.entries()].map(([key, s]) => [html`<code>${key}</code>`, String(s.calls), tokens(s.inT), tokens(s.outT), usd(s.cost), duration(s.calls ? s.latency / s.calls : null)]);
+  const rows = [...sums.entries()].map(([key, s]) => [
+    html`<code>${key}</code>`,
+    String(s.calls),
+    tokens(s.inT),
+    tokens(s.outT),
+    usd(s.cost),
+    duration(s.calls ? s.latency / s.calls : null),
+  ]);
   return table([by, "calls", "tokens in", "tokens out", "reported cost", "avg latency"], rows, "usage-totals");
 }
 
@@ -59,7 +70,8 @@ export function usagePage(ctx: DashboardContext, params: URLSearchParams): Html 
   const from = to - spec.ms;
   const window = { since: from, bucketMs: spec.bucketMs };
   const points = ctx.rt.store.series.usage({ ...window, by });
-  const plot = (id: string, title: string, metric: Metric, formatY: (y: number) => string, integer = false) => trusted(lineChart({ id, title, series: seriesOf(points, metric), from, to, formatY, integer }));
+  const plot = (id: string, title: string, metric: Metric, formatY: (y: number) => string, integer = false) =>
+    trusted(lineChart({ id, title, series: seriesOf(points, metric), from, to, formatY, integer }));
   const rates = ctx.rt.store.series.rates(window);
   const rateSeries: Series[] = rates.length
     ? [
@@ -70,7 +82,13 @@ export function usagePage(ctx: DashboardContext, params: URLSearchParams): Html 
   const agentRates = ctx.rt.store.series.agentRates({ since: from });
   const body = html`${links({ range, by })}
 <p class="why">${spec.label}; one point per bucket per ${by}. Calls are route attempts, consult turns, reviewers' runs and asks (per agent an ask counts under its capability, per backend under http). Cost is what each CLI or provider reported (or an ask deployment's configured prices); one that reports none adds nothing.</p>
-<h2>Calls</h2>${plot("calls", `Calls per ${by}`, (p) => p.calls, (y) => y.toFixed(0), true)}
+<h2>Calls</h2>${plot(
+    "calls",
+    `Calls per ${by}`,
+    (p) => p.calls,
+    (y) => y.toFixed(0),
+    true,
+  )}
 <h2>Tokens (in + out)</h2>${plot("tokens", `Tokens per ${by}`, (p) => p.inputTokens + p.outputTokens, tokens)}
 <h2>Cost</h2>${plot("cost", `Reported cost per ${by}`, (p) => p.costUsd ?? 0, axisUsd)}
 <h2>Latency</h2>${plot("latency", `Average latency per ${by}`, (p) => p.latencyMsAvg, duration)}

@@ -18,7 +18,8 @@ const RESULT_CAP = 16 * 1024;
 const ENDED = new Set(["succeeded", "failed", "cancelled", "awaiting_host_apply"]);
 
 export function stepBadge(status: string): Html {
-  const kind = status === "succeeded" ? "ok" : status === "running" ? "running" : status === "failed" ? "failed" : status === "cancelled" ? "cancelled" : "unknown";
+  const kind =
+    status === "succeeded" ? "ok" : status === "running" ? "running" : status === "failed" ? "failed" : status === "cancelled" ? "cancelled" : "unknown";
   return badge(status, kind);
 }
 
@@ -72,13 +73,18 @@ function resultOf(s: StepRecord, home: string | undefined): Html | string {
   const report = field(r, "report");
   if (isObject(report)) parts.push(testReport(report, s.seq, home));
   const reviewId = text(r, "review_id");
-  if (reviewId && reviewId !== s.reviewId) parts.push(html`<p>Review: <a class="review-link" href="/reviews/${reviewId}">${reviewId}</a>${text(r, "review_status") ? html` · ${text(r, "review_status")}` : ""}</p>`);
+  if (reviewId && reviewId !== s.reviewId)
+    parts.push(
+      html`<p>Review: <a class="review-link" href="/reviews/${reviewId}">${reviewId}</a>${text(r, "review_status") ? html` · ${text(r, "review_status")}` : ""}</p>`,
+    );
   const commit = text(r, "commit");
-  if (commit) parts.push(html`<p>Applied as commit <code>${commit}</code>${text(r, "from") ? html` (from <code>${text(r, "from")?.slice(0, 12)}</code>)` : ""}</p>`);
+  if (commit)
+    parts.push(html`<p>Applied as commit <code>${commit}</code>${text(r, "from") ? html` (from <code>${text(r, "from")?.slice(0, 12)}</code>)` : ""}</p>`);
   const prose = text(r, "text");
   if (prose) parts.push(preCapped(prose, RESULT_CAP, `text-${s.seq}`));
   const commands = strings(r, "commands");
-  if (commands?.length) parts.push(html`<h4>Tools the agent reported using</h4><ul class="commands">${commands.map((c) => html`<li><code>${c}</code></li>`)}</ul>`);
+  if (commands?.length)
+    parts.push(html`<h4>Tools the agent reported using</h4><ul class="commands">${commands.map((c) => html`<li><code>${c}</code></li>`)}</ul>`);
   return html`${parts}`;
 }
 
@@ -91,7 +97,13 @@ function patchBlock(patch: string, seq: number, mode: string | undefined): Html 
 function filesBlock(r: unknown, seq: number): Html | string {
   const files = objects(r, "files");
   const ignored = strings(r, "ignored") ?? [];
-  const changed = files.length ? table(["status", "file"], files.map((f) => [text(f, "status") ?? "?", html`<code>${text(f, "path") ?? "?"}</code>`]), `files files-${seq}`) : "";
+  const changed = files.length
+    ? table(
+        ["status", "file"],
+        files.map((f) => [text(f, "status") ?? "?", html`<code>${text(f, "path") ?? "?"}</code>`]),
+        `files files-${seq}`,
+      )
+    : "";
   const left = ignored.length
     ? html`<h4>Ignored files (left out of the patch)</h4><ul class="ignored" id="ignored-${seq}">${ignored.map((p) => html`<li><code>${p}</code></li>`)}</ul>`
     : "";
@@ -114,7 +126,15 @@ function testReport(t: unknown, seq: number, home: string | undefined): Html {
   const changedFiles = strings(t, "changed_files") ?? [];
   const claimed = text(t, "claimed");
   return html`<h4>Test report</h4><dl class="facts test-report" id="report-${seq}">${facts.map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>
-${observed.length ? table(["command observed", "exit code"], observed.map((o) => [html`<code>${text(o, "command") ?? "?"}</code>`, num(o, "exit_code") === undefined ? "none read" : String(num(o, "exit_code"))]), "observed") : ""}
+${
+  observed.length
+    ? table(
+        ["command observed", "exit code"],
+        observed.map((o) => [html`<code>${text(o, "command") ?? "?"}</code>`, num(o, "exit_code") === undefined ? "none read" : String(num(o, "exit_code"))]),
+        "observed",
+      )
+    : ""
+}
 ${claimed ? html`<h4>What the agent said (kept as a claim)</h4><pre class="content">${capped(claimed, OUTPUT_CAP).shown}</pre>` : ""}
 ${changedFiles.length ? html`<p class="why">Files edited while testing (not applicable): ${changedFiles.join(", ")}</p>` : ""}
 <h4>Output</h4>${preCapped(text(t, "output") ?? "", OUTPUT_CAP, `output-${seq}`, "tail")}`;

@@ -15,7 +15,8 @@ import { field, isObject, strings, text } from "./stored.ts";
 import { stepBadge, stepSection, stepsTable } from "./workflow-step.ts";
 
 export function workflowBadge(status: WorkflowStatus): Html {
-  const kind = status === "completed" ? "ok" : status === "active" ? "running" : status === "failed" ? "failed" : status === "cancelled" ? "cancelled" : "unknown";
+  const kind =
+    status === "completed" ? "ok" : status === "active" ? "running" : status === "failed" ? "failed" : status === "cancelled" ? "cancelled" : "unknown";
   return badge(status.replace("_", " "), kind);
 }
 
@@ -76,10 +77,17 @@ function bindings(snapshot: unknown): Html {
   if (!isObject(b)) return empty("No bindings snapshot stored.");
   const rows = Object.entries(b).map(([step, binding]) => {
     const kind = text(binding, "kind");
-    const who = kind === "agent" ? html`<code>${text(binding, "agent") ?? "?"}</code> <span class="why">${text(binding, "backend") ?? ""}${text(binding, "model") ? ` · ${text(binding, "model")}` : ""}</span>` : kind === "agents" ? html`${(strings(binding, "agents") ?? []).map((a, i) => html`${i ? ", " : ""}<code>${a}</code>`)}` : "host";
+    const who =
+      kind === "agent"
+        ? html`<code>${text(binding, "agent") ?? "?"}</code> <span class="why">${text(binding, "backend") ?? ""}${text(binding, "model") ? ` · ${text(binding, "model")}` : ""}</span>`
+        : kind === "agents"
+          ? html`${(strings(binding, "agents") ?? []).map((a, i) => html`${i ? ", " : ""}<code>${a}</code>`)}`
+          : "host";
     return [html`<b>${step}</b>`, kind ?? "?", who, kind === "agent" ? (text(binding, "execution") ?? "?") : "—"];
   });
   const policy = field(snapshot, "policy");
-  const note = isObject(policy) ? html`<p class="why">Policy: ${Object.entries(policy).map(([k, v], i) => html`${i ? " · " : ""}${k} ${JSON.stringify(v)}`)}</p>` : "";
+  const note = isObject(policy)
+    ? html`<p class="why">Policy: ${Object.entries(policy).map(([k, v], i) => html`${i ? " · " : ""}${k} ${JSON.stringify(v)}`)}</p>`
+    : "";
   return html`${table(["step", "executor", "agent(s)", "execution"], rows, "bindings")}${note}`;
 }

@@ -21,7 +21,12 @@ export interface JobCall<K extends JobKind> {
 }
 
 /** `shaping` is the calling tool's own job kind: the bridge knows no tool group. */
-export async function runAsJob<K extends JobKind>(rt: Runtime, ctx: ToolContext, call: JobCall<K>, shaping: ShapedKind<JobKinds[K]["result"]>): Promise<ToolOutcome> {
+export async function runAsJob<K extends JobKind>(
+  rt: Runtime,
+  ctx: ToolContext,
+  call: JobCall<K>,
+  shaping: ShapedKind<JobKinds[K]["result"]>,
+): Promise<ToolOutcome> {
   const { id, done } = startKindJob(rt, call.kind, call.request, ctx.clientName ? { clientName: ctx.clientName } : {});
   if (call.background) return accepted(id, "Started in the background.");
   followJob(id, ctx.wantsProgress ? (m) => ctx.progress(m) : undefined);

@@ -53,7 +53,9 @@ export function clientHandlers(sdk: Sdk, policy: ClientPolicy): ClientApp {
       if (policy.mode === "answer" && kindActs(call.kind)) policy.onViolation(title, kind);
       return { outcome: answer };
     })
-    .onRequest("fs/read_text_file", ({ params }) => ({ content: readInside(sdk, policy.cwd, params.path, params.line ?? undefined, params.limit ?? undefined) }))
+    .onRequest("fs/read_text_file", ({ params }) => ({
+      content: readInside(sdk, policy.cwd, params.path, params.line ?? undefined, params.limit ?? undefined),
+    }))
     .onRequest("fs/write_text_file", ({ params }) => {
       if (policy.mode === "answer") {
         policy.onViolation(`a write to ${params.path}`, "edit");
@@ -87,7 +89,8 @@ function actWatch(policy: ClientPolicy): (update: Json) => void {
 function inside(sdk: Sdk, cwd: string, path: string): string {
   const full = resolve(cwd, path);
   const rel = relative(cwd, full);
-  if (!isAbsolute(path) || rel.startsWith("..") || isAbsolute(rel)) throw sdk.RequestError.invalidParams({ path }, "orchestrate serves files inside the session's cwd only");
+  if (!isAbsolute(path) || rel.startsWith("..") || isAbsolute(rel))
+    throw sdk.RequestError.invalidParams({ path }, "orchestrate serves files inside the session's cwd only");
   return full;
 }
 

@@ -42,13 +42,45 @@ async function initializeOnly(launch: Launch, cwd: string, timeoutMs: number): P
   const sdk = await import("@agentclientprotocol/sdk/unstable");
   const wire = new Wire();
   const done = new AbortController();
-  const proc = runProcess({ command: launch.command, args: launch.args, cwd, env: launch.env, stdinPipe: (p) => wire.attach(p), done: done.signal, timeoutMs, onLine: (l) => wire.fromAgent(l) }).finally(() => wire.close());
+  const proc = runProcess({
+    command: launch.command,
+    args: launch.args,
+    cwd,
+    env: launch.env,
+    stdinPipe: (p) => wire.attach(p),
+    done: done.signal,
+    timeoutMs,
+    onLine: (l) => wire.fromAgent(l),
+  }).finally(() => wire.close());
   const connection = sdk.client({ name: "orchestrate" }).connect(sdk.ndJsonStream(wire.writable, wire.readable));
   const answered = connection.agent
-    .request("initialize", { protocolVersion: sdk.PROTOCOL_VERSION, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false }, clientInfo: { name: "orchestrate", version: VERSION } })
-    .then((init): AcpHandshake => ({ ok: true, command: target, protocolVersion: init.protocolVersion, ...info(init.agentInfo), capabilities: capabilitiesOf(asObject(init.agentCapabilities) ?? {}), authMethods: (init.authMethods ?? []).map((m) => m.id), ...login(init.authMethods, launch.name) }))
-    .catch((error: unknown): AcpHandshake => ({ ok: false, command: target, problem: `it did not answer ACP's initialize (${error instanceof Error ? error.message : String(error)})` }));
-  const result = await Promise.race([answered, proc.then((): AcpHandshake => ({ ok: false, command: target, problem: "it exited before answering ACP's initialize" }))]);
+    .request("initialize", {
+      protocolVersion: sdk.PROTOCOL_VERSION,
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+      clientInfo: { name: "orchestrate", version: VERSION },
+    })
+    .then(
+      (init): AcpHandshake => ({
+        ok: true,
+        command: target,
+        protocolVersion: init.protocolVersion,
+        ...info(init.agentInfo),
+        capabilities: capabilitiesOf(asObject(init.agentCapabilities) ?? {}),
+        authMethods: (init.authMethods ?? []).map((m) => m.id),
+        ...login(init.authMethods, launch.name),
+      }),
+    )
+    .catch(
+      (error: unknown): AcpHandshake => ({
+        ok: false,
+        command: target,
+        problem: `it did not answer ACP's initialize (${error instanceof Error ? error.message : String(error)})`,
+      }),
+    );
+  const result = await Promise.race([
+    answered,
+    proc.then((): AcpHandshake => ({ ok: false, command: target, problem: "it exited before answering ACP's initialize" })),
+  ]);
   wire.endInput();
   done.abort();
   await proc;
@@ -68,7 +100,11 @@ function login(methods: unknown, launch: string): { login?: string } {
 /** `loadSession`, `prompt:image`, `mcp:http`, `session:resume`, …: each true capability once. */
 function capabilitiesOf(caps: Json): string[] {
   const out = caps.loadSession === true ? ["loadSession"] : [];
-  for (const [group, key] of [["prompt", "promptCapabilities"], ["mcp", "mcpCapabilities"], ["session", "sessionCapabilities"]] as const) {
+  for (const [group, key] of [
+    ["prompt", "promptCapabilities"],
+    ["mcp", "mcpCapabilities"],
+    ["session", "sessionCapabilities"],
+  ] as const) {
     for (const [name, value] of Object.entries(asObject(caps[key]) ?? {})) if (value === true || asObject(value)) out.push(`${group}:${name}`);
   }
   return out;

@@ -94,7 +94,10 @@ function forwardCancel(signal: AbortSignal, kill: AbortController, session: Sess
   let timer: ReturnType<typeof setTimeout> | undefined;
   const onAbort = (): void => {
     const sent = session.cancel();
-    if (!sent) return kill.abort(signal.reason);
+    if (!sent) {
+      kill.abort(signal.reason);
+      return;
+    }
     timer = setTimeout(() => kill.abort(signal.reason), CANCEL_GRACE_MS);
     void session.settled.then(() => kill.abort(signal.reason));
   };
@@ -174,16 +177,31 @@ class Session {
     );
     if (!init) return;
     this.login = loginHintOf(init.authMethods, this.spec.launch.name);
-    this.emit({ acp: "init", protocolVersion: init.protocolVersion, ...(init.agentInfo?.name ? { agent: init.agentInfo.name } : {}), ...(init.agentInfo?.version ? { version: init.agentInfo.version } : {}), ...(this.login ? { login: this.login } : {}) });
-    if (init.protocolVersion !== this.sdk.PROTOCOL_VERSION) return this.fail("initialize", `the agent speaks ACP version ${init.protocolVersion}; orchestrate speaks ${this.sdk.PROTOCOL_VERSION}`);
+    this.emit({
+      acp: "init",
+      protocolVersion: init.protocolVersion,
+      ...(init.agentInfo?.name ? { agent: init.agentInfo.name } : {}),
+      ...(init.agentInfo?.version ? { version: init.agentInfo.version } : {}),
+      ...(this.login ? { login: this.login } : {}),
+    });
+    if (init.protocolVersion !== this.sdk.PROTOCOL_VERSION)
+      return this.fail("initialize", `the agent speaks ACP version ${init.protocolVersion}; orchestrate speaks ${this.sdk.PROTOCOL_VERSION}`);
     const opened = await this.open(ctx, init.agentCapabilities?.loadSession === true);
     if (!opened) return;
     if (!(await this.selectMode(ctx, opened)) || !(await this.selectModel(ctx, opened))) return;
     this.phase = "prompt";
     this.prompting = true;
-    const response = await this.step("prompt", () => ctx.request("session/prompt", { sessionId: opened.sessionId, prompt: [{ type: "text", text: this.spec.request.prompt }] }));
+    const response = await this.step("prompt", () =>
+      ctx.request("session/prompt", { sessionId: opened.sessionId, prompt: [{ type: "text", text: this.spec.request.prompt }] }),
+    );
     this.prompting = false;
-    if (response) this.emit({ acp: "result", stopReason: response.stopReason, ...(response.usage ? { usage: { ...response.usage } } : {}), ...(response._meta ? { meta: response._meta } : {}) });
+    if (response)
+      this.emit({
+        acp: "result",
+        stopReason: response.stopReason,
+        ...(response.usage ? { usage: { ...response.usage } } : {}),
+        ...(response._meta ? { meta: response._meta } : {}),
+      });
   }
 
   /** `session/new`, or `session/load` of the session to resume (its replayed history is not forwarded). */
@@ -192,7 +210,9 @@ class Session {
     const { cwd, resumeSessionId } = this.spec.request;
     if (resumeSessionId && !canLoad) return this.fail("session", "the agent cannot load a session (no loadSession capability), so it cannot resume one");
     const opened = resumeSessionId
-      ? await this.step("session", () => ctx.request("session/load", { sessionId: resumeSessionId, cwd, mcpServers: [] }).then((r) => ({ ...r, sessionId: resumeSessionId })))
+      ? await this.step("session", () =>
+          ctx.request("session/load", { sessionId: resumeSessionId, cwd, mcpServers: [] }).then((r) => ({ ...r, sessionId: resumeSessionId })),
+        )
       : await this.step("session", () => ctx.request("session/new", { cwd, mcpServers: [] }));
     if (!opened) return undefined;
     this.sessionId = opened.sessionId;
@@ -335,8 +355,15 @@ function valuesOf(options: unknown): string[] {
 function errorRecord(phase: AcpPhase, error: unknown, login: string | undefined): AcpRecord {
   const obj = asObject(error);
   const code = typeof obj?.code === "number" ? obj.code : undefined;
-  const message = error instanceof Error ? error.message : str(obj?.message) ?? String(error);
+  const message = error instanceof Error ? error.message : (str(obj?.message) ?? String(error));
   const data = obj?.data === undefined ? undefined : JSON.stringify(obj.data).slice(0, 500);
   // ACP's -32000 is "authentication required": the sign-in command goes with it.
-  return { acp: "error", phase, message: message.slice(0, 1000), ...(code !== undefined ? { code } : {}), ...(data ? { data } : {}), ...(code === -32000 && login ? { login } : {}) };
+  return {
+    acp: "error",
+    phase,
+    message: message.slice(0, 1000),
+    ...(code !== undefined ? { code } : {}),
+    ...(data ? { data } : {}),
+    ...(code === -32000 && login ? { login } : {}),
+  };
 }

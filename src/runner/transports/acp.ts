@@ -44,7 +44,8 @@ export async function acpLaunch({ agent, adapter, request, env }: PrepareInput):
   const command = resolveCommand(name, { env: agentEnv, homeDirs: adapter.installDirs });
   if (!command) return { ok: false, failure: "not_installed", reason: `${name} was not found on PATH or in the usual install locations` };
   // Signed out, found before launch where the agent would not say so itself: a fast, clean failure.
-  if (profile.preflight && adapter.preflight && (await readinessOf(adapter, command.path, agentEnv)) === "not_ready") return { ok: false, failure: "auth", reason: "unavailable", target: command.path };
+  if (profile.preflight && adapter.preflight && (await readinessOf(adapter, command.path, agentEnv)) === "not_ready")
+    return { ok: false, failure: "auth", reason: "unavailable", target: command.path };
   // An answer-only run's cwd is an emptied scratch dir: only a route's cwd can hold a repo config.
   const cwd = request.mode === "route" ? request.cwd : undefined;
   const full: RunRequest = { ...request, ...mcpIsolation(adapter, agentEnv, cwd, request.mode), ...providerConfig(adapter, agentEnv, cwd, request.mode) };

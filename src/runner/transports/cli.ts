@@ -33,7 +33,8 @@ async function prepare({ agent, adapter, request, env }: PrepareInput): Promise<
   if (traits.refuse) return { ok: false, failure: "not_installed", reason: traits.refuse, target: command.path };
   // Signed out, found before launch: a fast, clean auth failure. Never "not signed in" in a trace:
   // it would leak per-provider credential health.
-  if (adapter.preflight && (await readinessOf(adapter, command.path, agentEnv, { probes: traits.probes })) === "not_ready") return { ok: false, failure: "auth", reason: "unavailable", target: command.path };
+  if (adapter.preflight && (await readinessOf(adapter, command.path, agentEnv, { probes: traits.probes })) === "not_ready")
+    return { ok: false, failure: "auth", reason: "unavailable", target: command.path };
   const full = completeRequest(adapter, request, variant, agentEnv);
   const invocation = adapter.invocation(full);
   const tooLarge = argvProblem(adapter, command.path, invocation, agentEnv, full.prompt);
@@ -51,7 +52,9 @@ function argvProblem(adapter: Adapter, command: string, invocation: Invocation, 
   const fit = argvFits([command, ...invocation.args], childEnv(env, invocation.env ?? {}));
   if (fit.ok) return undefined;
   const kib = (bytes: number) => `${Math.ceil(bytes / 1024)} KiB`;
-  const how = adapter.promptOnArgv ? `${adapter.backend} takes its prompt only as a command-line argument` : `${adapter.backend}'s command line carries the prompt`;
+  const how = adapter.promptOnArgv
+    ? `${adapter.backend} takes its prompt only as a command-line argument`
+    : `${adapter.backend}'s command line carries the prompt`;
   return `the prompt (${kib(Buffer.byteLength(prompt, "utf8"))}) is too large: ${how}, and ${fit.why} (${kib(fit.bytes)} > ${kib(fit.limit)}); nothing was started`;
 }
 
@@ -59,7 +62,12 @@ function argvProblem(adapter: Adapter, command: string, invocation: Invocation, 
 function completeRequest(adapter: Adapter, request: RunRequest, variant: string | undefined, env: Env): RunRequest {
   // An answer-only run's cwd is an emptied scratch dir: only a route's cwd can hold a repo config.
   const cwd = request.mode === "route" ? request.cwd : undefined;
-  return { ...request, ...(variant !== undefined ? { variant } : {}), ...mcpIsolation(adapter, env, cwd, request.mode), ...providerConfig(adapter, env, cwd, request.mode) };
+  return {
+    ...request,
+    ...(variant !== undefined ? { variant } : {}),
+    ...mcpIsolation(adapter, env, cwd, request.mode),
+    ...providerConfig(adapter, env, cwd, request.mode),
+  };
 }
 
 function cliChannel(command: string, invocation: Invocation, cwd: string, env: Env, overlay: HomeOverlay | undefined): Channel {

@@ -32,7 +32,9 @@ async function exchange(call: HttpCall, io: StreamIO): Promise<HttpEnd> {
   if (io.signal.aborted) onAbort();
   else io.signal.addEventListener("abort", onAbort, { once: true });
   try {
-    const response = await fetch(call.url, { method: "POST", headers: call.headers, body: call.body, signal: abort.signal, redirect: "manual" }).catch((error: unknown) => error instanceof Error ? error : new Error(String(error)));
+    const response = await fetch(call.url, { method: "POST", headers: call.headers, body: call.body, signal: abort.signal, redirect: "manual" }).catch(
+      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+    );
     if (response instanceof Error) return endOf(ended ?? "spawn_failed", null, {}, { startError: errorName(response) });
     const readError = await readBody(response, io, stall.touch, () => ended !== undefined);
     return endOf(ended ?? "exit", response.status, headersOf(response), readError ? { readError } : {});

@@ -77,7 +77,9 @@ export interface PrepareInput {
 export type Speaker = Pick<Adapter, "parse" | "classify" | "explain">;
 
 /** Ready to run, with the request completed; or refused before anything started, as a clean failure. */
-export type Prepared = { ok: true; channel: Channel; request: RunRequest; speaks?: Speaker } | { ok: false; failure: FailureClass; reason: string; target?: string };
+export type Prepared =
+  | { ok: true; channel: Channel; request: RunRequest; speaks?: Speaker }
+  | { ok: false; failure: FailureClass; reason: string; target?: string };
 
 export interface Transport {
   readonly kind: string;

@@ -102,7 +102,13 @@ export function validateContent(value: unknown): EnvelopeContent | undefined {
     if (!Array.isArray(list) || !list.every((x) => typeof x === "string")) return undefined;
     lists[key] = list as string[];
   }
-  return { answer: obj.answer, assumptions: lists.assumptions ?? [], uncertainties: lists.uncertainties ?? [], follow_up_questions: lists.follow_up_questions ?? [], sources: lists.sources ?? [] };
+  return {
+    answer: obj.answer,
+    assumptions: lists.assumptions ?? [],
+    uncertainties: lists.uncertainties ?? [],
+    follow_up_questions: lists.follow_up_questions ?? [],
+    sources: lists.sources ?? [],
+  };
 }
 
 /** The whole text, a fenced block, then the outermost {...} span: the shapes models wrap JSON in. */

@@ -111,7 +111,13 @@ async function runAnswer<C>(rt: Runtime, spec: TurnSpec<C>, prompt: string, resu
       ...(spec.onActivity ? { onActivity: spec.onActivity } : {}),
       ...(spec.web ? { webTurnLimit: spec.web.turnLimit } : {}),
     });
-    const side = await sideChannelReport({ adapter, command: spec.agent.command ?? spec.agent.backend, env, request: attempt.request, sessionId: attempt.run.sessionId ?? resumeSessionId });
+    const side = await sideChannelReport({
+      adapter,
+      command: spec.agent.command ?? spec.agent.backend,
+      env,
+      request: attempt.request,
+      sessionId: attempt.run.sessionId ?? resumeSessionId,
+    });
     return { attempt, models: reportedModels(servedModels(spec.agent, attempt.events), side), usage: { ...attempt.run.usage, ...side.usage } };
   } finally {
     rmSync(home, { recursive: true, force: true });
@@ -144,7 +150,14 @@ function judge<C>(spec: TurnSpec<C>, rt: Runtime, view: RunView): Judgement<C> {
   return content ? { content } : { repair: true };
 }
 
-function outcome<C>(rt: Runtime, agent: AgentConfig, views: RunView[], judged: Exclude<Judgement<C>, { repair: true }>, sessionId: string | undefined, repaired: boolean): TurnOutcome<C> {
+function outcome<C>(
+  rt: Runtime,
+  agent: AgentConfig,
+  views: RunView[],
+  judged: Exclude<Judgement<C>, { repair: true }>,
+  sessionId: string | undefined,
+  repaired: boolean,
+): TurnOutcome<C> {
   const models = unique(views.flatMap((v) => v.models));
   return {
     ...("content" in judged ? { content: judged.content } : { error: judged.error }),
@@ -152,7 +165,10 @@ function outcome<C>(rt: Runtime, agent: AgentConfig, views: RunView[], judged: E
     ...(sessionId ? { sessionId } : {}),
     models,
     verification: verdictOf(compareModel(agent.model, models, rt.adapters[agent.backend].helperModel), "error" in judged),
-    usage: combineUsage(drivenFacts(rt.adapters[agent.backend], agent.transport).traits.resumedUsage, views.map((v) => v.usage)),
+    usage: combineUsage(
+      drivenFacts(rt.adapters[agent.backend], agent.transport).traits.resumedUsage,
+      views.map((v) => v.usage),
+    ),
     repaired,
     reruns: views.flatMap((v) => (v.attempt.reran ?? []).map((r) => r.reason)),
     webCalls: views.flatMap((v) => webCallsOf(v.attempt.events)),
@@ -198,15 +214,27 @@ function unique(items: string[]): string[] {
 // ---- failures ----
 
 function actionAttempted(agent: AgentConfig): Failure {
-  return { code: "action_attempted", message: `${agent.id} (${agent.backend}) tried to run a tool that can change state during an answer-only consultation; the turn was failed closed and its answer discarded.`, hint: "Nothing it produced is returned. Ask again, or consult a different agent with agent:." };
+  return {
+    code: "action_attempted",
+    message: `${agent.id} (${agent.backend}) tried to run a tool that can change state during an answer-only consultation; the turn was failed closed and its answer discarded.`,
+    hint: "Nothing it produced is returned. Ask again, or consult a different agent with agent:.",
+  };
 }
 
 function webNotGranted(agent: AgentConfig, calls: WebCall[]): Failure {
-  return { code: "action_attempted", message: `${agent.id} (${agent.backend}) used a web tool (${calls[0]?.kind ?? "search"}) in a consultation without web access; the turn was failed closed and its answer discarded.`, hint: "Ask with source_mode web, for an agent the config trusts with the web (capabilities: [web_search])." };
+  return {
+    code: "action_attempted",
+    message: `${agent.id} (${agent.backend}) used a web tool (${calls[0]?.kind ?? "search"}) in a consultation without web access; the turn was failed closed and its answer discarded.`,
+    hint: "Ask with source_mode web, for an agent the config trusts with the web (capabilities: [web_search]).",
+  };
 }
 
 function webTurnsSpent(agent: AgentConfig, limit: number): Failure {
-  return { code: "budget_exceeded", message: `${agent.id} (${agent.backend}) went past the web turn limit (${limit} web calls); the run was ended and no partial answer is returned.`, hint: "Ask a narrower question, or raise consult.webTurnLimit (web_turn_limit in an Orchestrator MCP config)." };
+  return {
+    code: "budget_exceeded",
+    message: `${agent.id} (${agent.backend}) went past the web turn limit (${limit} web calls); the run was ended and no partial answer is returned.`,
+    hint: "Ask a narrower question, or raise consult.webTurnLimit (web_turn_limit in an Orchestrator MCP config).",
+  };
 }
 
 function modelMismatch(agent: AgentConfig, reported: string[]): Failure {
@@ -220,7 +248,11 @@ function modelMismatch(agent: AgentConfig, reported: string[]): Failure {
 
 function badOutput(agent: AgentConfig, afterRepair: boolean): Failure {
   const why = afterRepair ? "even after one repair turn" : "and its session cannot be resumed for a repair turn";
-  return { code: "bad_output", message: `${agent.id} (${agent.backend}) did not reply with the required JSON answer ${why}.`, hint: "Ask again, perhaps more narrowly, or consult a different agent." };
+  return {
+    code: "bad_output",
+    message: `${agent.id} (${agent.backend}) did not reply with the required JSON answer ${why}.`,
+    hint: "Ask again, perhaps more narrowly, or consult a different agent.",
+  };
 }
 
 const CODES: Partial<Record<FailureClass, ErrorCode>> = {
@@ -253,16 +285,32 @@ function classError(agent: AgentConfig, rt: Runtime, attempt: AttemptResult): Fa
     case "auth":
       return { code, message: `${who} is not signed in, or its credentials were refused.`, hint: `Run \`${login}\` in a terminal, then ask again.` };
     case "not_installed":
-      return { code, message: `${who}: ${detail}.`, hint: `Install the ${agent.backend} CLI (or set command: for ${agent.id}); \`orchestrate check\` shows what was found.` };
+      return {
+        code,
+        message: `${who}: ${detail}.`,
+        hint: `Install the ${agent.backend} CLI (or set command: for ${agent.id}); \`orchestrate check\` shows what was found.`,
+      };
     case "capacity":
-      return { code, message: `${who} is rate-limited or its provider is over capacity.`, hint: "Retry later, or ask another agent with agent:. consult never falls back on its own." };
+      return {
+        code,
+        message: `${who} is rate-limited or its provider is over capacity.`,
+        hint: "Retry later, or ask another agent with agent:. consult never falls back on its own.",
+      };
     case "transport":
       return { code, message: `${who} could not reach its provider.`, hint: `Check the network; if it persists run \`${login}\` to confirm the sign-in.` };
     case "timeout":
     case "stalled":
-      return { code, message: `${who} did not answer in time (${detail}).`, hint: "Ask a narrower question, or raise consult.timeoutSec / the agent's limits.maxWallSec." };
+      return {
+        code,
+        message: `${who} did not answer in time (${detail}).`,
+        hint: "Ask a narrower question, or raise consult.timeoutSec / the agent's limits.maxWallSec.",
+      };
     case "prompt_too_large":
-      return { code, message: `${who}: ${detail}. Nothing was sent.`, hint: "Shorten the question, or consult an agent whose CLI reads its prompt from stdin (agent:)." };
+      return {
+        code,
+        message: `${who}: ${detail}. Nothing was sent.`,
+        hint: "Shorten the question, or consult an agent whose CLI reads its prompt from stdin (agent:).",
+      };
     default:
       return { code, message: `${who} failed: ${detail}.`, hint: "Read the message above; `orchestrate check` validates the CLI and its flags." };
   }

@@ -19,7 +19,11 @@ export type WebGrant = { granted: true; tools: string } | { granted: false; why:
 export function webGrant(rt: Runtime, agent: AgentConfig): WebGrant {
   const ability = rt.adapters[agent.backend].web;
   if (!ability) return { granted: false, why: `${agent.id}'s CLI (${agent.backend}) cannot be given web tools in an answer-only run` };
-  if (!agent.capabilities.includes(WEB_CAPABILITY)) return { granted: false, why: `the config does not trust ${agent.id} with the web (add capabilities: [${WEB_CAPABILITY}] to it; web_search: true in an Orchestrator MCP config)` };
+  if (!agent.capabilities.includes(WEB_CAPABILITY))
+    return {
+      granted: false,
+      why: `the config does not trust ${agent.id} with the web (add capabilities: [${WEB_CAPABILITY}] to it; web_search: true in an Orchestrator MCP config)`,
+    };
   return { granted: true, tools: ability.tools };
 }
 
@@ -44,7 +48,9 @@ const URL_LIKE = /^https?:\/\//i;
  * the call's mode (model knowledge, or the context document), located "internal" as in the seed.
  */
 export function withWebSources(cited: readonly string[], calls: readonly WebCall[], mode: Source["source_type"]): Source[] {
-  const out: Source[] = cited.map((c) => (URL_LIKE.test(c) ? { title: c, locator: c, source_type: "web" } : { title: c, locator: "internal", source_type: mode }));
+  const out: Source[] = cited.map((c) =>
+    URL_LIKE.test(c) ? { title: c, locator: c, source_type: "web" } : { title: c, locator: "internal", source_type: mode },
+  );
   for (const call of calls) {
     if (!call.what) continue;
     const title = call.kind === "fetch" ? call.what : `web search: ${call.what}`;

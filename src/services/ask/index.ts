@@ -26,7 +26,19 @@ export interface AskHooks {
 
 export async function ask(rt: Runtime, req: AskRequest, hooks: AskHooks = {}): Promise<AskReply> {
   const started = rt.now();
-  const shell = (): AskEnvelope => ({ ok: false, content: null, data: null, insufficient_context: false, capability_requested: req.capability, model_used: null, fallback_used: false, finish_reason: null, usage: null, latency_ms: 0, error: null });
+  const shell = (): AskEnvelope => ({
+    ok: false,
+    content: null,
+    data: null,
+    insufficient_context: false,
+    capability_requested: req.capability,
+    model_used: null,
+    fallback_used: false,
+    finish_reason: null,
+    usage: null,
+    latency_ms: 0,
+    error: null,
+  });
   const checked = await checkRequest(rt.config.ask, req);
   if (!checked.ok) return remembered(rt, req, refusal(shell(), checked.error, started, rt), []);
   const limits = rt.config.ask.limits;
@@ -57,7 +69,10 @@ function remembered(rt: Runtime, request: AskRequest, reply: AskReply, legs: Ask
 }
 
 function refusal(envelope: AskEnvelope, error: Failure, started: number, rt: Runtime): AskReply {
-  return { envelope: { ...envelope, latency_ms: rt.now() - started, error: { code: error.code, message: safeMessage(error.message, []) } }, ...(error.hint ? { hint: error.hint } : {}) };
+  return {
+    envelope: { ...envelope, latency_ms: rt.now() - started, error: { code: error.code, message: safeMessage(error.message, []) } },
+    ...(error.hint ? { hint: error.hint } : {}),
+  };
 }
 
 function envelopeOf(shell: AskEnvelope, run: AskRun, served: Served, started: number, budgetMs: number): AskReply {
@@ -65,9 +80,23 @@ function envelopeOf(shell: AskEnvelope, run: AskRun, served: Served, started: nu
   if (served.kind === "answer") {
     const structured = run.request.schema !== undefined;
     const content = structured || served.abstained ? null : served.text;
-    return { envelope: { ...common, ok: true, content, data: structured ? served.data : null, insufficient_context: served.abstained, model_used: served.deployment.model, fallback_used: served.fallback, finish_reason: "stop" } };
+    return {
+      envelope: {
+        ...common,
+        ok: true,
+        content,
+        data: structured ? served.data : null,
+        insufficient_context: served.abstained,
+        model_used: served.deployment.model,
+        fallback_used: served.fallback,
+        finish_reason: "stop",
+      },
+    };
   }
-  const failed = served.kind === "final" ? { code: served.code, message: served.message, model: served.deployment?.model ?? null, fallback: served.fallback } : exhausted(run, served.budget, budgetMs);
+  const failed =
+    served.kind === "final"
+      ? { code: served.code, message: served.message, model: served.deployment?.model ?? null, fallback: served.fallback }
+      : exhausted(run, served.budget, budgetMs);
   const error = { code: failed.code, message: safeMessage(failed.message, run.secrets) };
   return { envelope: { ...common, model_used: failed.model, fallback_used: failed.fallback, error }, ...(failed.hint ? { hint: failed.hint } : {}) };
 }
@@ -87,11 +116,20 @@ function exhausted(run: AskRun, budget: boolean, budgetMs: number): FailureShape
   const name = run.request.capability.name;
   if (budget) {
     const why = last ? `; the last failure was ${describe(last)}` : "";
-    return { code: "timeout", message: `The request budget of ${seconds(budgetMs)} ran out after ${run.legs} leg(s)${why}.`, hint: "Raise limits.requestTimeoutSec, ask for less (max_output_tokens), or add a faster deployment.", ...tried };
+    return {
+      code: "timeout",
+      message: `The request budget of ${seconds(budgetMs)} ran out after ${run.legs} leg(s)${why}.`,
+      hint: "Raise limits.requestTimeoutSec, ask for less (max_output_tokens), or add a faster deployment.",
+      ...tried,
+    };
   }
   if (!last) {
     const back = run.coolingEnds !== undefined ? ` The first comes back in ${seconds(Math.max(0, run.coolingEnds - run.rt.now()))}.` : "";
-    return { code: "no_deployment", message: `Every deployment of ${name}${run.request.capability.fallbacks.length ? " and of its fallbacks" : ""} failed recently and is cooling down.${back}`, ...tried };
+    return {
+      code: "no_deployment",
+      message: `Every deployment of ${name}${run.request.capability.fallbacks.length ? " and of its fallbacks" : ""} failed recently and is cooling down.${back}`,
+      ...tried,
+    };
   }
   const also = run.request.capability.fallbacks.length ? " and its fallbacks" : "";
   return { ...byFailure(last), message: `No deployment of ${name}${also} answered; the last failure was ${describe(last)}.`, ...tried };
@@ -100,13 +138,25 @@ function exhausted(run: AskRun, budget: boolean, budgetMs: number): FailureShape
 function byFailure(last: LastFailure): { code: ErrorCode; hint: string } {
   switch (last.failure) {
     case "auth":
-      return { code: "auth_failed", hint: "Keys are read from the server's own environment (the MCP client's env block for this server), not your shell's: set the variable named there, or check that the key is valid for this model." };
+      return {
+        code: "auth_failed",
+        hint: "Keys are read from the server's own environment (the MCP client's env block for this server), not your shell's: set the variable named there, or check that the key is valid for this model.",
+      };
     case "rate_limited":
-      return { code: "rate_limited", hint: "Every deployment tried was rate-limited or overloaded: ask again later, or give the capability another deployment or a fallback." };
+      return {
+        code: "rate_limited",
+        hint: "Every deployment tried was rate-limited or overloaded: ask again later, or give the capability another deployment or a fallback.",
+      };
     case "transport":
-      return { code: "upstream_error", hint: "No usable reply arrived: check that the deployment's server is up at its base URL (orchestrate check shows the config)." };
+      return {
+        code: "upstream_error",
+        hint: "No usable reply arrived: check that the deployment's server is up at its base URL (orchestrate check shows the config).",
+      };
     case "timeout":
-      return { code: "timeout", hint: "The deployment did not answer in time and is cooling down, so the next request tries another first; raise limits.requestTimeoutSec if its answers are slow." };
+      return {
+        code: "timeout",
+        hint: "The deployment did not answer in time and is cooling down, so the next request tries another first; raise limits.requestTimeoutSec if its answers are slow.",
+      };
     default:
       return { code: "upstream_error", hint: "The provider refused or failed the request: check the deployment's model id and base URL, or ask again later." };
   }

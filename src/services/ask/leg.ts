@@ -53,15 +53,28 @@ export async function runLeg(spec: LegSpec): Promise<Leg> {
   const d = spec.deployment;
   const key = d.keyEnv !== undefined ? spec.env[d.keyEnv] : undefined;
   // A named variable that is unset: nothing is sent; the fix is in the client's env block, not at the provider.
-  if (d.keyEnv !== undefined && !key) return { result: { kind: "failed", failure: "auth", detail: `${d.keyEnv} is not set in the server's environment`, leaves: true, unsent: true } };
+  if (d.keyEnv !== undefined && !key)
+    return { result: { kind: "failed", failure: "auth", detail: `${d.keyEnv} is not set in the server's environment`, leaves: true, unsent: true } };
   if (key) spec.secrets.push(key);
   const wire = wireFor(d.endpoint.wire);
   const maxOutputTokens = Math.min(spec.maxOutputTokens, d.maxOutputTokens ?? Number.POSITIVE_INFINITY);
-  const call = wire.build(d.endpoint, { model: d.apiModel, ...(spec.conversation.system ? { system: spec.conversation.system } : {}), messages: spec.conversation.messages, maxOutputTokens, ...(spec.conversation.wireSchema ? { responseSchema: spec.conversation.wireSchema } : {}), ...(d.sampling ? { sampling: d.sampling } : {}) });
+  const call = wire.build(d.endpoint, {
+    model: d.apiModel,
+    ...(spec.conversation.system ? { system: spec.conversation.system } : {}),
+    messages: spec.conversation.messages,
+    maxOutputTokens,
+    ...(spec.conversation.wireSchema ? { responseSchema: spec.conversation.wireSchema } : {}),
+    ...(d.sampling ? { sampling: d.sampling } : {}),
+  });
   const parser = wire.parser();
   // The deployment's own timeout narrows the leg, never widens it past the request budget.
   const timeoutMs = Math.min(spec.timeoutMs, d.timeoutMs ?? Number.POSITIVE_INFINITY);
-  const end = await httpChannel(key ? wire.withKey(call, key) : call).run({ timeoutMs, ...(d.streamTimeoutMs !== undefined ? { stallMs: d.streamTimeoutMs } : {}), signal: spec.signal, onLine: (line) => parser.line(line) });
+  const end = await httpChannel(key ? wire.withKey(call, key) : call).run({
+    timeoutMs,
+    ...(d.streamTimeoutMs !== undefined ? { stallMs: d.streamTimeoutMs } : {}),
+    signal: spec.signal,
+    onLine: (line) => parser.line(line),
+  });
   const reply = parser.result();
   if (end.endReason === "cancelled" || end.endReason === "shutdown" || end.endReason === "budget_exceeded") return { result: { kind: "cancelled" } };
   const usage = reply.usage;
@@ -69,10 +82,20 @@ export async function runLeg(spec: LegSpec): Promise<Leg> {
   const spent = { ...(usage ? { usage } : {}), ...(costUsd !== undefined ? { costUsd } : {}), status: end.status };
   if (end.endReason === "timeout" || end.endReason === "stalled") {
     // A hung deployment: cooled, and not tried again within this budget (there is too little of it left).
-    const what = end.endReason === "stalled" ? `silent for its stream timeout of ${d.streamTimeoutMs} ms` : `no complete reply within the leg's ${Math.round(timeoutMs)} ms`;
+    const what =
+      end.endReason === "stalled"
+        ? `silent for its stream timeout of ${d.streamTimeoutMs} ms`
+        : `no complete reply within the leg's ${Math.round(timeoutMs)} ms`;
     return { result: { kind: "failed", failure: "timeout", detail: what, status: end.status, leaves: true }, ...spent };
   }
-  const verdict = classifyExchange({ status: end.status, headers: end.headers, reply, ...(end.startError ? { startError: end.startError } : {}), ...(end.readError ? { readError: end.readError } : {}), now: spec.now() });
+  const verdict = classifyExchange({
+    status: end.status,
+    headers: end.headers,
+    reply,
+    ...(end.startError ? { startError: end.startError } : {}),
+    ...(end.readError ? { readError: end.readError } : {}),
+    now: spec.now(),
+  });
   if (verdict.kind !== "failed") return { result: verdict, ...spent };
   return { result: { ...verdict, leaves: leavesRotation(verdict.failure) }, ...spent };
 }

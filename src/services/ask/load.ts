@@ -40,11 +40,17 @@ export function loadOf(rt: Runtime, deployments: readonly AskDeployment[]): (d: 
   const needsHistory = deployments.some((d) => d.rpm !== undefined || d.tpm !== undefined);
   const minute = needsHistory || deployments.length > 1 ? rt.store.asks.recentLoad(now - MINUTE_MS) : [];
   const latency = deployments.length > 1 ? rt.store.asks.recentLoad(now - LATENCY_WINDOW_MS) : [];
-  const find = <T extends { model: string; host: string | null }>(rows: readonly T[], d: AskDeployment) => rows.find((r) => r.model === d.model && r.host === hostOf(d.endpoint.url));
+  const find = <T extends { model: string; host: string | null }>(rows: readonly T[], d: AskDeployment) =>
+    rows.find((r) => r.model === d.model && r.host === hostOf(d.endpoint.url));
   return (d) => {
     const flying = inFlight.get(deploymentKey(d)) ?? 0;
     const recent = find(minute, d);
     const slow = find(latency, d)?.meanLatencyMs;
-    return { inFlight: flying, requests: (recent?.requests ?? 0) + flying, tokens: recent?.tokens ?? 0, ...(slow !== null && slow !== undefined ? { meanLatencyMs: slow } : {}) };
+    return {
+      inFlight: flying,
+      requests: (recent?.requests ?? 0) + flying,
+      tokens: recent?.tokens ?? 0,
+      ...(slow !== null && slow !== undefined ? { meanLatencyMs: slow } : {}),
+    };
   };
 }

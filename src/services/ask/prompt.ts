@@ -26,7 +26,9 @@ export interface Conversation {
 
 export function conversationFor(input: PromptInput): Conversation {
   const withContext = input.context !== undefined;
-  const parts = [input.system, withContext ? abstainRule(input.schema !== undefined) : undefined, input.schema ? schemaRule(input.schema) : undefined].filter((p): p is string => Boolean(p));
+  const parts = [input.system, withContext ? abstainRule(input.schema !== undefined) : undefined, input.schema ? schemaRule(input.schema) : undefined].filter(
+    (p): p is string => Boolean(p),
+  );
   const user = withContext ? `<context>\n${input.context}\n</context>\n\n${input.prompt}` : input.prompt;
   const wireSchema = input.schema && withContext ? { anyOf: [input.schema, ABSTAIN_SCHEMA] } : input.schema;
   return { ...(parts.length ? { system: parts.join("\n\n") } : {}), messages: [{ role: "user", content: user }], ...(wireSchema ? { wireSchema } : {}) };

@@ -24,7 +24,13 @@ import { describeComplaints, isAbstention, parseStructured } from "./structured.
 
 export type Served =
   | { kind: "answer"; deployment: AskDeployment; fallback: boolean; text: string; data: Json | null; abstained: boolean }
-  | { kind: "final"; code: "output_truncated" | "content_filtered" | "upstream_error" | "schema_validation_failed" | "cancelled"; message: string; deployment?: AskDeployment; fallback: boolean }
+  | {
+      kind: "final";
+      code: "output_truncated" | "content_filtered" | "upstream_error" | "schema_validation_failed" | "cancelled";
+      message: string;
+      deployment?: AskDeployment;
+      fallback: boolean;
+    }
   | { kind: "exhausted"; budget: boolean };
 
 export interface LastFailure {
@@ -146,7 +152,16 @@ async function serveOn(run: AskRun, capability: AskCapability, d: AskDeployment,
     run.onProgress?.(`${capability.name}: ${d.id} (leg ${run.legs})`);
     const began = run.rt.now();
     const done = startLeg(d);
-    const leg = await runLeg({ deployment: d, conversation, maxOutputTokens: run.request.maxOutputTokens, timeoutMs: legTimeoutMs(run.deadline - run.rt.now()), signal: run.signal, env: run.rt.env, now: run.rt.now, secrets: run.secrets }).finally(done);
+    const leg = await runLeg({
+      deployment: d,
+      conversation,
+      maxOutputTokens: run.request.maxOutputTokens,
+      timeoutMs: legTimeoutMs(run.deadline - run.rt.now()),
+      signal: run.signal,
+      env: run.rt.env,
+      now: run.rt.now,
+      secrets: run.secrets,
+    }).finally(done);
     run.usage.add(leg.usage, leg.costUsd);
     const result = leg.result;
     const entry = legEntry({ capability: capability.name, deployment: d, leg, began, ended: run.rt.now(), retry });
@@ -154,12 +169,19 @@ async function serveOn(run: AskRun, capability: AskCapability, d: AskDeployment,
     if (result.kind !== "cancelled" && result.finish) run.finish = result.finish;
     if (result.kind === "cancelled") return served({ kind: "final", code: "cancelled", message: "The call was cancelled.", deployment: d, fallback });
     if (result.kind === "failed") return { kind: "failed", result };
-    if (result.kind === "non_answer") return served({ kind: "final", code: nonAnswerCode(result.why), message: nonAnswerMessage(d, result.why, result.native), deployment: d, fallback });
+    if (result.kind === "non_answer")
+      return served({ kind: "final", code: nonAnswerCode(result.why), message: nonAnswerMessage(d, result.why, result.native), deployment: d, fallback });
     const read = readAnswer(run, result.text);
     if (read.kind === "invalid") Object.assign(entry, { outcome: "rejected", errorCode: "schema_validation_failed" });
     if (read.kind === "ok") return served({ kind: "answer", deployment: d, fallback, text: result.text, data: read.data, abstained: read.abstained });
     if (run.repairsLeft <= 0 || !roomForLeg(run.deadline - run.rt.now())) {
-      return served({ kind: "final", code: "schema_validation_failed", message: `The reply from ${d.id} did not satisfy response_schema${run.request.schema && read.forCaller ? `: ${read.forCaller}` : ""}.`, deployment: d, fallback });
+      return served({
+        kind: "final",
+        code: "schema_validation_failed",
+        message: `The reply from ${d.id} did not satisfy response_schema${run.request.schema && read.forCaller ? `: ${read.forCaller}` : ""}.`,
+        deployment: d,
+        fallback,
+      });
     }
     run.repairsLeft -= 1;
     conversation = repairTurn(conversation, result.text, read.forModel);

@@ -84,7 +84,15 @@ async function compile(key: string, schema: Schema & JsonSchema): Promise<Result
     try {
       // allowUnusedKeywords / allowUnreachable: accept every spec-valid schema (a lone `if`, an empty anyOf arm)
       // rather than schemasafe's lint-strict default; isJSON: the reply came from JSON.parse.
-      const validate: Validate = validator(schema, { ...($schemaDefault ? { $schemaDefault } : {}), includeErrors: true, allErrors: true, isJSON: true, allowUnusedKeywords: true, allowUnreachable: true, formats });
+      const validate: Validate = validator(schema, {
+        ...($schemaDefault ? { $schemaDefault } : {}),
+        includeErrors: true,
+        allErrors: true,
+        isJSON: true,
+        allowUnusedKeywords: true,
+        allowUnreachable: true,
+        formats,
+      });
       remember(key, validate);
       return ok(validate);
     } catch (error) {
@@ -122,7 +130,9 @@ function pointer(root: Json, path: string): Json | undefined {
 
 /** `schema violation at /answer/city: failed the 'maxLength' constraint (2)`: path and constraint, never the value. */
 export function describeComplaints(complaints: readonly Complaint[]): string {
-  return complaints.map((c) => `schema violation at ${c.at || "(root)"}: failed the '${c.keyword}' constraint${c.limit !== undefined ? ` (${JSON.stringify(c.limit)})` : ""}`).join("; ");
+  return complaints
+    .map((c) => `schema violation at ${c.at || "(root)"}: failed the '${c.keyword}' constraint${c.limit !== undefined ? ` (${JSON.stringify(c.limit)})` : ""}`)
+    .join("; ");
 }
 
 export type StructuredReply = { ok: true; value: Json } | { ok: false; forModel: string };
@@ -141,7 +151,12 @@ export function parseStructured(text: string): StructuredReply {
 }
 
 /** With context, a structured reply may abstain as exactly this object (seed 002: abstention is typed). */
-export const ABSTAIN_SCHEMA: JsonSchema = { type: "object", properties: { insufficient_context: { const: true } }, required: ["insufficient_context"], additionalProperties: false };
+export const ABSTAIN_SCHEMA: JsonSchema = {
+  type: "object",
+  properties: { insufficient_context: { const: true } },
+  required: ["insufficient_context"],
+  additionalProperties: false,
+};
 
 export function isAbstention(value: Json): boolean {
   return isObject(value) && Object.keys(value).length === 1 && value.insufficient_context === true;

@@ -20,7 +20,15 @@ export interface LegFacts {
 
 export function legEntry(f: LegFacts): LegEntry {
   const r = f.leg.result;
-  const base = { capability: f.capability, model: f.deployment.model, host: hostOf(f.deployment.endpoint.url), statusCode: f.leg.status ?? null, latencyMs: f.ended - f.began, retry: f.retry, endedAt: f.ended };
+  const base = {
+    capability: f.capability,
+    model: f.deployment.model,
+    host: hostOf(f.deployment.endpoint.url),
+    statusCode: f.leg.status ?? null,
+    latencyMs: f.ended - f.began,
+    retry: f.retry,
+    endedAt: f.ended,
+  };
   switch (r.kind) {
     case "answer":
       return { ...base, outcome: "ok" };

@@ -15,7 +15,15 @@ export interface CapabilityListing {
     fallbacks: string[];
     deployments: { id: string; model: string; format: "openai" | "anthropic"; cooling_until: string | null }[];
   }[];
-  limits: { request_timeout_s: number; max_prompt_chars: number; max_system_chars: number; max_context_chars: number; max_schema_chars: number; max_output_tokens: number; schema_repair_attempts: number };
+  limits: {
+    request_timeout_s: number;
+    max_prompt_chars: number;
+    max_system_chars: number;
+    max_context_chars: number;
+    max_schema_chars: number;
+    max_output_tokens: number;
+    schema_repair_attempts: number;
+  };
 }
 
 export function listCapabilities(rt: Runtime, ceilingMs?: number): CapabilityListing {
@@ -34,6 +42,14 @@ export function listCapabilities(rt: Runtime, ceilingMs?: number): CapabilityLis
   const budgetSec = Math.min(l.requestTimeoutSec, ceilingMs !== undefined ? ceilingMs / 1000 : Number.POSITIVE_INFINITY);
   return {
     capabilities,
-    limits: { request_timeout_s: budgetSec, max_prompt_chars: l.maxPromptChars, max_system_chars: l.maxSystemChars, max_context_chars: l.maxContextChars, max_schema_chars: l.maxSchemaChars, max_output_tokens: l.maxOutputTokens, schema_repair_attempts: l.schemaRepairAttempts },
+    limits: {
+      request_timeout_s: budgetSec,
+      max_prompt_chars: l.maxPromptChars,
+      max_system_chars: l.maxSystemChars,
+      max_context_chars: l.maxContextChars,
+      max_schema_chars: l.maxSchemaChars,
+      max_output_tokens: l.maxOutputTokens,
+      schema_repair_attempts: l.schemaRepairAttempts,
+    },
   };
 }

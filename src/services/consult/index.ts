@@ -68,14 +68,26 @@ export async function consult(rt: Runtime, req: ConsultRequest, hooks: ConsultHo
   const started = rt.now();
   const mode = sourceModeOf(req.source_mode, req.context);
   const requested = { capability_requested: req.capability, source_mode_used: seedSourceMode(mode) };
-  const refusal = (error: Failure): ConsultEnvelope => ({ ok: false, content: null, usage: {}, latency_ms: rt.now() - started, ...requested, route: null, error });
+  const refusal = (error: Failure): ConsultEnvelope => ({
+    ok: false,
+    content: null,
+    usage: {},
+    latency_ms: rt.now() - started,
+    ...requested,
+    route: null,
+    error,
+  });
   const host = resolveHost(rt, hooks.clientName);
   if (!host.ok) return refusal(host.error);
   const depth = checkDepth(rt.env, rt.config.maxDepth);
   if (!depth.ok) return refusal(depth.error);
   // Web mode routes among the agents that may browse; a named or pinned agent is checked instead.
   const routing = mode === "web" && !req.agent && !req.consultation_id ? webAgentsOnly(rt) : rt;
-  const target = resolveTarget(routing, host.value, { capability: req.capability, ...(req.agent ? { agent: req.agent } : {}), ...(req.consultation_id ? { consultationId: req.consultation_id } : {}) });
+  const target = resolveTarget(routing, host.value, {
+    capability: req.capability,
+    ...(req.agent ? { agent: req.agent } : {}),
+    ...(req.consultation_id ? { consultationId: req.consultation_id } : {}),
+  });
   if (!target.ok) return refusal(mode === "web" && !req.agent && !req.consultation_id ? noWebAgent(rt, target.error) : target.error);
   const grant = mode === "web" ? webGrant(rt, target.value.agent) : undefined;
   if (grant && !grant.granted) return refusal(webRefused(target.value.agent, grant.why));
@@ -99,17 +111,33 @@ function webAgentsOnly(rt: Runtime): Runtime {
 }
 
 function noWebAgent(rt: Runtime, error: Failure): Failure {
-  const able = Object.values(rt.adapters).flatMap((a) => (a.web ? [a.backend] : [])).join(", ");
-  return { ...error, message: `${error.message} (web mode considers only agents trusted with the web whose CLI can browse)`, hint: `Add capabilities: [web_search] to an agent on ${able} (web_search: true in an Orchestrator MCP config), or ask without source_mode web.` };
+  const able = Object.values(rt.adapters)
+    .flatMap((a) => (a.web ? [a.backend] : []))
+    .join(", ");
+  return {
+    ...error,
+    message: `${error.message} (web mode considers only agents trusted with the web whose CLI can browse)`,
+    hint: `Add capabilities: [web_search] to an agent on ${able} (web_search: true in an Orchestrator MCP config), or ask without source_mode web.`,
+  };
 }
 
 /** Refused before anything runs: a web question answered without the web would read as researched. */
 function webRefused(agent: AgentConfig, why: string): Failure {
-  return { code: "agent_not_eligible", message: `Agent ${agent.id} cannot answer in web mode: ${why}.`, hint: "Ask another agent with agent:, or ask without source_mode web." };
+  return {
+    code: "agent_not_eligible",
+    message: `Agent ${agent.id} cannot answer in web mode: ${why}.`,
+    hint: "Ask another agent with agent:, or ask without source_mode web.",
+  };
 }
 
 function openConsultation(rt: Runtime, agent: AgentConfig, hostRuntime: string): string {
-  return rt.store.consultations.create({ id: newId(rt.now()), agentId: agent.id, backend: agent.backend, ...(agent.model ? { model: agent.model } : {}), hostRuntime });
+  return rt.store.consultations.create({
+    id: newId(rt.now()),
+    agentId: agent.id,
+    backend: agent.backend,
+    ...(agent.model ? { model: agent.model } : {}),
+    hostRuntime,
+  });
 }
 
 /** The scratch cwd is named after the consultation: claude finds a session to resume by its cwd. */
@@ -117,7 +145,15 @@ export function scratchDirFor(consultationId: string): string {
   return join(tmpdir(), `orchestrate-consult-${consultationId}`);
 }
 
-async function runInScratch(rt: Runtime, id: string, req: ConsultRequest, mode: SourceMode, target: ConsultTarget, traits: AnswerTraits, hooks: ConsultHooks): Promise<TurnOutcome<EnvelopeContent>> {
+async function runInScratch(
+  rt: Runtime,
+  id: string,
+  req: ConsultRequest,
+  mode: SourceMode,
+  target: ConsultTarget,
+  traits: AnswerTraits,
+  hooks: ConsultHooks,
+): Promise<TurnOutcome<EnvelopeContent>> {
   const { agent } = target;
   const cwd = scratchDirFor(id);
   const started = rt.now();
@@ -147,7 +183,15 @@ async function runInScratch(rt: Runtime, id: string, req: ConsultRequest, mode: 
   }
 }
 
-function record(rt: Runtime, ledger: StoreLedger, id: string, req: ConsultRequest, target: ConsultTarget, turn: TurnOutcome<EnvelopeContent>, latencyMs: number): void {
+function record(
+  rt: Runtime,
+  ledger: StoreLedger,
+  id: string,
+  req: ConsultRequest,
+  target: ConsultTarget,
+  turn: TurnOutcome<EnvelopeContent>,
+  latencyMs: number,
+): void {
   const store = rt.store.consultations;
   const session = turn.sessionId;
   if (session && session !== target.consultation?.nativeSessionId) ledger.write(() => store.setNativeSession(id, session));
@@ -167,7 +211,13 @@ function record(rt: Runtime, ledger: StoreLedger, id: string, req: ConsultReques
   ledger.write(() => store.setStatus(id, turn.error && !hasSession ? "failed" : "open"));
 }
 
-function envelopeOf(id: string, agent: AgentConfig, turn: TurnOutcome<EnvelopeContent>, latencyMs: number, mode: Source["source_type"]): Omit<ConsultEnvelope, "capability_requested" | "source_mode_used" | "route"> {
+function envelopeOf(
+  id: string,
+  agent: AgentConfig,
+  turn: TurnOutcome<EnvelopeContent>,
+  latencyMs: number,
+  mode: Source["source_type"],
+): Omit<ConsultEnvelope, "capability_requested" | "source_mode_used" | "route"> {
   const base = {
     consultation_id: id,
     agent: agent.id,

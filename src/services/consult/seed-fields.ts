@@ -52,7 +52,14 @@ export function seedSourceMode(mode: SourceMode): "document" | "model" | "web" {
 }
 
 export function seedRoute(agent: AgentConfig, capability: string, explicitly: boolean): SeedRoute {
-  return { agent_id: agent.id, runtime: agent.backend, model: agent.model ?? null, capability_score: agent.scores[capability] ?? 0, priority: agent.priority, explicitly_selected: explicitly };
+  return {
+    agent_id: agent.id,
+    runtime: agent.backend,
+    model: agent.model ?? null,
+    capability_score: agent.scores[capability] ?? 0,
+    priority: agent.priority,
+    explicitly_selected: explicitly,
+  };
 }
 
 /** orchestrate's usage with the seed's snake_case keys beside it (cached input is part of the prompt). */
@@ -60,5 +67,11 @@ export function withSeedUsage(usage: Usage): Usage & Partial<SeedUsage> {
   if (usage.inputTokens === undefined && usage.outputTokens === undefined) return usage;
   const prompt = usage.inputTokens ?? 0;
   const completion = usage.outputTokens ?? 0;
-  return { ...usage, prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, ...(usage.costUsd !== undefined ? { cost_usd: usage.costUsd } : {}) };
+  return {
+    ...usage,
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: prompt + completion,
+    ...(usage.costUsd !== undefined ? { cost_usd: usage.costUsd } : {}),
+  };
 }

@@ -25,10 +25,18 @@ export function resolveHost(rt: Runtime, clientName: string | undefined): Result
   if (detected.runtime === undefined) {
     // The config's host block is trusted startup configuration too; it is only a fallback here.
     if (configured.runtime) return ok(withModel(configured.runtime));
-    return fail("host_unknown", `consult refuses to run: ${detected.problem}.`, `Register orchestrate with ORCHESTRATE_HOST_RUNTIME set to the runtime of the client that calls it (${BACKENDS.join(", ")}).`);
+    return fail(
+      "host_unknown",
+      `consult refuses to run: ${detected.problem}.`,
+      `Register orchestrate with ORCHESTRATE_HOST_RUNTIME set to the runtime of the client that calls it (${BACKENDS.join(", ")}).`,
+    );
   }
   if (configured.runtime && configured.runtime !== detected.runtime) {
-    return fail("host_mismatch", `The config names host runtime ${configured.runtime} but this client runs on ${detected.runtime}.`, "Fix host.runtime in the config or ORCHESTRATE_HOST_RUNTIME so they agree.");
+    return fail(
+      "host_mismatch",
+      `The config names host runtime ${configured.runtime} but this client runs on ${detected.runtime}.`,
+      "Fix host.runtime in the config or ORCHESTRATE_HOST_RUNTIME so they agree.",
+    );
   }
   return ok(withModel(detected.runtime));
 }
@@ -50,7 +58,12 @@ function pinnedTarget(rt: Runtime, host: Host, id: string, requested: string | u
   const record = rt.store.consultations.get(id);
   if (!record) return fail("unknown_consultation", `No consultation "${id}" is stored here.`, "Start a new consultation without consultation_id.");
   const mismatch = pinProblem(rt, record, requested);
-  if (mismatch) return fail("session_target_mismatch", `Consultation ${id} is pinned to agent ${record.agentId} (${record.backend}${record.model ? ` · ${record.model}` : ""}), but ${mismatch}.`, "Continue it with the agent it started on, or start a new consultation without consultation_id.");
+  if (mismatch)
+    return fail(
+      "session_target_mismatch",
+      `Consultation ${id} is pinned to agent ${record.agentId} (${record.backend}${record.model ? ` · ${record.model}` : ""}), but ${mismatch}.`,
+      "Continue it with the agent it started on, or start a new consultation without consultation_id.",
+    );
   const agent = rt.config.agents[record.agentId] as AgentConfig;
   // The host rule holds on every turn: the caller may now be running on the agent's runtime. The
   // score is not re-checked (a follow-up may be about anything), hence the stand-in capability.
@@ -61,7 +74,11 @@ function pinnedTarget(rt: Runtime, host: Host, id: string, requested: string | u
 
 /** Checked by the caller once it knows the installed CLI (grok: community has no sessions). */
 export function resumeUnsupported(agent: AgentConfig, id: string): Failure {
-  return { code: "resume_unsupported", message: `${agent.backend} cannot resume a session in answer mode, so consultation ${id} cannot be continued.`, hint: "Start a new consultation and include the earlier answer in context." };
+  return {
+    code: "resume_unsupported",
+    message: `${agent.backend} cannot resume a session in answer mode, so consultation ${id} cannot be continued.`,
+    hint: "Start a new consultation and include the earlier answer in context.",
+  };
 }
 
 /** Why this call cannot continue the stored session, or undefined when it can. */

@@ -51,23 +51,24 @@ export async function listAgents(rt: Runtime, clientName: string | undefined): P
   const traits = await Promise.all(listed.map((agent) => answerTraits(rt, agent)));
   const quota = quotaSummaries(rt);
   const agents = listed.map((agent, i): AgentView => {
-      const why = host.ok ? hostRule(agent, host.value) : "the host runtime is unknown";
-      return {
-        id: agent.id,
-        backend: agent.backend,
-        model: agent.model ?? null,
-        provider: agent.provider,
-        scores: Object.fromEntries(Object.entries(agent.scores).filter(([, s]) => s > 0)),
-        priority: agent.priority,
-        enabled: agent.enabled,
-        installed: resolveCommand(agent.command ?? agent.backend, { env: { ...rt.env, ...agent.env }, homeDirs: rt.adapters[agent.backend].installDirs }) !== undefined,
-        resumable: traits[i]?.supportsResume ?? rt.adapters[agent.backend].supportsResume,
-        readiness: ready[i] ?? "unknown",
-        eligible: why === undefined,
-        ...(why ? { excluded_reason: why } : {}),
-        ...(quota.has(agent.id) ? { quota: quota.get(agent.id) } : {}),
-      };
-    });
+    const why = host.ok ? hostRule(agent, host.value) : "the host runtime is unknown";
+    return {
+      id: agent.id,
+      backend: agent.backend,
+      model: agent.model ?? null,
+      provider: agent.provider,
+      scores: Object.fromEntries(Object.entries(agent.scores).filter(([, s]) => s > 0)),
+      priority: agent.priority,
+      enabled: agent.enabled,
+      installed:
+        resolveCommand(agent.command ?? agent.backend, { env: { ...rt.env, ...agent.env }, homeDirs: rt.adapters[agent.backend].installDirs }) !== undefined,
+      resumable: traits[i]?.supportsResume ?? rt.adapters[agent.backend].supportsResume,
+      readiness: ready[i] ?? "unknown",
+      eligible: why === undefined,
+      ...(why ? { excluded_reason: why } : {}),
+      ...(quota.has(agent.id) ? { quota: quota.get(agent.id) } : {}),
+    };
+  });
   return { host: host.ok ? host.value : null, ...(host.ok ? {} : { host_problem: host.error.message }), agents };
 }
 
@@ -102,7 +103,8 @@ export interface ConsultationView {
 
 export function getConsultation(rt: Runtime, id: string): Result<ConsultationView> {
   const record = rt.store.consultations.get(id);
-  if (!record) return fail("not_found", `No consultation "${id}" is stored here.`, "The id comes from a consult reply; deleted or pruned consultations are gone.");
+  if (!record)
+    return fail("not_found", `No consultation "${id}" is stored here.`, "The id comes from a consult reply; deleted or pruned consultations are gone.");
   return ok(viewOf(record));
 }
 

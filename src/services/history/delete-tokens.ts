@@ -29,7 +29,11 @@ export function confirmDeleteAll(store: Store, token: string, now: number): Resu
   // One use, whatever happens next: a failed confirm must not leave the token live.
   const found = pending.take(token, now);
   if (!found || found.storePath !== store.path) {
-    return fail("invalid_token", "That confirm token is unknown, already used, or expired (tokens last five minutes and belong to the server process that issued them).", "Call request_delete_all again and confirm with the new token.");
+    return fail(
+      "invalid_token",
+      "That confirm token is unknown, already used, or expired (tokens last five minutes and belong to the server process that issued them).",
+      "Call request_delete_all again and confirm with the new token.",
+    );
   }
   return ok({ kind: found.kind, ...deleteKind(store, found.kind) });
 }

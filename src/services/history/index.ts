@@ -43,7 +43,12 @@ function measured(store: Store, remove: () => Removed): DeletionReport {
 
 export function deleteConsultation(store: Store, id: string): Result<DeletionReport> {
   const report = measured(store, () => ({ consultations: store.consultations.delete(id) ? 1 : 0 }));
-  if (report.deleted.consultations === 0) return fail("not_found", `No consultation "${id}" is stored here.`, "It may already be deleted or pruned; `orchestrate history list` shows what is stored.");
+  if (report.deleted.consultations === 0)
+    return fail(
+      "not_found",
+      `No consultation "${id}" is stored here.`,
+      "It may already be deleted or pruned; `orchestrate history list` shows what is stored.",
+    );
   return ok(report);
 }
 
@@ -53,8 +58,10 @@ export function deleteRun(store: Store, id: string): Result<DeletionReport> {
     outcome = store.runs.deleteRun(id);
     return { runs: outcome === "deleted" ? 1 : 0 };
   });
-  if (outcome === "running") return fail("still_running", `Run ${id} is still running; it can be deleted once it ends.`, "Cancel it first (job_cancel), or wait for it to finish.");
-  if (outcome === "not_found") return fail("not_found", `No run "${id}" is stored here.`, "It may already be deleted or pruned; `orchestrate history list` shows what is stored.");
+  if (outcome === "running")
+    return fail("still_running", `Run ${id} is still running; it can be deleted once it ends.`, "Cancel it first (job_cancel), or wait for it to finish.");
+  if (outcome === "not_found")
+    return fail("not_found", `No run "${id}" is stored here.`, "It may already be deleted or pruned; `orchestrate history list` shows what is stored.");
   return ok(report);
 }
 
@@ -65,15 +72,22 @@ export function deleteReview(store: Store, id: string): Result<DeletionReport> {
     outcome = store.reviews.delete(id);
     return { reviews: outcome === "deleted" ? 1 : 0 };
   });
-  if (outcome === "running") return fail("still_running", `Review ${id} is being approved or run; it can be deleted once it ends.`, "Cancel it first (review_cancel), or wait for it to finish.");
-  if (outcome === "not_found") return fail("not_found", `No review "${id}" is stored here.`, "It may already be deleted or pruned; `orchestrate history list` shows what is stored.");
+  if (outcome === "running")
+    return fail(
+      "still_running",
+      `Review ${id} is being approved or run; it can be deleted once it ends.`,
+      "Cancel it first (review_cancel), or wait for it to finish.",
+    );
+  if (outcome === "not_found")
+    return fail("not_found", `No review "${id}" is stored here.`, "It may already be deleted or pruned; `orchestrate history list` shows what is stored.");
   return ok(report);
 }
 
 /** One ask with its legs and usage row (an ask is stored once it ended, so none is ever running). */
 export function deleteAsk(store: Store, id: string): Result<DeletionReport> {
   const report = measured(store, () => ({ asks: store.asks.delete(id) ? 1 : 0 }));
-  if (report.deleted.asks === 0) return fail("not_found", `No ask "${id}" is stored here.`, "It may already be deleted or pruned; `orchestrate history list` shows what is stored.");
+  if (report.deleted.asks === 0)
+    return fail("not_found", `No ask "${id}" is stored here.`, "It may already be deleted or pruned; `orchestrate history list` shows what is stored.");
   return ok(report);
 }
 
@@ -90,7 +104,11 @@ export function deleteAny(store: Store, id: string): Result<DeletionReport> {
   const job = store.jobs.delete(id);
   if (job === "deleted") return ok({ deleted: { ...NONE, jobs: 1 }, note: LOCAL_ONLY_NOTE });
   if (job === "running") return fail("still_running", `Job ${id} is still running; it can be deleted once it ends.`, "Cancel it first with job_cancel.");
-  return fail("not_found", `Nothing with id "${id}" is stored here (no consultation, run, review, ask or job).`, "`orchestrate history list` shows what is stored.");
+  return fail(
+    "not_found",
+    `Nothing with id "${id}" is stored here (no consultation, run, review, ask or job).`,
+    "`orchestrate history list` shows what is stored.",
+  );
 }
 
 /** What a delete of this kind would remove now. Running runs and jobs are never counted. */

@@ -34,12 +34,17 @@ interface KindRunner<K extends JobKind> {
 
 const RUNNERS: { [K in JobKind]: KindRunner<K> } = {
   route: {
-    run: async (rt, request, hooks) => (await import("../route/index.ts")).routeTask(rt, request, { signal: hooks.signal, onProgress: hooks.onProgress, onOutput: hooks.onOutput }),
+    run: async (rt, request, hooks) =>
+      (await import("../route/index.ts")).routeTask(rt, request, { signal: hooks.signal, onProgress: hooks.onProgress, onOutput: hooks.onOutput }),
     treeChanged: (outcome) => outcome.attempts.at(-1)?.treeChanged ?? null,
   },
   consult: {
     run: async (rt, request, hooks, caller) =>
-      (await import("../consult/index.ts")).consult(rt, request, { ...(caller.clientName ? { clientName: caller.clientName } : {}), signal: hooks.signal, onProgress: hooks.onProgress }),
+      (await import("../consult/index.ts")).consult(rt, request, {
+        ...(caller.clientName ? { clientName: caller.clientName } : {}),
+        signal: hooks.signal,
+        onProgress: hooks.onProgress,
+      }),
   },
   review: {
     run: async (rt, request, hooks) => (await import("../review/index.ts")).runReviewers(rt, request, { signal: hooks.signal, onProgress: hooks.onProgress }),
@@ -49,7 +54,12 @@ const RUNNERS: { [K in JobKind]: KindRunner<K> } = {
   },
 };
 
-export function startKindJob<K extends JobKind>(rt: Runtime, kind: K, request: JobKinds[K]["request"], caller: JobCaller = {}): { id: string; done: Promise<JobEnd<JobKinds[K]["result"]>> } {
+export function startKindJob<K extends JobKind>(
+  rt: Runtime,
+  kind: K,
+  request: JobKinds[K]["request"],
+  caller: JobCaller = {},
+): { id: string; done: Promise<JobEnd<JobKinds[K]["result"]>> } {
   const runner: KindRunner<K> = RUNNERS[kind];
   return startJob(rt, {
     kind,

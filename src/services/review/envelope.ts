@@ -138,4 +138,8 @@ function strings(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((x) => typeof x === "string");
 }
 
-export const REVIEW_CONTRACT: AnswerContract<ReviewContent> = { schemaText: JSON.stringify(REVIEW_JSON_SCHEMA), read: readReview, repairPrompt: repairReviewPrompt };
+export const REVIEW_CONTRACT: AnswerContract<ReviewContent> = {
+  schemaText: JSON.stringify(REVIEW_JSON_SCHEMA),
+  read: readReview,
+  repairPrompt: repairReviewPrompt,
+};

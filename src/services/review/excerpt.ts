@@ -49,7 +49,11 @@ export function readExcerpt(input: ExcerptInput, roots: readonly string[], maxCh
 }
 
 function tooLarge(path: string, what: string, limit: number): Result<never> {
-  return fail("material_too_large", `${path} ${what}; a review reads at most ${limit} bytes of a file (and ${limit / 3} characters in all).`, "Pass start_line and end_line for the part that matters.");
+  return fail(
+    "material_too_large",
+    `${path} ${what}; a review reads at most ${limit} bytes of a file (and ${limit / 3} characters in all).`,
+    "Pass start_line and end_line for the part that matters.",
+  );
 }
 
 /** The whole file through the descriptor, or undefined when it holds more than `limit` bytes. */
@@ -108,7 +112,8 @@ function readRange(fd: number, input: ExcerptInput, limit: number): Result<Excer
   // End of file: `line` is the number of lines (as split("\n") counts them).
   const total = end < first ? countLines(fd) : line;
   const last = Math.min(end, total);
-  if (first > total || last < first) return fail("material_invalid", `${input.path} has ${total} lines; lines ${first}–${input.end_line ?? "end"} do not exist.`);
+  if (first > total || last < first)
+    return fail("material_invalid", `${input.path} has ${total} lines; lines ${first}–${input.end_line ?? "end"} do not exist.`);
   return ok({ text: decode(Buffer.concat(kept, keptBytes)), range: { first, last } });
 }
 

@@ -46,7 +46,8 @@ export function finalizeReview(rt: Runtime, req: FinalizeRequest): Result<Finali
   const dispositions = checkSynthesis(record.findings, req.combined_findings);
   if (!dispositions.ok) return dispositions;
   const { review_id: _id, ...synthesis } = req;
-  if (!rt.store.reviews.finalize(record.id, synthesis, dispositions.value, rt.now())) return fail("review_wrong_state", `Review ${record.id} changed state while it was finalized; call review_get.`);
+  if (!rt.store.reviews.finalize(record.id, synthesis, dispositions.value, rt.now()))
+    return fail("review_wrong_state", `Review ${record.id} changed state while it was finalized; call review_get.`);
   release(record.id);
   const carried = new Set(req.combined_findings.flatMap((c) => c.sources));
   const view = reviewView(rt.store.reviews.get(record.id) ?? record);
@@ -63,25 +64,41 @@ function readyToFinalize(record: ReviewRecord): Result<void> {
 }
 
 /** The dispositions to record, or why the synthesis is refused. */
-export function checkSynthesis(findings: readonly FindingRecord[], combined: readonly CombinedFinding[]): Result<{ id: string; disposition: Disposition; reason?: string }[]> {
+export function checkSynthesis(
+  findings: readonly FindingRecord[],
+  combined: readonly CombinedFinding[],
+): Result<{ id: string; disposition: Disposition; reason?: string }[]> {
   const byId = new Map(findings.map((f) => [f.id, f]));
   const unknown = [...new Set(combined.flatMap((c) => c.sources).filter((id) => !byId.has(id)))];
   if (unknown.length > 0) return fail("unknown_finding", `No finding ${unknown.join(", ")} in this review.`);
   const keptCritical = new Set(combined.filter((c) => c.severity === "critical").flatMap((c) => c.sources));
   const dropped = findings.filter((f) => f.severity === "critical" && !keptCritical.has(f.id)).map((f) => f.id);
   if (dropped.length > 0) {
-    return fail("critical_finding_dropped", `The synthesis loses critical finding${dropped.length === 1 ? "" : "s"} ${dropped.join(", ")}: each must appear in the sources of a critical combined finding, even if another reviewer disagrees.`, undefined, { finding_ids: dropped });
+    return fail(
+      "critical_finding_dropped",
+      `The synthesis loses critical finding${dropped.length === 1 ? "" : "s"} ${dropped.join(", ")}: each must appear in the sources of a critical combined finding, even if another reviewer disagrees.`,
+      undefined,
+      { finding_ids: dropped },
+    );
   }
   const out = new Map<string, { id: string; disposition: Disposition; reason?: string }>();
   for (const c of combined) {
     const disposition = c.disposition ?? "open";
     const worst = Math.max(RANK[c.severity], ...c.sources.map((id) => RANK[byId.get(id)?.severity ?? "minor"]));
     if (NEEDS_REASON.has(disposition) && worst >= RANK.important && !c.reason?.trim()) {
-      return fail("disposition_reason_required", `Combined finding "${c.claim.slice(0, 80)}" is ${disposition} but carries a ${worst === RANK.critical ? "critical" : "important"} finding (${c.sources.join(", ")}) and gives no reason.`);
+      return fail(
+        "disposition_reason_required",
+        `Combined finding "${c.claim.slice(0, 80)}" is ${disposition} but carries a ${worst === RANK.critical ? "critical" : "important"} finding (${c.sources.join(", ")}) and gives no reason.`,
+      );
     }
     for (const id of c.sources) {
       const prior = out.get(id);
-      if (prior && prior.disposition !== disposition) return fail("invalid_arguments", `Finding ${id} is given two dispositions (${prior.disposition} and ${disposition}).`, "Carry each finding into combined findings that agree on its disposition.");
+      if (prior && prior.disposition !== disposition)
+        return fail(
+          "invalid_arguments",
+          `Finding ${id} is given two dispositions (${prior.disposition} and ${disposition}).`,
+          "Carry each finding into combined findings that agree on its disposition.",
+        );
       out.set(id, { id, disposition, ...(c.reason?.trim() ? { reason: c.reason.trim() } : {}) });
     }
   }

@@ -9,7 +9,16 @@ import { pickReviewers, type ReviewerPick } from "../../routing/review-plan.ts";
 import { fail, ok, type Result } from "../../result.ts";
 import { newId } from "../../store/ids.ts";
 import type { ReviewMode } from "../../store/reviews.ts";
-import { lineCount, locateSecretsYielding, readMaterial, sizeOf, type MaterialInput, type MaterialItem, type MaterialSize, type SecretLocation } from "./material.ts";
+import {
+  lineCount,
+  locateSecretsYielding,
+  readMaterial,
+  sizeOf,
+  type MaterialInput,
+  type MaterialItem,
+  type MaterialSize,
+  type SecretLocation,
+} from "./material.ts";
 import { hold, snapshotOf, type ReviewScope } from "./scope.ts";
 import { bindToken, digest, newToken } from "../shared/tokens.ts";
 import type { Runtime } from "../shared/runtime.ts";
@@ -77,9 +86,23 @@ export async function planReview(rt: Runtime, req: ReviewPlanRequest, host: Host
   const id = newId(rt.now());
   const named = [{ label: "goal", text: req.goal }, ...(req.context ? [{ label: "context", text: req.context }] : []), ...items.value];
   const secrets = await locateSecretsYielding(named);
-  const plan = describe(id, req, scope, pick.pick, items.value, expiresAt, secrets, grants.map((g) => ({ id: g.id, granted: g.grant.granted, ...(g.grant.granted ? {} : { why: g.grant.why }) })));
-  const material = await Promise.all(items.value.map(async ({ label, text, firstLine }) => ({ label, text: await Redacted.of(text), ...(firstLine !== undefined ? { firstLine } : {}) })));
-  const materialText = Redacted.joined(material.map((m) => m.text), "\n");
+  const plan = describe(
+    id,
+    req,
+    scope,
+    pick.pick,
+    items.value,
+    expiresAt,
+    secrets,
+    grants.map((g) => ({ id: g.id, granted: g.grant.granted, ...(g.grant.granted ? {} : { why: g.grant.why }) })),
+  );
+  const material = await Promise.all(
+    items.value.map(async ({ label, text, firstLine }) => ({ label, text: await Redacted.of(text), ...(firstLine !== undefined ? { firstLine } : {}) })),
+  );
+  const materialText = Redacted.joined(
+    material.map((m) => m.text),
+    "\n",
+  );
   rt.store.reviews.create({
     id,
     mode: req.mode,
@@ -98,7 +121,16 @@ export async function planReview(rt: Runtime, req: ReviewPlanRequest, host: Host
 
 type WebLine = { id: string; granted: boolean; why?: string };
 
-function describe(id: string, req: ReviewPlanRequest, scope: ReviewScope, pick: ReviewerPick, items: readonly MaterialItem[], expiresAt: number, secrets: SecretLocation[], web: WebLine[]): ReviewPlan {
+function describe(
+  id: string,
+  req: ReviewPlanRequest,
+  scope: ReviewScope,
+  pick: ReviewerPick,
+  items: readonly MaterialItem[],
+  expiresAt: number,
+  secrets: SecretLocation[],
+  web: WebLine[],
+): ReviewPlan {
   const granted = web.some((w) => w.granted);
   return {
     review_id: id,
@@ -106,7 +138,10 @@ function describe(id: string, req: ReviewPlanRequest, scope: ReviewScope, pick: 
     reviewers: scope.reviewers,
     excluded: pick.excluded,
     merged: pick.merged,
-    material: { items: items.map((m) => ({ label: m.label, chars: m.text.length, lines: lineCount(m.text) })), total: sizeOf(items, `${req.goal}${req.context ?? ""}`) },
+    material: {
+      items: items.map((m) => ({ label: m.label, chars: m.text.length, lines: lineCount(m.text) })),
+      total: sizeOf(items, `${req.goal}${req.context ?? ""}`),
+    },
     web: { requested: req.web === true, granted, ...(req.web ? { reviewers: web } : {}), ...(req.web && !granted ? { note: NO_WEB } : {}) },
     // A reply that is not the required JSON gets one repair turn on the same session.
     requests: { reviewers: scope.reviewers.length, at_most: scope.reviewers.length * 2 },

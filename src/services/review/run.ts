@@ -44,11 +44,16 @@ export interface ReviewJobRequest {
 /** store_notice: `store_unavailable: …` when the store refused a record after a reviewer answered (services/shared/store-writes.ts). */
 export type ReviewOutcome = ReviewView & { ok: boolean; error?: Failure; store_notice?: string };
 
-export async function approveRun(rt: Runtime, req: ReviewRunRequest, approver: Approver | undefined): Promise<Result<ReviewJobRequest & { approval: Approval }>> {
+export async function approveRun(
+  rt: Runtime,
+  req: ReviewRunRequest,
+  approver: Approver | undefined,
+): Promise<Result<ReviewJobRequest & { approval: Approval }>> {
   const record = rt.store.reviews.get(req.review_id);
   if (!record) return fail("unknown_review", `No review "${req.review_id}" is stored here.`);
   // Checked before the token is spent: the host can call again with its findings.
-  if (record.mode === "deep" && !req.host_findings?.length) return fail("host_findings_required", "A deep review records the host's own findings before any reviewer answers; host_findings is missing or empty.");
+  if (record.mode === "deep" && !req.host_findings?.length)
+    return fail("host_findings_required", "A deep review records the host's own findings before any reviewer answers; host_findings is missing or empty.");
   const depth = checkDepth(rt.env, rt.config.maxDepth);
   if (!depth.ok) return depth;
   // Before the token is spent: a server that cannot check it against the material leaves it, and
@@ -63,7 +68,8 @@ export async function approveRun(rt: Runtime, req: ReviewRunRequest, approver: A
   const approval = await approve(rt, record, scope.value, approver, secrets);
   if (!approval.ok) return approval;
   if (req.host_findings?.length) rt.store.reviews.addHostFindings(record.id, req.host_findings, rt.now());
-  if (!rt.store.reviews.transition(record.id, ["approving"], "running", { approval: approval.value, secrets }, rt.now())) return fail("review_wrong_state", `Review ${record.id} was cancelled while it waited for approval.`);
+  if (!rt.store.reviews.transition(record.id, ["approving"], "running", { approval: approval.value, secrets }, rt.now()))
+    return fail("review_wrong_state", `Review ${record.id} was cancelled while it waited for approval.`);
   return ok({ review_id: record.id, agents: record.reviewers.map((r) => r.agentId), secrets, approval: approval.value });
 }
 
@@ -75,11 +81,19 @@ function claim(rt: Runtime, req: ReviewRunRequest): Result<string> {
     case "unknown":
       return fail("unknown_review", `No review "${req.review_id}" is stored here.`);
     case "expired":
-      return fail("invalid_token", `Review ${req.review_id}'s token expired before it was used; nothing was sent.`, "Call review again for a new plan and token.");
+      return fail(
+        "invalid_token",
+        `Review ${req.review_id}'s token expired before it was used; nothing was sent.`,
+        "Call review again for a new plan and token.",
+      );
     case "wrong_state":
       return fail("review_wrong_state", `Review ${req.review_id} is ${out.status}, not waiting to run.`);
     default:
-      return fail("invalid_token", `That token does not run review ${req.review_id}: it is not this plan's, or it was already used (a token runs its plan once).`, "Call review_get to see the review; plan again for a new token.");
+      return fail(
+        "invalid_token",
+        `That token does not run review ${req.review_id}: it is not this plan's, or it was already used (a token runs its plan once).`,
+        "Call review_get to see the review; plan again for a new token.",
+      );
   }
 }
 
@@ -93,7 +107,13 @@ function checkBinding(rt: Runtime, req: ReviewRunRequest, binding: string): Resu
   return scope.ok ? fail("plan_changed", `Review ${req.review_id}'s token is not bound to the material as it is now; nothing was sent.`) : scope;
 }
 
-async function approve(rt: Runtime, record: ReviewRecord, scope: ResolvedScope, approver: Approver | undefined, secrets: SecretsMode): Promise<Result<Approval>> {
+async function approve(
+  rt: Runtime,
+  record: ReviewRecord,
+  scope: ResolvedScope,
+  approver: Approver | undefined,
+  secrets: SecretsMode,
+): Promise<Result<Approval>> {
   if (!approver) return ok("token");
   const answer = await approver.ask(await approvalQuestion(record, scope, secrets)).catch((): "failed" => "failed");
   if (answer === "accept") return ok(approver.kind);
@@ -107,9 +127,13 @@ async function approve(rt: Runtime, record: ReviewRecord, scope: ResolvedScope, 
 export async function approvalQuestion(record: ReviewRecord, resolved: ResolvedScope, secrets: SecretsMode): Promise<string> {
   const { goal, context } = resolved.scope;
   const who = record.reviewers.map((r) => `${r.agentId} (${r.backend}${r.model ? ` · ${r.model}` : ""})`).join(", ");
-  const found = (await locateSecretsYielding([{ label: "goal", text: goal }, ...(context ? [{ label: "context", text: context }] : []), ...resolved.items])).length;
+  const found = (await locateSecretsYielding([{ label: "goal", text: goal }, ...(context ? [{ label: "context", text: context }] : []), ...resolved.items]))
+    .length;
   const size = sizeOf(resolved.items);
-  const handling = found === 0 ? "No credential-shaped text was found." : `${found} credential-shaped value(s) found; they will be ${secrets === "mask" ? "masked" : "SENT AS IS"}.`;
+  const handling =
+    found === 0
+      ? "No credential-shaped text was found."
+      : `${found} credential-shaped value(s) found; they will be ${secrets === "mask" ? "masked" : "SENT AS IS"}.`;
   return [
     `Run a ${record.mode} review with ${record.reviewers.length} reviewer(s): ${who}?`,
     `Goal: ${redact(goal).slice(0, 300)}`,
@@ -131,16 +155,29 @@ export async function runReviewers(rt: Runtime, req: ReviewJobRequest, hooks: Re
   if (!scope.ok) return stop(rt, req.review_id, "stale", scope.error);
   const items = req.secrets === "mask" ? await masked(scope.value.items) : scope.value.items;
   const { goal, mode, context } = scope.value.scope;
-  const prompt = buildReviewPrompt({ goal: req.secrets === "mask" ? redact(goal) : goal, mode, ...(context ? { context: req.secrets === "mask" ? redact(context) : context } : {}), material: items });
+  const prompt = buildReviewPrompt({
+    goal: req.secrets === "mask" ? redact(goal) : goal,
+    mode,
+    ...(context ? { context: req.secrets === "mask" ? redact(context) : context } : {}),
+    material: items,
+  });
   const agents = req.agents.map((id) => rt.config.agents[id]).filter((a): a is AgentConfig => a !== undefined);
   const board = progressBoard(rt, req.review_id, agents, hooks.onProgress);
-  rt.store.reviews.startReviewers(req.review_id, agents.map((a) => a.id), rt.now());
+  rt.store.reviews.startReviewers(
+    req.review_id,
+    agents.map((a) => a.id),
+    rt.now(),
+  );
   // Once a reviewer has answered, a store that refuses its record costs neither its answer nor the review's end.
   const ledger = storeLedger(`review ${req.review_id}`);
   const ends = new Map<string, ReviewerEnd>();
   try {
     const web = new Set(scope.value.scope.webReviewers ?? []);
-    await Promise.all(agents.map((agent) => oneReviewer(rt, { ledger, ends }, req.review_id, agent, web.has(agent.id) ? withWeb(prompt) : prompt, web.has(agent.id), hooks.signal, board)));
+    await Promise.all(
+      agents.map((agent) =>
+        oneReviewer(rt, { ledger, ends }, req.review_id, agent, web.has(agent.id) ? withWeb(prompt) : prompt, web.has(agent.id), hooks.signal, board),
+      ),
+    );
   } finally {
     board.stop();
   }
@@ -158,15 +195,34 @@ function withWeb(prompt: string): string {
   return `${prompt}\n\nYou may use your web search and web fetch tools to check claims against current sources (no other tool); cite the URLs you relied on in your findings.`;
 }
 
-async function oneReviewer(rt: Runtime, hand: InHand, reviewId: string, agent: AgentConfig, prompt: string, web: boolean, signal: AbortSignal, board: Board): Promise<void> {
+async function oneReviewer(
+  rt: Runtime,
+  hand: InHand,
+  reviewId: string,
+  agent: AgentConfig,
+  prompt: string,
+  web: boolean,
+  signal: AbortSignal,
+  board: Board,
+): Promise<void> {
   const end = await runReviewer(rt, { reviewId, agent, prompt, web, signal, onActivity: (text) => board.set(agent.id, `running (${text})`) }).catch(
-    (error: unknown): ReviewerEnd => ({ status: "failed", errorCode: "internal_error", errorMessage: String(error), modelVerified: "unverified", latencyMs: 0 }),
+    (error: unknown): ReviewerEnd => ({
+      status: "failed",
+      errorCode: "internal_error",
+      errorMessage: String(error),
+      modelVerified: "unverified",
+      latencyMs: 0,
+    }),
   );
   // Recorded as each ends: a reviewer still running cannot hold back another's findings.
   hand.ends.set(agent.id, end);
   hand.ledger.write(() => rt.store.reviews.finishReviewer(reviewId, agent.id, end, rt.now()));
   const count = end.findings?.length ?? 0;
-  board.set(agent.id, end.status === "answered" ? `answered (${count} finding${count === 1 ? "" : "s"})` : `${end.status}${end.errorCode ? ` (${end.errorCode})` : ""}`, true);
+  board.set(
+    agent.id,
+    end.status === "answered" ? `answered (${count} finding${count === 1 ? "" : "s"})` : `${end.status}${end.errorCode ? ` (${end.errorCode})` : ""}`,
+    true,
+  );
 }
 
 /** All answered → awaiting the host's synthesis; any failed or unparseable → incomplete until retried. */
@@ -181,7 +237,13 @@ function settle(rt: Runtime, hand: InHand, id: string, aborted: boolean): Review
   const notice = hand.ledger.notice();
   const view = notice ? inHandView(reviewView(rt.store.reviews.get(id) ?? record), next, hand.ends) : reviewView(rt.store.reviews.get(id) ?? record);
   const told = notice ? { store_notice: notice } : {};
-  if (view.status === "cancelled") return { ...view, ...told, ok: false, error: { code: "cancelled", message: `Review ${id} was cancelled; the findings of reviewers that had answered are kept.` } };
+  if (view.status === "cancelled")
+    return {
+      ...view,
+      ...told,
+      ok: false,
+      error: { code: "cancelled", message: `Review ${id} was cancelled; the findings of reviewers that had answered are kept.` },
+    };
   return { ...view, ...told, ok: true };
 }
 
@@ -192,7 +254,14 @@ function inHandView(view: ReviewView, status: ReviewStatus, ends: ReadonlyMap<st
     const end = ends.get(r.id);
     if (!end) return r;
     const said = hidden ? {} : { summary: end.summary ?? null, ...(end.reply !== undefined ? { reply: end.reply } : {}) };
-    return { ...r, status: end.status, ...said, ...(end.errorCode ? { error: { code: end.errorCode, message: end.errorMessage ?? "" } } : {}), model_verification: end.modelVerified, latency_ms: end.latencyMs };
+    return {
+      ...r,
+      status: end.status,
+      ...said,
+      ...(end.errorCode ? { error: { code: end.errorCode, message: end.errorMessage ?? "" } } : {}),
+      model_verification: end.modelVerified,
+      latency_ms: end.latencyMs,
+    };
   });
   return { ...view, status, reviewers };
 }
@@ -204,7 +273,19 @@ function stop(rt: Runtime, id: string, status: ReviewStatus, error: Failure): Re
 }
 
 function missing(id: string): ReviewView {
-  return { review_id: id, mode: "standard", status: "cancelled", approval: null, secrets: null, goal: null, plan: null, reviewers: [], findings: [], synthesis: null, next: "Plan a new review." };
+  return {
+    review_id: id,
+    mode: "standard",
+    status: "cancelled",
+    approval: null,
+    secrets: null,
+    goal: null,
+    plan: null,
+    reviewers: [],
+    findings: [],
+    synthesis: null,
+    next: "Plan a new review.",
+  };
 }
 
 // ---- progress: one line for the whole review, per reviewer ----
@@ -245,7 +326,8 @@ export function cancelReview(rt: Runtime, id: string): Result<ReviewView> {
     const job = rt.store.jobs.list({ status: "running", limit: 1000 }).find((j) => j.kind === "review" && namesReview(j.args, id));
     if (job && !cancelJob(job.id, "cancelled")) return fail("job_not_owned", `Review ${id} is running in another orchestrate process (job ${job.id}).`);
   }
-  if (!rt.store.reviews.transition(id, ["planned", "approving", "running"], "cancelled", {}, rt.now())) return fail("review_wrong_state", `Review ${id} is ${record.status}; only a planned or running review can be cancelled.`);
+  if (!rt.store.reviews.transition(id, ["planned", "approving", "running"], "cancelled", {}, rt.now()))
+    return fail("review_wrong_state", `Review ${id} is ${record.status}; only a planned or running review can be cancelled.`);
   release(id);
   return ok(reviewView(rt.store.reviews.get(id) ?? record));
 }
@@ -261,13 +343,20 @@ const RETRIABLE = new Set(["failed", "unparseable", "cancelled"]);
 export function prepareRetry(rt: Runtime, id: string, named: readonly string[] | undefined): Result<ReviewJobRequest> {
   const record = rt.store.reviews.get(id);
   if (!record) return fail("unknown_review", `No review "${id}" is stored here.`);
-  if (record.status !== "incomplete") return fail("review_wrong_state", `Review ${id} is ${record.status}; only an incomplete review (a reviewer failed or replied unparseably) is retried.`);
+  if (record.status !== "incomplete")
+    return fail("review_wrong_state", `Review ${id} is ${record.status}; only an incomplete review (a reviewer failed or replied unparseably) is retried.`);
   const retriable = record.reviewers.filter((r) => RETRIABLE.has(r.status)).map((r) => r.agentId);
   const agents = named ?? retriable;
   const wrong = agents.filter((a) => !retriable.includes(a));
-  if (wrong.length > 0 || agents.length === 0) return fail("invalid_arguments", `Only failed or unparseable reviewers are retried (${retriable.join(", ") || "none"}); ${wrong.join(", ")} ${wrong.length === 1 ? "is" : "are"} not.`, "Name reviewers review_get lists as failed or unparseable, or leave reviewers out.");
+  if (wrong.length > 0 || agents.length === 0)
+    return fail(
+      "invalid_arguments",
+      `Only failed or unparseable reviewers are retried (${retriable.join(", ") || "none"}); ${wrong.join(", ")} ${wrong.length === 1 ? "is" : "are"} not.`,
+      "Name reviewers review_get lists as failed or unparseable, or leave reviewers out.",
+    );
   const scope = resolveHeld(id, rt.roots);
   if (!scope.ok) return scope;
-  if (!rt.store.reviews.transition(id, ["incomplete"], "running", {}, rt.now())) return fail("review_wrong_state", `Review ${id} changed state; call review_get.`);
+  if (!rt.store.reviews.transition(id, ["incomplete"], "running", {}, rt.now()))
+    return fail("review_wrong_state", `Review ${id} changed state; call review_get.`);
   return ok({ review_id: id, agents: [...agents], secrets: record.secrets ?? "mask" });
 }

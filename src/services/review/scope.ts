@@ -61,7 +61,12 @@ export function release(id: string): void {
  * any of them can spend a token; only the one that planned can check it against the material.
  */
 export function heldHere(id: string): Result<true> {
-  return held.has(id) ? ok(true) : fail("plan_unavailable", `Review ${id}'s material is not held by this server process (it was planned by another process, before a restart, or it was evicted). The review and its token are untouched: run it from the client whose server planned it, or call review again.`);
+  return held.has(id)
+    ? ok(true)
+    : fail(
+        "plan_unavailable",
+        `Review ${id}'s material is not held by this server process (it was planned by another process, before a restart, or it was evicted). The review and its token are untouched: run it from the client whose server planned it, or call review again.`,
+      );
 }
 
 /**
@@ -70,11 +75,16 @@ export function heldHere(id: string): Result<true> {
  */
 export function resolveHeld(id: string, roots: readonly string[]): Result<ResolvedScope> {
   const entry = held.get(id);
-  if (!entry) return fail("plan_unavailable", `Review ${id}'s material is not held by this server process (it was planned by another process, before a restart, or it was evicted).`);
+  if (!entry)
+    return fail(
+      "plan_unavailable",
+      `Review ${id}'s material is not held by this server process (it was planned by another process, before a restart, or it was evicted).`,
+    );
   const items = readMaterial(entry.scope.material, roots);
   if (!items.ok) return fail("plan_changed", `Review ${id}'s material can no longer be read as planned: ${items.error.message}`);
   const snapshot = snapshotOf(entry.scope, items.value);
-  if (sha256(snapshot) !== entry.sha256) return fail("plan_changed", `Review ${id}'s material changed after it was planned (a file excerpt differs from what the plan showed); nothing was sent.`);
+  if (sha256(snapshot) !== entry.sha256)
+    return fail("plan_changed", `Review ${id}'s material changed after it was planned (a file excerpt differs from what the plan showed); nothing was sent.`);
   return ok({ scope: entry.scope, items: items.value, snapshot });
 }
 

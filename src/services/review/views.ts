@@ -83,7 +83,17 @@ export function reviewView(r: ReviewRecord): ReviewView {
       latency_ms: v.latencyMs,
       findings: findings.filter((f) => f.agentId === v.agentId).map((f) => f.id),
     })),
-    findings: findings.map((f) => ({ id: f.id, source: f.source, reviewer: f.agentId, severity: f.severity, location: f.location, claim: f.claim, evidence: f.evidence, disposition: f.disposition, reason: f.dispositionReason })),
+    findings: findings.map((f) => ({
+      id: f.id,
+      source: f.source,
+      reviewer: f.agentId,
+      severity: f.severity,
+      location: f.location,
+      claim: f.claim,
+      evidence: f.evidence,
+      disposition: f.disposition,
+      reason: f.dispositionReason,
+    })),
     synthesis: r.synthesis ?? null,
     next: nextStep(r),
   };

@@ -47,7 +47,16 @@ export async function routeTask(rt: Runtime, req: RouteRequest, hooks: RouteHook
   const gate = admit(rt, req);
   if (!gate.ok) return { ok: false, attempts: [], error: gate.error };
   const planned = await planHealed(rt, req, hooks);
-  if (!planned.ok) return { ok: false, attempts: [], error: { code: planned.error.code, message: planned.error.message, hint: "Run router_dry_run to see every decision, or `orchestrate check` to validate the config." } };
+  if (!planned.ok)
+    return {
+      ok: false,
+      attempts: [],
+      error: {
+        code: planned.error.code,
+        message: planned.error.message,
+        hint: "Run router_dry_run to see every decision, or `orchestrate check` to validate the config.",
+      },
+    };
   const unenforceable = callLimitProblem(planned.plan, req.limits);
   if (unenforceable) return { ok: false, attempts: [], error: unenforceable };
   let runId: string;
@@ -55,7 +64,11 @@ export async function routeTask(rt: Runtime, req: RouteRequest, hooks: RouteHook
     runId = rt.store.runs.startRun({ tool: "route", tier: req.tier, cwd: gate.cwd, prompt: req.prompt });
   } catch (error) {
     // Nothing was sent yet: refuse rather than run work the history could not hold.
-    return { ok: false, attempts: [], error: { code: "store_unavailable", message: `The history store cannot be written (${storeReason(error)}); nothing was sent.` } };
+    return {
+      ok: false,
+      attempts: [],
+      error: { code: "store_unavailable", message: `The history store cannot be written (${storeReason(error)}); nothing was sent.` },
+    };
   }
   const ledger = storeLedger(`route ${runId}`);
   const outcome = await runPlan(rt, { ...req, cwd: gate.cwd }, planned.plan, runId, ledger, hooks);
@@ -71,7 +84,14 @@ export async function routeTask(rt: Runtime, req: RouteRequest, hooks: RouteHook
  * agent signed in again since is planned at once instead of waiting its cooldown out.
  */
 async function planHealed(rt: Runtime, req: RouteRequest, hooks: RouteHooks): Promise<ReturnType<typeof planRoute>> {
-  const plan = () => planRoute({ tier: req.tier, caps: req.caps ?? [], ...(req.timeoutSec ? { timeoutSec: req.timeoutSec } : {}) }, rt.config, coolingByAgent(rt, rt.now()), rt.now(), quotaByAgent(rt));
+  const plan = () =>
+    planRoute(
+      { tier: req.tier, caps: req.caps ?? [], ...(req.timeoutSec ? { timeoutSec: req.timeoutSec } : {}) },
+      rt.config,
+      coolingByAgent(rt, rt.now()),
+      rt.now(),
+      quotaByAgent(rt),
+    );
   const first = plan();
   const decisions = first.ok ? first.plan.decisions : (first.decisions ?? []);
   const cooled = decisions.filter((d) => d.decision === "skip" && d.reason.startsWith("cooling down")).map((d) => d.agentId);
@@ -99,7 +119,8 @@ async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string
     if (candidate.crossesProvider) crossing = crossingNotice(plan, candidate, n);
     if (candidate.agent.advisory) return advisoryOutcome(rt, runId, ledger, candidate, n, attempts);
     const remainingSec = Math.floor((deadline - rt.now()) / 1000);
-    if (remainingSec <= 0) return terminal(attempts, { code: "budget_exceeded", message: "The route's time budget ran out before another attempt could start." }, crossing);
+    if (remainingSec <= 0)
+      return terminal(attempts, { code: "budget_exceeded", message: "The route's time budget ran out before another attempt could start." }, crossing);
     const capSec = attemptCapSec(remainingSec, plan.budget.reserveSec, total - n, candidate.agent.limits.maxWallSec);
     const result = await runWithProgress(rt, req, candidate, { n, total, capSec, deadline }, hooks);
     // A run the runner re-ran on the same agent shows first, as it ended, neither fallen back nor cooled.
@@ -115,7 +136,16 @@ async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string
     const quota = quotaObservations(result.events, rt.now());
     ledger.write(() => recordQuota(rt, candidate.agent, quota));
     ledger.write(() => armCooldown(rt, candidate.agent, result.failure, result.retryAfterSec, signedOut, exhaustedUntil(quota, rt.now())));
-    const verdict = result.failure ? fallbackVerdict({ failure: result.failure, durationMs: result.durationMs, treeBefore: result.treeBefore, treeAfter: result.treeAfter, acted: result.run.acted, spawned: result.spawned }) : undefined;
+    const verdict = result.failure
+      ? fallbackVerdict({
+          failure: result.failure,
+          durationMs: result.durationMs,
+          treeBefore: result.treeBefore,
+          treeAfter: result.treeAfter,
+          acted: result.run.acted,
+          spawned: result.spawned,
+        })
+      : undefined;
     trace.fellBack = verdict?.fallback === true && n < total;
     ledger.write(() => recordAttempt(rt, runId, trace, result));
     if (!result.failure) return success(candidate, result, attempts, crossing);
@@ -131,7 +161,13 @@ async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string
  */
 async function servedIdentity(rt: Runtime, agent: AgentConfig, result: AttemptResult): Promise<Pick<AttemptTrace, "modelVerification" | "modelsReported">> {
   const adapter = rt.adapters[agent.backend];
-  const side = await sideChannelReport({ adapter, command: agent.command ?? agent.backend, env: { ...rt.env, ...agent.env }, request: result.request, sessionId: result.run.sessionId });
+  const side = await sideChannelReport({
+    adapter,
+    command: agent.command ?? agent.backend,
+    env: { ...rt.env, ...agent.env },
+    request: result.request,
+    sessionId: result.run.sessionId,
+  });
   const reported = reportedModels(result.run.models, side);
   return { modelVerification: compareModel(agent.model, reported, adapter.helperModel), modelsReported: served(reported, agent.model, adapter.helperModel) };
 }
@@ -154,7 +190,10 @@ async function runWithProgress(rt: Runtime, req: RouteRequest, candidate: Candid
   const label = `attempt ${slot.n}/${slot.total} · ${candidate.tier}:${candidate.agent.id}`;
   let activity = "starting";
   const started = rt.now();
-  const say = () => hooks.onProgress?.(`${label} · ${activity} · ${Math.round((rt.now() - started) / 1000)} s elapsed · ${Math.max(0, Math.round((slot.deadline - rt.now()) / 1000))} s remaining`);
+  const say = () =>
+    hooks.onProgress?.(
+      `${label} · ${activity} · ${Math.round((rt.now() - started) / 1000)} s elapsed · ${Math.max(0, Math.round((slot.deadline - rt.now()) / 1000))} s remaining`,
+    );
   say();
   hooks.onOutput?.(`· ${label}: starting\n`);
   const timer = hooks.onProgress ? setInterval(say, hooks.progressIntervalMs ?? 2000) : undefined;
@@ -188,7 +227,11 @@ function callLimitProblem(plan: Plan, limits: AgentLimits | undefined): Failure 
   if (!limits) return undefined;
   const problems = [...new Set(plan.candidates.flatMap((c) => unenforceableLimits(c.agent, limits).map((p) => `${c.agent.id}: ${p.message}`)))];
   if (problems.length === 0) return undefined;
-  return { code: "limit_unenforceable", message: `Nothing was sent: ${problems.join("; ")}.`, hint: "Drop that limit from the call (maxWallSec and stallSec work on every backend), or route to a tier whose agents report the figure." };
+  return {
+    code: "limit_unenforceable",
+    message: `Nothing was sent: ${problems.join("; ")}.`,
+    hint: "Drop that limit from the call (maxWallSec and stallSec work on every backend), or route to a tier whose agents report the figure.",
+  };
 }
 
 /** The stricter of the agent's and the call's limit, per field. */
@@ -247,17 +290,60 @@ function recordSkips(rt: Runtime, runId: string, plan: Plan, tried: number): voi
   for (const [i, d] of skips.entries()) {
     const agent = rt.config.agents[d.agentId];
     if (!agent) continue;
-    rt.store.runs.addAttempt({ runId, n: tried + i + 1, agentId: d.agentId, backend: agent.backend, ...(agent.model ? { model: agent.model } : {}), provider: agent.provider, outcome: "skipped", reason: `${d.tier}: ${d.reason}`, exitCode: null, durationMs: 0, fellBack: false });
+    rt.store.runs.addAttempt({
+      runId,
+      n: tried + i + 1,
+      agentId: d.agentId,
+      backend: agent.backend,
+      ...(agent.model ? { model: agent.model } : {}),
+      provider: agent.provider,
+      outcome: "skipped",
+      reason: `${d.tier}: ${d.reason}`,
+      exitCode: null,
+      durationMs: 0,
+      fellBack: false,
+    });
   }
 }
 
 function advisoryOutcome(rt: Runtime, runId: string, ledger: StoreLedger, candidate: Candidate, n: number, attempts: AttemptTrace[]): RouteOutcome {
   const a = candidate.agent;
-  const trace: AttemptTrace = { n, agent: a.id, tier: candidate.tier, backend: a.backend, ...(a.model ? { model: a.model } : {}), provider: a.provider, outcome: "advisory", reason: "advisory entry: nothing was sent", durationMs: 0, fellBack: false, treeChanged: null };
+  const trace: AttemptTrace = {
+    n,
+    agent: a.id,
+    tier: candidate.tier,
+    backend: a.backend,
+    ...(a.model ? { model: a.model } : {}),
+    provider: a.provider,
+    outcome: "advisory",
+    reason: "advisory entry: nothing was sent",
+    durationMs: 0,
+    fellBack: false,
+    treeChanged: null,
+  };
   attempts.push(trace);
-  ledger.write(() => rt.store.runs.addAttempt({ runId, n, agentId: a.id, backend: a.backend, provider: a.provider, outcome: "ok", reason: trace.reason, exitCode: null, durationMs: 0, fellBack: false }));
+  ledger.write(() =>
+    rt.store.runs.addAttempt({
+      runId,
+      n,
+      agentId: a.id,
+      backend: a.backend,
+      provider: a.provider,
+      outcome: "ok",
+      reason: trace.reason,
+      exitCode: null,
+      durationMs: 0,
+      fellBack: false,
+    }),
+  );
   const hint = advisoryHint(rt.adapters[a.backend], a);
-  return { ok: true, servedBy: { agent: a.id, backend: a.backend, ...(a.model ? { model: a.model } : {}), tier: candidate.tier, provider: a.provider }, text: hint, attempts, advisory: { hint } };
+  return {
+    ok: true,
+    servedBy: { agent: a.id, backend: a.backend, ...(a.model ? { model: a.model } : {}), tier: candidate.tier, provider: a.provider },
+    text: hint,
+    attempts,
+    advisory: { hint },
+  };
 }
 
 function finishRecord(rt: Runtime, runId: string, outcome: RouteOutcome): void {

@@ -90,7 +90,10 @@ function publicRefusal(r: Refusal): { tool: string; detail?: string; message?: s
 function refusalNotice(agent: string, trace: AttemptTrace | undefined): string | undefined {
   const refused = trace?.refusals ?? [];
   if (refused.length === 0) return undefined;
-  const calls = refused.slice(0, 5).map((r) => (r.detail ? `${r.tool} (${r.detail})` : r.tool)).join("; ");
+  const calls = refused
+    .slice(0, 5)
+    .map((r) => (r.detail ? `${r.tool} (${r.detail})` : r.tool))
+    .join("; ");
   const more = refused.length > 5 ? `; and ${refused.length - 5} more` : "";
   const tree = trace?.treeChanged === false ? " The working tree is unchanged." : "";
   return `${agent}'s CLI refused ${refused.length} tool call${refused.length === 1 ? "" : "s"}, so the task may not be done: ${calls}${more}.${tree} Its permissions are the agent's permissionMode/allowedTools (claude) or sandbox (codex) in the config.`;
@@ -111,8 +114,20 @@ export function success(candidate: Candidate, result: AttemptResult, attempts: A
   const refused = refusalNotice(a.id, trace);
   return {
     ok: true,
-    servedBy: { agent: a.id, backend: a.backend, ...(model ? { model } : {}), tier: candidate.tier, provider: a.provider, ...(trace?.modelVerification ? { modelVerification: trace.modelVerification } : {}), ...(mismatch && a.model ? { configuredModel: a.model } : {}) },
-    ...(mismatch ? { modelNotice: `${a.id} is configured for ${a.model ?? "?"} but ${a.backend} reported ${trace?.modelsReported?.join(", ") ?? "?"}: the work was done by that model.` } : {}),
+    servedBy: {
+      agent: a.id,
+      backend: a.backend,
+      ...(model ? { model } : {}),
+      tier: candidate.tier,
+      provider: a.provider,
+      ...(trace?.modelVerification ? { modelVerification: trace.modelVerification } : {}),
+      ...(mismatch && a.model ? { configuredModel: a.model } : {}),
+    },
+    ...(mismatch
+      ? {
+          modelNotice: `${a.id} is configured for ${a.model ?? "?"} but ${a.backend} reported ${trace?.modelsReported?.join(", ") ?? "?"}: the work was done by that model.`,
+        }
+      : {}),
     ...(refused ? { refusalNotice: refused } : {}),
     text: redact(result.run.text),
     attempts,
@@ -152,7 +167,11 @@ export function failed(result: AttemptResult, trace: AttemptTrace, attempts: Att
     usage: result.run.usage,
     ...(result.run.sessionId ? { sessionId: result.run.sessionId } : {}),
     ...(partial ? { text: partial } : {}),
-    error: { code, message: `Attempt ${trace.n} (${trace.tier}:${trace.agent}) ended ${trace.outcome}: ${trace.reason}. No fallback: ${why}.`, hint: withExplanation(hintFor(failure, trace), result.explanation) },
+    error: {
+      code,
+      message: `Attempt ${trace.n} (${trace.tier}:${trace.agent}) ended ${trace.outcome}: ${trace.reason}. No fallback: ${why}.`,
+      hint: withExplanation(hintFor(failure, trace), result.explanation),
+    },
   };
 }
 
@@ -168,7 +187,8 @@ export function personMessage(message: string, words: string): string {
 function hintFor(failure: FailureClass, trace: AttemptTrace): string {
   if (trace.treeChanged) return "The working tree was changed by the attempt; review it (git status / git diff) before retrying.";
   if (failure === "timeout" || failure === "stalled") return "Retry with a larger timeoutSec, or use background: true and job_wait for long tasks.";
-  if (failure === "prompt_too_large") return "Shorten the prompt (put long material in a file in the repository and name it), or route to a tier whose agents read their prompt from stdin.";
+  if (failure === "prompt_too_large")
+    return "Shorten the prompt (put long material in a file in the repository and name it), or route to a tier whose agents read their prompt from stdin.";
   if (UNAVAILABLE_CLASSES.includes(failure)) return "Run `orchestrate check` to see which CLIs are installed and signed in.";
   return "Read the attempt trace; the delegate's partial output, if any, is in text.";
 }

@@ -34,7 +34,17 @@ export interface DryRunRequest {
 }
 
 export interface DryRun {
-  recipients: { n: number; agent: string; tier: Tier; backend: string; model?: string; provider: string; advisory: boolean; crossesProvider: boolean; budgetSec: number }[];
+  recipients: {
+    n: number;
+    agent: string;
+    tier: Tier;
+    backend: string;
+    model?: string;
+    provider: string;
+    advisory: boolean;
+    crossesProvider: boolean;
+    budgetSec: number;
+  }[];
   decisions: { agent: string; tier: Tier; decision: "include" | "skip"; reason: string }[];
   crossings: string[];
   budget: { totalSec: number; reserveSec: number; perAttemptSec: number[] };
@@ -50,7 +60,13 @@ export async function dryRun(rt: Runtime, req: DryRunRequest): Promise<Result<Dr
   const now = rt.now();
   const cooling = coolingByAgent(rt, now);
   for (const id of await signedInAgain(rt, [...cooling.keys()])) cooling.delete(id);
-  const planned = planRoute({ tier: req.tier, caps: req.caps ?? [], ...(req.timeoutSec ? { timeoutSec: req.timeoutSec } : {}) }, rt.config, cooling, now, quotaByAgent(rt));
+  const planned = planRoute(
+    { tier: req.tier, caps: req.caps ?? [], ...(req.timeoutSec ? { timeoutSec: req.timeoutSec } : {}) },
+    rt.config,
+    cooling,
+    now,
+    quotaByAgent(rt),
+  );
   if (!planned.ok) return { ok: false, error: planned.error };
   const { plan } = planned;
   const recipients = plan.candidates.map((c, i) => ({
@@ -64,7 +80,9 @@ export async function dryRun(rt: Runtime, req: DryRunRequest): Promise<Result<Dr
     crossesProvider: c.crossesProvider,
     budgetSec: plan.budget.perAttemptSec[i] ?? 0,
   }));
-  const crossings = plan.candidates.filter((c) => c.crossesProvider).map((c) => `${c.agent.id}: ${plan.homeProvider} → ${c.agent.provider}${c.agent.aggregator ? " (aggregator)" : ""}`);
+  const crossings = plan.candidates
+    .filter((c) => c.crossesProvider)
+    .map((c) => `${c.agent.id}: ${plan.homeProvider} → ${c.agent.provider}${c.agent.aggregator ? " (aggregator)" : ""}`);
   const decisions = plan.decisions.map((d) => ({ agent: d.agentId, tier: d.tier, decision: d.decision, reason: d.reason }));
   return { ok: true, value: { recipients, decisions, crossings, budget: plan.budget } };
 }

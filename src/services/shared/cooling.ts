@@ -106,7 +106,14 @@ export function clearCooldowns(rt: Runtime, agentId?: string): number {
  * A capacity failure whose vendor named when the exhausted quota resets (`quotaResetAt`, epoch
  * ms) cools exactly until then, not for the class's fixed time (docs/design.md, "Quota").
  */
-export function armCooldown(rt: Runtime, agent: AgentConfig, failure: FailureClass | undefined, retryAfterSec?: number, heals = false, quotaResetAt?: number): void {
+export function armCooldown(
+  rt: Runtime,
+  agent: AgentConfig,
+  failure: FailureClass | undefined,
+  retryAfterSec?: number,
+  heals = false,
+  quotaResetAt?: number,
+): void {
   const cls = failure ? cooldownClass(failure) : undefined;
   if (!cls) return;
   const now = rt.now();

@@ -19,7 +19,8 @@ export interface FailureWords {
 }
 
 /** An HTTP status as the CLIs word it: "status: 429", "status 503 Service Unavailable", "API Error: 529", "HTTP 500". */
-const STATUS = /\b(?:status|http|error|code)\b[\s:=]*([45]\d\d)\b|\b([45]\d\d)\s+(?:too many requests|internal server error|bad gateway|service unavailable|gateway timeout)/i;
+const STATUS =
+  /\b(?:status|http|error|code)\b[\s:=]*([45]\d\d)\b|\b([45]\d\d)\s+(?:too many requests|internal server error|bad gateway|service unavailable|gateway timeout)/i;
 const RATE_LIMIT = /rate.?limit|too many requests|quota|usage limit|resource.?exhausted/i;
 
 export function httpStatusIn(text: string | undefined): number | undefined {

@@ -133,7 +133,13 @@ function finishRow(rt: JobsRuntime, id: string, row: () => Parameters<JobsRuntim
 function finishing<R>(end: JobEnd<R>, verdict: (result: R) => JobVerdict) {
   if (!end.ok) return { status: "failed" as const, result: {}, errorCode: end.error.code, errorMessage: end.error.message, treeChanged: null };
   const v = verdict(end.value);
-  return { status: v.status, result: end.value, ...(v.errorCode ? { errorCode: v.errorCode } : {}), ...(v.errorMessage ? { errorMessage: v.errorMessage } : {}), treeChanged: v.treeChanged ?? null };
+  return {
+    status: v.status,
+    result: end.value,
+    ...(v.errorCode ? { errorCode: v.errorCode } : {}),
+    ...(v.errorMessage ? { errorMessage: v.errorMessage } : {}),
+    treeChanged: v.treeChanged ?? null,
+  };
 }
 
 /** Collects text and writes it at most every OUTPUT_FLUSH_MS; flush() writes what is pending now. */
@@ -163,7 +169,10 @@ export function followJob(id: string, progress: ((message: string) => void) | un
   if (entry) entry.progress = progress;
 }
 
-export type JobView = Pick<JobRecord, "id" | "kind" | "status" | "progress" | "partialOutput" | "errorCode" | "errorMessage" | "treeChanged" | "createdAt" | "updatedAt"> & { result: unknown; ownedHere: boolean };
+export type JobView = Pick<
+  JobRecord,
+  "id" | "kind" | "status" | "progress" | "partialOutput" | "errorCode" | "errorMessage" | "treeChanged" | "createdAt" | "updatedAt"
+> & { result: unknown; ownedHere: boolean };
 
 export function jobView(rt: JobsRuntime, id: string): JobView | undefined {
   const job = rt.store.jobs.get(id);

@@ -14,10 +14,19 @@ type QuotaEvent = Extract<AgentEvent, { kind: "quota" }>;
 
 /** The quota windows an attempt's events reported, as observations at `now` (relative resets resolved). */
 export function quotaObservations(events: readonly AgentEvent[], now: number): QuotaObservation[] {
-  return events.filter((e): e is QuotaEvent => e.kind === "quota").map((e) => {
-    const resetsAt = e.resetsAt ?? (e.resetsInSec !== undefined ? now + e.resetsInSec * 1000 : undefined);
-    return { window: e.window, state: e.state, observedAt: now, source: e.source, ...(e.usedPercent !== undefined ? { usedPercent: e.usedPercent } : {}), ...(resetsAt !== undefined ? { resetsAt } : {}) };
-  });
+  return events
+    .filter((e): e is QuotaEvent => e.kind === "quota")
+    .map((e) => {
+      const resetsAt = e.resetsAt ?? (e.resetsInSec !== undefined ? now + e.resetsInSec * 1000 : undefined);
+      return {
+        window: e.window,
+        state: e.state,
+        observedAt: now,
+        source: e.source,
+        ...(e.usedPercent !== undefined ? { usedPercent: e.usedPercent } : {}),
+        ...(resetsAt !== undefined ? { resetsAt } : {}),
+      };
+    });
 }
 
 export function recordQuota(rt: Runtime, agent: AgentConfig, observations: readonly QuotaObservation[]): void {

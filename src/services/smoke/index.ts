@@ -57,7 +57,17 @@ export async function smokeAgents(rt: Runtime, opts: SmokeOptions = {}): Promise
 }
 
 function skipped(agent: AgentConfig, why: string): SmokeResult {
-  return { agent: agent.id, backend: agent.backend, ...(agent.model ? { model: agent.model } : {}), reachable: false, verification: "skipped", modelsReported: [], latencyMs: 0, usage: {}, skipped: why };
+  return {
+    agent: agent.id,
+    backend: agent.backend,
+    ...(agent.model ? { model: agent.model } : {}),
+    reachable: false,
+    verification: "skipped",
+    modelsReported: [],
+    latencyMs: 0,
+    usage: {},
+    skipped: why,
+  };
 }
 
 async function smokeOne(rt: Runtime, agent: AgentConfig, opts: SmokeOptions): Promise<SmokeResult> {

@@ -63,10 +63,18 @@ function precheck(step: StepRecord, req: RecordHostRequest): Result<void> {
   if (step.step === "test") {
     const t = req.test;
     if (!t) return fail("invalid_arguments", "A test step records test: {command, exit_code, status, output, duration_ms}.");
-    if (t.status === "pass" && t.exit_code !== 0) return fail("test_report_inconsistent", `A pass needs exit code 0; ${t.exit_code === undefined ? "no exit code was read (a skipped, denied or killed command)" : `the command returned ${t.exit_code}`}.`);
+    if (t.status === "pass" && t.exit_code !== 0)
+      return fail(
+        "test_report_inconsistent",
+        `A pass needs exit code 0; ${t.exit_code === undefined ? "no exit code was read (a skipped, denied or killed command)" : `the command returned ${t.exit_code}`}.`,
+      );
     if (t.status === "fail" && t.exit_code === 0) return fail("test_report_inconsistent", "A fail cannot have exit code 0.");
   }
-  if (step.step === "synthesize" && !req.synthesis) return fail("invalid_arguments", "A synthesize step records synthesis: the review_finalize fields (summary, recommendation, checked, not_checked, combined_findings, agreements, disagreements).");
+  if (step.step === "synthesize" && !req.synthesis)
+    return fail(
+      "invalid_arguments",
+      "A synthesize step records synthesis: the review_finalize fields (summary, recommendation, checked, not_checked, combined_findings, agreements, disagreements).",
+    );
   return { ok: true, value: undefined };
 }
 
@@ -83,7 +91,8 @@ async function perform(rt: Runtime, step: StepRecord, req: RecordHostRequest): P
 async function applied(rt: Runtime, step: StepRecord, workdir: string): Promise<Result<StepResult>> {
   const head = await headCommit(workdir);
   if (!head.ok) return fail("workdir_not_git", `Cannot read HEAD of ${workdir}: ${head.message}`);
-  if (head.value === step.commitBefore) return fail("apply_not_committed", `HEAD of ${workdir} is still ${head.value.slice(0, 12)}, the commit this step started from: the step is marked failed.`);
+  if (head.value === step.commitBefore)
+    return fail("apply_not_committed", `HEAD of ${workdir} is still ${head.value.slice(0, 12)}, the commit this step started from: the step is marked failed.`);
   rt.store.workflows.update(step.workflowId, { currentCommit: head.value }, rt.now());
   return ok({ commit: head.value, from: step.commitBefore });
 }

@@ -59,7 +59,8 @@ export function observedReport(run: ObservedRun): TestReport {
     duration_ms: run.durationMs,
     commit: run.commit,
     reported_by: "orchestrator",
-    provenance: "orchestrator-observed: commands and exit codes from the CLI's own event stream in an isolated worktree; a command the CLI did not report (codex omits sandbox-denied ones) is not in it, so this is not a claim that the whole suite ran",
+    provenance:
+      "orchestrator-observed: commands and exit codes from the CLI's own event stream in an isolated worktree; a command the CLI did not report (codex omits sandbox-denied ones) is not in it, so this is not a claim that the whole suite ran",
     observed: commands,
     claimed: run.claim.length > MAX_CLAIM ? run.claim.slice(0, MAX_CLAIM) : run.claim,
     changed_files: run.changedFiles,

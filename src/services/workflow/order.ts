@@ -79,7 +79,14 @@ export function reportOf(step: StepRecord | undefined): TestReport | undefined {
 }
 
 function isReport(value: unknown): value is TestReport {
-  return typeof value === "object" && value !== null && "status" in value && "commit" in value && typeof value.commit === "string" && (value.status === "pass" || value.status === "fail");
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "status" in value &&
+    "commit" in value &&
+    typeof value.commit === "string" &&
+    (value.status === "pass" || value.status === "fail")
+  );
 }
 
 function testPassed(step: StepRecord): boolean {

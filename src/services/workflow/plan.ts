@@ -54,12 +54,20 @@ export async function planStep(rt: Runtime, req: PlanStepRequest): Promise<Resul
   const snapshot = snapshotOf(wf);
   if (!snapshot) return fail("internal_error", `Workflow ${wf.id}'s snapshot cannot be read.`);
   const next = currentNext(rt, wf);
-  if (!("step" in next) || next.step !== req.step) return fail("wrong_step", `Workflow ${wf.id} expects ${"step" in next ? next.step : `nothing more (${next.end})`}, not ${req.step}.`);
+  if (!("step" in next) || next.step !== req.step)
+    return fail("wrong_step", `Workflow ${wf.id} expects ${"step" in next ? next.step : `nothing more (${next.end})`}, not ${req.step}.`);
   const binding = snapshot.bindings[req.step];
   const context = redact(req.context);
   const round = req.step === "fix" ? wf.round + 1 : wf.round;
   const findings = openFindings(latestReview(rt, wf.id)).map((f) => ({ id: f.id, severity: f.severity, claim: f.claim, location: f.location }));
-  const payload: PromptPayload = { step: req.step, round, goal: wf.goal, ...priorOutputs(rt.store.workflows.steps(wf.id)), ...(findings.length && (req.step === "fix" || req.step === "review") ? { open_findings: findings } : {}), context };
+  const payload: PromptPayload = {
+    step: req.step,
+    round,
+    goal: wf.goal,
+    ...priorOutputs(rt.store.workflows.steps(wf.id)),
+    ...(findings.length && (req.step === "fix" || req.step === "review") ? { open_findings: findings } : {}),
+    context,
+  };
   rt.store.workflows.cancelPlanned(wf.id, rt.now());
   if (binding.kind === "agents") return planReviewStep(rt, wf, binding, payload, context !== req.context, findings.length);
   const prompt = binding.kind === "agent" ? buildStepPrompt(binding.execution, payload) : JSON.stringify(payload);
@@ -69,24 +77,42 @@ export async function planStep(rt: Runtime, req: PlanStepRequest): Promise<Resul
   const id = newId(rt.now());
   const step = rt.store.workflows.addStep(
     {
-      id, workflowId: wf.id, step: req.step, round, executor: binding.kind,
+      id,
+      workflowId: wf.id,
+      step: req.step,
+      round,
+      executor: binding.kind,
       ...(binding.kind === "agent" ? { agentId: binding.agent, execution: binding.execution } : {}),
-      preview: { prompt }, context, promptSha256: promptSha,
-      token: { sha256: digest(token), binding: "" , expiresAt }, commitBefore: wf.currentCommit,
+      preview: { prompt },
+      context,
+      promptSha256: promptSha,
+      token: { sha256: digest(token), binding: "", expiresAt },
+      commitBefore: wf.currentCommit,
     },
     rt.now(),
   );
   rt.store.workflows.bind(step.id, bindToken(token, stepSnapshot(step)));
   return ok({
-    workflow_id: wf.id, step_id: id, step: req.step, round, executor: binding.kind,
+    workflow_id: wf.id,
+    step_id: id,
+    step: req.step,
+    round,
+    executor: binding.kind,
     ...(binding.kind === "agent" ? { agent: { id: binding.agent, backend: binding.backend, model: binding.model }, execution: binding.execution } : {}),
-    commit: wf.currentCommit, prompt_sha256: promptSha, context_chars: context.length, context_redacted: context !== req.context,
-    open_findings: findings.length, expires_at: new Date(expiresAt).toISOString(), token,
+    commit: wf.currentCommit,
+    prompt_sha256: promptSha,
+    context_chars: context.length,
+    context_redacted: context !== req.context,
+    open_findings: findings.length,
+    expires_at: new Date(expiresAt).toISOString(),
+    token,
   });
 }
 
 /** What a token approves: the step, its agent and mode, its round, the commit, and the prompt's hash. */
-export function stepSnapshot(step: Pick<StepRecord, "id" | "workflowId" | "step" | "round" | "executor" | "agentId" | "execution" | "commitBefore" | "promptSha256">): string {
+export function stepSnapshot(
+  step: Pick<StepRecord, "id" | "workflowId" | "step" | "round" | "executor" | "agentId" | "execution" | "commitBefore" | "promptSha256">,
+): string {
   return JSON.stringify([step.id, step.workflowId, step.step, step.round, step.executor, step.agentId, step.execution, step.commitBefore, step.promptSha256]);
 }
 
@@ -101,27 +127,72 @@ function priorOutputs(steps: readonly StepRecord[]): Pick<PromptPayload, "plan" 
   return { ...(plan ? { plan } : {}), ...(brief ? { brief } : {}) };
 }
 
-async function planReviewStep(rt: Runtime, wf: WorkflowRecord, binding: Extract<StepBinding, { kind: "agents" }>, payload: PromptPayload, redacted: boolean, findings: number): Promise<Result<StepPreview>> {
+async function planReviewStep(
+  rt: Runtime,
+  wf: WorkflowRecord,
+  binding: Extract<StepBinding, { kind: "agents" }>,
+  payload: PromptPayload,
+  redacted: boolean,
+  findings: number,
+): Promise<Result<StepPreview>> {
   const snapshot = snapshotOf(wf);
   const barred = snapshot ? barredBy(rt, wf, snapshot.policy.reviewPolicy) : [];
   const reviewers = binding.agents.filter((id) => {
     const agent = rt.config.agents[id];
     return agent && !barred.some((b) => sameExecution(agent, b.agent));
   });
-  if (reviewers.length === 0) return fail("mode_refused", `operator: ${barred.map((b) => `review_policy.${b.rule} (${b.agent.id})`).join(" and ")} leaves no reviewer: every bound reviewer runs the same model.`);
+  if (reviewers.length === 0)
+    return fail(
+      "mode_refused",
+      `operator: ${barred.map((b) => `review_policy.${b.rule} (${b.agent.id})`).join(" and ")} leaves no reviewer: every bound reviewer runs the same model.`,
+    );
   const patch = latestPatch(rt.store.workflows.steps(wf.id));
   const material = [{ text: payload.context || "(no context supplied)", label: "context" }, ...(patch ? [{ text: patch, label: "patch" }] : [])];
-  const plan = await planReview(rt, { goal: wf.goal, mode: reviewers.length === 1 ? "standard" : "deep", material, ...(payload.open_findings ? { context: JSON.stringify({ open_findings: payload.open_findings }) } : {}), reviewers }, snapshot?.host);
+  const plan = await planReview(
+    rt,
+    {
+      goal: wf.goal,
+      mode: reviewers.length === 1 ? "standard" : "deep",
+      material,
+      ...(payload.open_findings ? { context: JSON.stringify({ open_findings: payload.open_findings }) } : {}),
+      reviewers,
+    },
+    snapshot?.host,
+  );
   if (!plan.ok) return plan;
   const id = newId(rt.now());
   const expiresAt = Date.parse(plan.value.expires_at);
   rt.store.workflows.addStep(
-    { id, workflowId: wf.id, step: "review", round: wf.round, executor: "agents", preview: plan.value, context: payload.context, promptSha256: digest(JSON.stringify(material)), token: { sha256: digest(plan.value.token), binding: "review", expiresAt }, commitBefore: wf.currentCommit, reviewId: plan.value.review_id },
+    {
+      id,
+      workflowId: wf.id,
+      step: "review",
+      round: wf.round,
+      executor: "agents",
+      preview: plan.value,
+      context: payload.context,
+      promptSha256: digest(JSON.stringify(material)),
+      token: { sha256: digest(plan.value.token), binding: "review", expiresAt },
+      commitBefore: wf.currentCommit,
+      reviewId: plan.value.review_id,
+    },
     rt.now(),
   );
   return ok({
-    workflow_id: wf.id, step_id: id, step: asStep("review"), round: wf.round, executor: "agents", reviewers: plan.value.reviewers, review_id: plan.value.review_id,
-    commit: wf.currentCommit, prompt_sha256: digest(JSON.stringify(material)), context_chars: payload.context.length, context_redacted: redacted, open_findings: findings, expires_at: plan.value.expires_at, token: plan.value.token,
+    workflow_id: wf.id,
+    step_id: id,
+    step: asStep("review"),
+    round: wf.round,
+    executor: "agents",
+    reviewers: plan.value.reviewers,
+    review_id: plan.value.review_id,
+    commit: wf.currentCommit,
+    prompt_sha256: digest(JSON.stringify(material)),
+    context_chars: payload.context.length,
+    context_redacted: redacted,
+    open_findings: findings,
+    expires_at: plan.value.expires_at,
+    token: plan.value.token,
   });
 }
 
@@ -137,7 +208,10 @@ function barredBy(rt: Runtime, wf: WorkflowRecord, policy: WorkflowSnapshot["pol
   };
   const implementer = policy.differentFromImplementer ? agentOf(["implement", "fix"]) : undefined;
   const planner = policy.differentFromPlanner ? agentOf(["plan"]) : undefined;
-  return [...(implementer ? [{ rule: "different_from_implementer", agent: implementer }] : []), ...(planner ? [{ rule: "different_from_planner", agent: planner }] : [])];
+  return [
+    ...(implementer ? [{ rule: "different_from_implementer", agent: implementer }] : []),
+    ...(planner ? [{ rule: "different_from_planner", agent: planner }] : []),
+  ];
 }
 
 /** The patch the host last applied: what a review reads beside the context. */

@@ -8,9 +8,12 @@ import type { ExecutionMode } from "../../config/types.ts";
 import type { WorkflowStepName } from "../../config/workflow/types.ts";
 
 const CONTRACT: Record<ExecutionMode, string> = {
-  consultation: "You are one step of a workflow, consulted for an answer only: do not run tools, edit files or execute commands. Answer the step's task using only the payload below.",
-  patch: "You are the implementation step of a workflow and see no repository: only the payload below. Reply with the change as one unified diff (git diff format, paths relative to the repository root) in the answer field, and nothing that is not part of the diff there. Never invent a file you were not shown; if the payload is not enough, say so in uncertainties and give no diff.",
-  isolated_write: "You are the implementation step of a workflow, working in a throw-away copy of the repository (your cwd). Make the change by editing files there. Do not commit, do not create git repositories, and do not write outside the cwd: your edits are captured as a diff when you finish. End with a short summary of what you changed.",
+  consultation:
+    "You are one step of a workflow, consulted for an answer only: do not run tools, edit files or execute commands. Answer the step's task using only the payload below.",
+  patch:
+    "You are the implementation step of a workflow and see no repository: only the payload below. Reply with the change as one unified diff (git diff format, paths relative to the repository root) in the answer field, and nothing that is not part of the diff there. Never invent a file you were not shown; if the payload is not enough, say so in uncertainties and give no diff.",
+  isolated_write:
+    "You are the implementation step of a workflow, working in a throw-away copy of the repository (your cwd). Make the change by editing files there. Do not commit, do not create git repositories, and do not write outside the cwd: your edits are captured as a diff when you finish. End with a short summary of what you changed.",
 };
 
 export const EXECUTION_CONTRACT_VERSION = "orchestrate-execution-contract-v1";

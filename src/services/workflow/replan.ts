@@ -56,26 +56,51 @@ export function previewReplan(rt: Runtime, workflowId: string, steps: readonly W
   const decided = decide(rt, workflowId, steps, host);
   if (!decided.ok) return decided;
   const { wf, named, decisions } = decided.value;
-  const { token, expiresAt } = pending.issue((t) => ({ workflowId: wf.id, storePath: rt.store.path, binding: bindToken(t, replanSnapshot(wf.id, named, decisions)) }), rt.now());
-  const cancels = rt.store.workflows.steps(wf.id).filter((s) => s.status === "planned").map((s) => ({ step_id: s.id, step: s.step, round: s.round }));
+  const { token, expiresAt } = pending.issue(
+    (t) => ({ workflowId: wf.id, storePath: rt.store.path, binding: bindToken(t, replanSnapshot(wf.id, named, decisions)) }),
+    rt.now(),
+  );
+  const cancels = rt.store.workflows
+    .steps(wf.id)
+    .filter((s) => s.status === "planned")
+    .map((s) => ({ step_id: s.id, step: s.step, round: s.round }));
   return ok({ workflow_id: wf.id, steps: named, decisions, cancels, expires_at: new Date(expiresAt).toISOString(), token });
 }
 
 /** The second call: the token spent once, its decisions re-derived and compared, the person asked, then applied. */
-export async function applyReplan(rt: Runtime, workflowId: string, steps: readonly WorkflowStepName[], token: string, host: Host, approver: StepApprover | undefined): Promise<Result<ReplanApplied>> {
+export async function applyReplan(
+  rt: Runtime,
+  workflowId: string,
+  steps: readonly WorkflowStepName[],
+  token: string,
+  host: Host,
+  approver: StepApprover | undefined,
+): Promise<Result<ReplanApplied>> {
   // One use, whatever happens next: a refused or declined replan must not leave the token live.
   const found = pending.take(token, rt.now());
   if (!found || found.storePath !== rt.store.path || found.workflowId !== workflowId) {
-    return fail("invalid_token", `That replan token is unknown, already used, expired, or not workflow ${workflowId}'s (tokens last 30 minutes and belong to the server process that issued them); nothing was changed.`, "Call workflow_replan without a token for a new preview.");
+    return fail(
+      "invalid_token",
+      `That replan token is unknown, already used, expired, or not workflow ${workflowId}'s (tokens last 30 minutes and belong to the server process that issued them); nothing was changed.`,
+      "Call workflow_replan without a token for a new preview.",
+    );
   }
   const decided = decide(rt, workflowId, steps, host);
   if (!decided.ok) return decided;
   const { wf, named, decisions, next } = decided.value;
   if (!sameDigest(bindToken(token, replanSnapshot(wf.id, named, decisions)), found.binding)) {
-    return fail("invalid_token", `The routing that replan token approved is no longer what replanning ${named.join(", ")} would decide (the config, the steps named, or the workflow's bindings changed since the preview); nothing was changed.`, "Call workflow_replan without a token, show the new preview, and approve that one.");
+    return fail(
+      "invalid_token",
+      `The routing that replan token approved is no longer what replanning ${named.join(", ")} would decide (the config, the steps named, or the workflow's bindings changed since the preview); nothing was changed.`,
+      "Call workflow_replan without a token, show the new preview, and approve that one.",
+    );
   }
   const answer = approver ? await ask(approver, wf.id, decisions) : "accept";
-  if (answer !== "accept") return fail(answer === "decline" ? "replan_declined" : "approval_failed", `The replan of ${named.join(", ")} was not approved (${answer}); every step keeps its routing.`);
+  if (answer !== "accept")
+    return fail(
+      answer === "decline" ? "replan_declined" : "approval_failed",
+      `The replan of ${named.join(", ")} was not approved (${answer}); every step keeps its routing.`,
+    );
   const approval = approver ? "elicitation" : "token";
   // Re-checked at the moment of writing: a cancel or an end between preview and approval wins.
   const current = rt.store.workflows.get(wf.id);

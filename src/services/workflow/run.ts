@@ -111,7 +111,11 @@ function failStep<T>(rt: Runtime, step: StepRecord, error: Failure): Result<T> {
 async function approveReview(rt: Runtime, step: StepRecord, req: RunStepRequest, approver: StepApprover | undefined): Promise<Result<ReviewJobRequest>> {
   if (!step.reviewId) return fail("internal_error", `Review step ${step.id} has no review.`);
   const asker: Approver | undefined = approver ? { kind: "elicitation", ask: approver.ask } : undefined;
-  const approved = await approveRun(rt, { review_id: step.reviewId, token: req.token, ...(req.host_findings ? { host_findings: req.host_findings } : {}) }, asker);
+  const approved = await approveRun(
+    rt,
+    { review_id: step.reviewId, token: req.token, ...(req.host_findings ? { host_findings: req.host_findings } : {}) },
+    asker,
+  );
   if (!approved.ok) return approved;
   const { review_id, agents, secrets } = approved.value;
   return ok({ review_id, agents, secrets });
@@ -120,7 +124,12 @@ async function approveReview(rt: Runtime, step: StepRecord, req: RunStepRequest,
 async function reviewStep(rt: Runtime, review: ReviewJobRequest, signal: AbortSignal): Promise<Result<StepResult>> {
   const outcome = await runReviewers(rt, review, { signal, onProgress: () => {} });
   if (!outcome.ok) return { ok: false, error: outcome.error ?? { code: "internal_error", message: "The review did not finish." } };
-  return ok({ review_id: review.review_id, review_status: outcome.status, findings: outcome.findings.length, next: "Finalize the review through workflow_record_host_step(synthesize) with your synthesis." });
+  return ok({
+    review_id: review.review_id,
+    review_status: outcome.status,
+    findings: outcome.findings.length,
+    next: "Finalize the review through workflow_record_host_step(synthesize) with your synthesis.",
+  });
 }
 
 async function agentStep(rt: Runtime, step: StepRecord, signal: AbortSignal): Promise<Result<StepResult>> {
@@ -147,7 +156,11 @@ function snapshottedAgent(rt: Runtime, step: StepRecord): Result<AgentConfig> {
   const bindings = wf ? snapshotOf(wf)?.bindings : undefined;
   const binding = bindings ? Object.entries(bindings).find(([name]) => name === step.step)?.[1] : undefined;
   if (binding?.kind !== "agent" || binding.agent !== live.id) return ok(live);
-  if (binding.backend !== live.backend) return fail("mode_refused", `operator: ${live.id} now runs on ${live.backend}, but this workflow was started with it on ${binding.backend}; replan the step (workflow_replan) to use the new entry.`);
+  if (binding.backend !== live.backend)
+    return fail(
+      "mode_refused",
+      `operator: ${live.id} now runs on ${live.backend}, but this workflow was started with it on ${binding.backend}; replan the step (workflow_replan) to use the new entry.`,
+    );
   const { model: _live, ...rest } = live;
   return ok(binding.model === null ? rest : { ...rest, model: binding.model });
 }
@@ -169,12 +182,22 @@ function timeoutMs(rt: Runtime, step: StepRecord): number {
 async function answerStep(rt: Runtime, step: StepRecord, agent: AgentConfig, prompt: string, signal: AbortSignal): Promise<Result<StepResult>> {
   const cwd = join(tmpdir(), `orchestrate-workflow-${step.id}`);
   try {
-    const turn = await consultTurn(rt, { agent, contract: CONSULT_CONTRACT, traits: await answerTraits(rt, agent), prompt, cwd, deadline: rt.now() + timeoutMs(rt, step), signal });
+    const turn = await consultTurn(rt, {
+      agent,
+      contract: CONSULT_CONTRACT,
+      traits: await answerTraits(rt, agent),
+      prompt,
+      cwd,
+      deadline: rt.now() + timeoutMs(rt, step),
+      signal,
+    });
     if (!turn.content) return { ok: false, error: turn.error ?? { code: "bad_output", message: "No reply was produced." } };
     const answer = turn.content.answer;
-    if (step.execution !== "patch" || (step.step !== "implement" && step.step !== "fix")) return ok({ text: answer, uncertainties: turn.content.uncertainties });
+    if (step.execution !== "patch" || (step.step !== "implement" && step.step !== "fix"))
+      return ok({ text: answer, uncertainties: turn.content.uncertainties });
     const patch = extractPatch(answer);
-    if (!patch) return fail("no_patch", `${agent.id} replied without a diff${turn.content.uncertainties.length ? `: ${turn.content.uncertainties.join("; ")}` : ""}.`);
+    if (!patch)
+      return fail("no_patch", `${agent.id} replied without a diff${turn.content.uncertainties.length ? `: ${turn.content.uncertainties.join("; ")}` : ""}.`);
     return ok({ patch, summary: patchSummary(answer), mode: "patch" as const });
   } finally {
     rmSync(cwd, { recursive: true, force: true });
@@ -206,20 +229,32 @@ async function isolatedStep(rt: Runtime, step: StepRecord, agent: AgentConfig, p
   const after = await fingerprintTree(wf.workdir, { timeoutMs: 60_000, repo: before.repo });
   if (!after.ok || after.value !== before.value) {
     await removeWorktree(wt);
-    return fail("containment_breach", `${agent.id} (${agent.backend}) changed your checkout ${wf.workdir} while it worked in its worktree; the step failed and nothing was captured.`);
+    return fail(
+      "containment_breach",
+      `${agent.id} (${agent.backend}) changed your checkout ${wf.workdir} while it worked in its worktree; the step failed and nothing was captured.`,
+    );
   }
   if (attempt.failure) {
     await removeWorktree(wt);
     return { ok: false, error: attemptFailure(agent, attempt.failure, attempt.reason) };
   }
   if (step.step === "test") return observedTest(wt, attempt, wf.currentCommit);
-  return capture(wt, attempt.run.text, attempt.events.filter((e) => e.kind === "tool" && e.phase === "start").map((e) => (e.kind === "tool" ? `${e.name}${e.detail ? ` ${e.detail}` : ""}` : "")));
+  return capture(
+    wt,
+    attempt.run.text,
+    attempt.events.filter((e) => e.kind === "tool" && e.phase === "start").map((e) => (e.kind === "tool" ? `${e.name}${e.detail ? ` ${e.detail}` : ""}` : "")),
+  );
 }
 
 /** A capture that failed: the worktree then holds the only copy of what the step did, so it is kept, and named. */
 function keptWorktree(wt: Worktree, captured: Extract<Captured, { ok: false }>): Failure {
   const details = { worktree: wt.path };
-  if (captured.reason === "nested_repository") return { code: "nested_repository", message: `A git repository was created inside the worktree, so its work cannot travel as a patch; the worktree is kept at ${wt.path} (${captured.message}).`, details };
+  if (captured.reason === "nested_repository")
+    return {
+      code: "nested_repository",
+      message: `A git repository was created inside the worktree, so its work cannot travel as a patch; the worktree is kept at ${wt.path} (${captured.message}).`,
+      details,
+    };
   return { code: "worktree_failed", message: `Capturing the worktree at ${wt.path} failed; the worktree is kept there: ${captured.message}`, details };
 }
 
@@ -229,7 +264,15 @@ async function capture(wt: Worktree, summary: string, commands: string[]): Promi
   await removeWorktree(wt);
   if (!captured.patch.trim()) return fail("no_patch", "The agent finished without changing any file in its worktree.");
   // The diff is the record; the model's summary and its (knowingly incomplete) command list are descriptions beside it.
-  return ok({ patch: captured.patch, files: captured.files, ignored: captured.ignored, summary, commands, mode: "isolated_write" as const, baseline: wt.baseline });
+  return ok({
+    patch: captured.patch,
+    files: captured.files,
+    ignored: captured.ignored,
+    summary,
+    commands,
+    mode: "isolated_write" as const,
+    baseline: wt.baseline,
+  });
 }
 
 /**
@@ -237,12 +280,18 @@ async function capture(wt: Worktree, summary: string, commands: string[]): Promi
  * worktree goes only once captured: a nested repository (or any capture failure) keeps it, named in
  * the step's error, as on the implement and fix path.
  */
-async function observedTest(wt: Worktree, attempt: { run: { text: string }; events: AgentEvent[]; durationMs: number }, commit: string): Promise<Result<StepResult>> {
+async function observedTest(
+  wt: Worktree,
+  attempt: { run: { text: string }; events: AgentEvent[]; durationMs: number },
+  commit: string,
+): Promise<Result<StepResult>> {
   const captured = await captureWorktree(wt);
   if (!captured.ok) return { ok: false, error: keptWorktree(wt, captured) };
   await removeWorktree(wt);
   const changedFiles = captured.files.map((f) => f.path);
-  return ok({ report: observedReport({ events: attempt.events, claim: attempt.run.text, cwd: wt.path, commit, durationMs: attempt.durationMs, changedFiles }) });
+  return ok({
+    report: observedReport({ events: attempt.events, claim: attempt.run.text, cwd: wt.path, commit, durationMs: attempt.durationMs, changedFiles }),
+  });
 }
 
 function attemptFailure(agent: AgentConfig, failure: string, reason: string): Failure {

@@ -23,7 +23,15 @@ export interface WorkflowSnapshot {
   host: Host;
 }
 
-export function resolveSnapshot(config: Config, adapters: Record<string, Adapter>, wf: WorkflowConfig, host: Host, overrides: Record<string, Record<string, unknown>> = {}, only?: readonly WorkflowStepName[], prior?: WorkflowSnapshot): Result<WorkflowSnapshot> {
+export function resolveSnapshot(
+  config: Config,
+  adapters: Record<string, Adapter>,
+  wf: WorkflowConfig,
+  host: Host,
+  overrides: Record<string, Record<string, unknown>> = {},
+  only?: readonly WorkflowStepName[],
+  prior?: WorkflowSnapshot,
+): Result<WorkflowSnapshot> {
   const bindings: Partial<Record<WorkflowStepName, StepBinding>> = { ...(prior?.bindings ?? {}) };
   for (const step of WORKFLOW_STEPS) {
     if (only && !only.includes(step) && prior) continue;
@@ -35,7 +43,16 @@ export function resolveSnapshot(config: Config, adapters: Record<string, Adapter
   }
   const complete = completeBindings(bindings);
   if (!complete) return fail("internal_error", "A workflow step was left without a binding.");
-  return ok({ bindings: complete, policy: prior?.policy ?? { maxFixRounds: wf.maxFixRounds, advanceOnFailedTest: wf.advanceOnFailedTest, executionTimeoutSec: wf.executionTimeoutSec, reviewPolicy: wf.reviewPolicy }, host });
+  return ok({
+    bindings: complete,
+    policy: prior?.policy ?? {
+      maxFixRounds: wf.maxFixRounds,
+      advanceOnFailedTest: wf.advanceOnFailedTest,
+      executionTimeoutSec: wf.executionTimeoutSec,
+      reviewPolicy: wf.reviewPolicy,
+    },
+    host,
+  });
 }
 
 function completeBindings(b: Partial<Record<WorkflowStepName, StepBinding>>): Record<WorkflowStepName, StepBinding> | undefined {
@@ -52,16 +69,30 @@ function isComplete(b: Partial<Record<WorkflowStepName, StepBinding>>): b is Rec
   return WORKFLOW_STEPS.every((s) => b[s] !== undefined);
 }
 
-function declaredBinding(config: Config, step: WorkflowStepName, wf: WorkflowConfig, overrides: Record<string, Record<string, unknown>>): Result<WorkflowBinding | undefined> {
+function declaredBinding(
+  config: Config,
+  step: WorkflowStepName,
+  wf: WorkflowConfig,
+  overrides: Record<string, Record<string, unknown>>,
+): Result<WorkflowBinding | undefined> {
   const raw = overrides[step];
   if (raw === undefined) return ok(wf.bindings[step]);
   const checked = checkBinding(step, raw, config.agents);
   return checked.ok ? ok(checked.binding) : fail("invalid_arguments", `bindings.${step}: ${checked.message}`);
 }
 
-function bindStep(config: Config, adapters: Record<string, Adapter>, step: WorkflowStepName, binding: WorkflowBinding | undefined, host: Host): Result<StepBinding> {
+function bindStep(
+  config: Config,
+  adapters: Record<string, Adapter>,
+  step: WorkflowStepName,
+  binding: WorkflowBinding | undefined,
+  host: Host,
+): Result<StepBinding> {
   // Unbound steps are the host's — except review, whose product only the review service writes.
-  if (!binding) return step === "review" ? fail("review_unbound", "The workflow's review step is bound to no reviewers, and a review cannot be the host's; nothing was started.") : ok({ kind: "host" });
+  if (!binding)
+    return step === "review"
+      ? fail("review_unbound", "The workflow's review step is bound to no reviewers, and a review cannot be the host's; nothing was started.")
+      : ok({ kind: "host" });
   if (binding.kind === "host") return ok(binding);
   if (binding.kind === "agents") return ok({ kind: "agents", agents: [...binding.agents] });
   const picked = pickConsultAgent(config, host, STEP_CAPABILITY[step], binding.agent);
@@ -82,8 +113,10 @@ export function modeRefusal(agent: AgentConfig, adapters: Record<string, Adapter
   const adapter = adapters[agent.backend];
   const writes = adapter ? drivenFacts(adapter, agent.transport).writes : undefined;
   const name = adapter ? drivenName(adapter, agent) : agent.backend;
-  if (mode === "isolated_write" && !writes?.isolatedWrite) return `backend: ${name} cannot be contained for isolated_write (${writes?.why ?? "unknown backend"})`;
-  if (mode === "isolated_write" && step === "test" && writes?.commandsDenied) return `backend: ${name} cannot run a test step's commands contained, so nothing would be observed (${writes.commandsDenied}); bind test to the host or to an agent whose contained runs report exit codes`;
+  if (mode === "isolated_write" && !writes?.isolatedWrite)
+    return `backend: ${name} cannot be contained for isolated_write (${writes?.why ?? "unknown backend"})`;
+  if (mode === "isolated_write" && step === "test" && writes?.commandsDenied)
+    return `backend: ${name} cannot run a test step's commands contained, so nothing would be observed (${writes.commandsDenied}); bind test to the host or to an agent whose contained runs report exit codes`;
   if (mode === "patch" && !writes?.patch) return `backend: ${name} cannot run patch mode (${writes?.why ?? "unknown backend"})`;
   return undefined;
 }

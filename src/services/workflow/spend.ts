@@ -9,7 +9,13 @@ export interface StepApprover {
   ask: (question: string) => Promise<"accept" | "decline" | "failed">;
 }
 
-export async function spendStep(rt: Runtime, workflowId: string, stepId: string, token: string, approver: StepApprover | undefined): Promise<Result<StepRecord & { approvedBy: "elicitation" | "token" }>> {
+export async function spendStep(
+  rt: Runtime,
+  workflowId: string,
+  stepId: string,
+  token: string,
+  approver: StepApprover | undefined,
+): Promise<Result<StepRecord & { approvedBy: "elicitation" | "token" }>> {
   const wf = rt.store.workflows.get(workflowId);
   if (!wf) return fail("unknown_workflow", `No workflow "${workflowId}" is stored here.`);
   if (wf.status !== "active") return fail("workflow_wrong_state", `Workflow ${wf.id} is ${wf.status}.`);
@@ -26,7 +32,11 @@ export async function spendStep(rt: Runtime, workflowId: string, stepId: string,
     return fail("invalid_token", `Step ${stepId}'s token is not bound to what was previewed; nothing ran.`);
   }
   if (!approver || step.tokenBinding === "review") return ok({ ...step, approvedBy: "token" });
-  const answer = await approver.ask(`Run workflow step ${step.step} (round ${step.round})${step.agentId ? ` with ${step.agentId} in ${step.execution} mode` : " as the host"}? Context: ${step.context?.length ?? 0} characters; prompt sha256 ${step.promptSha256.slice(0, 12)}.`).catch(() => "failed" as const);
+  const answer = await approver
+    .ask(
+      `Run workflow step ${step.step} (round ${step.round})${step.agentId ? ` with ${step.agentId} in ${step.execution} mode` : " as the host"}? Context: ${step.context?.length ?? 0} characters; prompt sha256 ${step.promptSha256.slice(0, 12)}.`,
+    )
+    .catch(() => "failed" as const);
   if (answer === "accept") return ok({ ...step, approvedBy: "elicitation" });
   rt.store.workflows.finishStep(step.id, { status: "cancelled", errorCode: "step_declined", errorMessage: answer }, rt.now());
   return fail(answer === "decline" ? "step_declined" : "approval_failed", `Step ${step.step} was not approved (${answer}); nothing ran.`);

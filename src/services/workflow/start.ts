@@ -21,7 +21,11 @@ export interface StartRequest {
   allow_dirty?: boolean;
 }
 
-export async function startWorkflow(rt: Runtime, req: StartRequest, host: Host): Promise<Result<{ workflow_id: string; commit: string; snapshot: WorkflowSnapshot }>> {
+export async function startWorkflow(
+  rt: Runtime,
+  req: StartRequest,
+  host: Host,
+): Promise<Result<{ workflow_id: string; commit: string; snapshot: WorkflowSnapshot }>> {
   const wfConfig = rt.config.consult.workflow;
   if (!wfConfig) return fail("workflows_not_configured", "The config has no consult.workflow block.");
   const roots = wfConfig.roots.length > 0 ? wfConfig.roots.map((r) => expandHome(r, rt.env)) : rt.roots;
@@ -32,8 +36,13 @@ export async function startWorkflow(rt: Runtime, req: StartRequest, host: Host):
   const head = await headCommit(cwd.value);
   if (!head.ok) return fail("workdir_not_git", `${cwd.value} is not a git repository with a commit: ${head.message}`);
   if (!req.allow_dirty) {
-    const status = await runGit(cwd.value, ["--no-optional-locks", "status", "--porcelain", "-uall"], { timeoutMs: 60_000, maxBytes: 1 << 20, env: gitEnv(process.env) });
-    if (!status.ok || status.value.trim() !== "") return fail("workdir_dirty", `${cwd.value} has uncommitted changes${status.ok ? `: ${status.value.trim().split("\n").slice(0, 5).join(", ")}` : ""}.`);
+    const status = await runGit(cwd.value, ["--no-optional-locks", "status", "--porcelain", "-uall"], {
+      timeoutMs: 60_000,
+      maxBytes: 1 << 20,
+      env: gitEnv(process.env),
+    });
+    if (!status.ok || status.value.trim() !== "")
+      return fail("workdir_dirty", `${cwd.value} has uncommitted changes${status.ok ? `: ${status.value.trim().split("\n").slice(0, 5).join(", ")}` : ""}.`);
   }
   const id = newId(rt.now());
   rt.store.workflows.create({ id, goal: req.goal, workdir: cwd.value, commit: head.value, snapshot: snapshot.value, now: rt.now() });
@@ -55,4 +64,3 @@ export function deleteWorkflow(rt: Runtime, workflowId: string): Result<{ workfl
   if (out === "running") return fail("still_running", `Workflow ${workflowId} has a step running; cancel it or wait.`);
   return ok({ workflow_id: workflowId, deleted: true });
 }
-

@@ -10,12 +10,22 @@ export function snapshotOf(wf: WorkflowRecord): WorkflowSnapshot | undefined {
 }
 
 function isSnapshot(value: unknown): value is WorkflowSnapshot {
-  return typeof value === "object" && value !== null && "bindings" in value && "policy" in value && "host" in value && typeof value.bindings === "object" && typeof value.policy === "object";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    "bindings" in value &&
+    "policy" in value &&
+    "host" in value &&
+    typeof value.bindings === "object" &&
+    typeof value.policy === "object"
+  );
 }
 
 /** The review row of the workflow's latest review step: findings are read from there, never copied into workflow storage. */
 export function latestReview(rt: Runtime, workflowId: string): ReviewRecord | undefined {
-  const step = [...rt.store.workflows.steps(workflowId)].reverse().find((s) => s.step === "review" && s.reviewId && s.status !== "planned" && s.status !== "cancelled");
+  const step = [...rt.store.workflows.steps(workflowId)]
+    .reverse()
+    .find((s) => s.step === "review" && s.reviewId && s.status !== "planned" && s.status !== "cancelled");
   return step?.reviewId ? rt.store.reviews.get(step.reviewId) : undefined;
 }
 

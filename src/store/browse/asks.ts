@@ -70,7 +70,13 @@ export function askListSql(filter: Pick<AskListFilter, "status" | "capability">)
 
 export function listAsks(db: Database, filter: AskListFilter, headChars: number): Page<AskListRow> {
   const limit = clampLimit(filter.limit);
-  const params: Params = { before: filter.before ?? null, limit: limit + 1, head: headChars, ...(filter.status ? { status: filter.status } : {}), ...(filter.capability ? { capability: filter.capability } : {}) };
+  const params: Params = {
+    before: filter.before ?? null,
+    limit: limit + 1,
+    head: headChars,
+    ...(filter.status ? { status: filter.status } : {}),
+    ...(filter.capability ? { capability: filter.capability } : {}),
+  };
   const rows = db.query<AskListSql, Params>(askListSql(filter)).all(params);
   return paged(rows, limit, toRow, (r) => r.id);
 }

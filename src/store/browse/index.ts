@@ -177,14 +177,24 @@ export function createBrowseStore(db: Database): BrowseStore {
   return {
     runs(filter = {}) {
       const limit = clampLimit(filter.limit);
-      const params: Params = { ...filterParams({ status: filter.status, tool: filter.tool, tier: filter.tier, agent: filter.agent }), before: filter.before ?? null, limit: limit + 1, head: HEAD_CHARS };
+      const params: Params = {
+        ...filterParams({ status: filter.status, tool: filter.tool, tier: filter.tier, agent: filter.agent }),
+        before: filter.before ?? null,
+        limit: limit + 1,
+        head: HEAD_CHARS,
+      };
       const rows = db.query<RunListSql, Params>(runListSql(filter)).all(params);
       return paged(rows, limit, toRunRow, (r) => r.id);
     },
 
     consultations(filter = {}) {
       const limit = clampLimit(filter.limit);
-      const params: Params = { ...filterParams({ agent: filter.agent, status: filter.status }), before: filter.before ?? null, limit: limit + 1, head: HEAD_CHARS };
+      const params: Params = {
+        ...filterParams({ agent: filter.agent, status: filter.status }),
+        before: filter.before ?? null,
+        limit: limit + 1,
+        head: HEAD_CHARS,
+      };
       const rows = db.query<ConsultationListSql, Params>(consultationListSql(filter)).all(params);
       return paged(rows, limit, toConsultationRow, (r) => r.id);
     },
@@ -242,5 +252,14 @@ function toConsultationRow(r: ConsultationListSql): ConsultationListRow {
 }
 
 function toJobRow(r: JobListSql): JobListRow {
-  return { id: r.id, kind: r.kind, status: r.status, progress: r.progress, errorCode: r.error_code, createdAt: r.created_at, updatedAt: r.updated_at, ref: r.ref };
+  return {
+    id: r.id,
+    kind: r.kind,
+    status: r.status,
+    progress: r.progress,
+    errorCode: r.error_code,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    ref: r.ref,
+  };
 }

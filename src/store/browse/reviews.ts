@@ -45,7 +45,16 @@ export function listReviews(db: Database, filter: ReviewListFilter): Page<Review
   // Reviewers in their planned order, one primary-key lookup per review shown (an ordered subquery
   // in the listing's SQL sorted each review's reviewers in a temporary b-tree).
   const reviewers = db.query<{ agent_id: string }, { id: string }>(`SELECT agent_id FROM review_reviewers WHERE review_id = $id ORDER BY n`);
-  return paged(rows, limit, (r) => toRow(r, reviewers.all({ id: r.id }).map((x) => x.agent_id)), (r) => r.id);
+  return paged(
+    rows,
+    limit,
+    (r) =>
+      toRow(
+        r,
+        reviewers.all({ id: r.id }).map((x) => x.agent_id),
+      ),
+    (r) => r.id,
+  );
 }
 
 function toRow(r: ReviewListSql, reviewers: string[]): ReviewListRow {

@@ -54,4 +54,3 @@ export function jobListSql(filter: Given<"status" | "kind">, refSql: string): st
   FROM jobs j ${whereAll(where)}
   ORDER BY j.created_at DESC, j.id DESC LIMIT $limit`;
 }
-

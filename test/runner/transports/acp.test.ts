@@ -40,10 +40,21 @@ function world(): { cwd: string; records: string } {
 }
 
 function acpAgent(extra: Partial<AgentConfig> = {}): AgentConfig {
-  return agent("q", "acp", { provider: "fake", transport: "acp", command: join(FAKES_DIR, "acp"), commandArgs: ["--acp"], model: undefined, ...extra } as Partial<AgentConfig>);
+  return agent("q", "acp", {
+    provider: "fake",
+    transport: "acp",
+    command: join(FAKES_DIR, "acp"),
+    commandArgs: ["--acp"],
+    model: undefined,
+    ...extra,
+  } as Partial<AgentConfig>);
 }
 
-async function attempt(mode: RunRequest["mode"], env: Record<string, string>, opts: { agent?: AgentConfig; adapter?: Adapter; resume?: string; signal?: AbortSignal; timeoutMs?: number; model?: string } = {}) {
+async function attempt(
+  mode: RunRequest["mode"],
+  env: Record<string, string>,
+  opts: { agent?: AgentConfig; adapter?: Adapter; resume?: string; signal?: AbortSignal; timeoutMs?: number; model?: string } = {},
+) {
   const w = world();
   const result = await runAttempt({
     agent: opts.agent ?? acpAgent(),
@@ -55,7 +66,10 @@ async function attempt(mode: RunRequest["mode"], env: Record<string, string>, op
     fingerprint: mode === "route",
     ...(opts.signal ? { signal: opts.signal } : {}),
   });
-  const received = (): Received[] => readdirSync(w.records).filter((f) => /^acp-\d+\.json$/.test(f)).flatMap((f) => (JSON.parse(readFileSync(join(w.records, f), "utf8")) as { received: Received[] }).received);
+  const received = (): Received[] =>
+    readdirSync(w.records)
+      .filter((f) => /^acp-\d+\.json$/.test(f))
+      .flatMap((f) => (JSON.parse(readFileSync(join(w.records, f), "utf8")) as { received: Received[] }).received);
   return { result, received, w };
 }
 
@@ -69,7 +83,10 @@ describe("acp transport: one conversation per attempt", () => {
     const methods = received().map((m) => m.method);
     expect(methods.slice(0, 3)).toEqual(["initialize", "session/new", "session/prompt"]);
     expect(received()[1]?.params).toEqual({ cwd: w.cwd, mcpServers: [] });
-    expect(received()[0]?.params).toMatchObject({ protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false } });
+    expect(received()[0]?.params).toMatchObject({
+      protocolVersion: 1,
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+    });
     expect(liveCount()).toBe(0);
   });
 
@@ -96,7 +113,9 @@ describe("acp transport: policy through the protocol", () => {
     expect(result.failure).toBe("task_failed");
     expect(readFileSync(join(w.cwd, "README.md"), "utf8")).toBe("# demo\n");
     // Whatever reached the agent, nothing was allowed.
-    expect(received().find((m) => m.method === "permission-answer")?.params ?? { outcome: { outcome: "none" } }).not.toMatchObject({ outcome: { optionId: "allow" } });
+    expect(received().find((m) => m.method === "permission-answer")?.params ?? { outcome: { outcome: "none" } }).not.toMatchObject({
+      outcome: { optionId: "allow" },
+    });
   });
 
   test("answer-only ends the turn on an acting tool call the agent never asked about, before it lands", async () => {
@@ -191,7 +210,9 @@ describe("acp transport: cancel, resume, model", () => {
     });
     const result = await running;
     expect(result.failure).toBe("cancelled");
-    const recs = readdirSync(w.records).filter((f) => /^acp-\d+\.json$/.test(f)).flatMap((f) => (JSON.parse(readFileSync(join(w.records, f), "utf8")) as { received: Received[] }).received);
+    const recs = readdirSync(w.records)
+      .filter((f) => /^acp-\d+\.json$/.test(f))
+      .flatMap((f) => (JSON.parse(readFileSync(join(w.records, f), "utf8")) as { received: Received[] }).received);
     expect(recs.some((m) => m.method === "session/cancel")).toBe(true);
     expect(liveCount()).toBe(0);
   });

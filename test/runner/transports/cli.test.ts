@@ -24,7 +24,13 @@ function script(body: string): string {
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: tmpdir() };
 const route: RunRequest = { mode: "route", prompt: "p", cwd: tmpdir() };
 /** Runs the prompt as a shell command, so a test sees what the child got. */
-const shAdapter: Adapter = { ...claudeAdapter, preflight: false, invocation: (r) => ({ args: ["-c", r.prompt], stdin: "from stdin", env: { ADDED: "1" } }), mcpConfigFiles: undefined, variant: undefined };
+const shAdapter: Adapter = {
+  ...claudeAdapter,
+  preflight: false,
+  invocation: (r) => ({ args: ["-c", r.prompt], stdin: "from stdin", env: { ADDED: "1" } }),
+  mcpConfigFiles: undefined,
+  variant: undefined,
+};
 
 function prepare(adapter: Adapter, command: string, more: Partial<PrepareInput> = {}): Promise<Prepared> {
   return cliTransport.prepare({ agent: agent("a", "claude", { command }), adapter, request: route, env, ...more });
@@ -32,13 +38,29 @@ function prepare(adapter: Adapter, command: string, more: Partial<PrepareInput> 
 
 describe("cli transport: prepare", () => {
   test("a command found nowhere is not_installed, named", async () => {
-    expect(await prepare(shAdapter, "orchestrate-no-such-cli")).toEqual({ ok: false, failure: "not_installed", reason: "orchestrate-no-such-cli was not found on PATH or in the usual install locations" });
+    expect(await prepare(shAdapter, "orchestrate-no-such-cli")).toEqual({
+      ok: false,
+      failure: "not_installed",
+      reason: "orchestrate-no-such-cli was not found on PATH or in the usual install locations",
+    });
   });
 
   test("a build the backend refuses is not_installed with its message, never run", async () => {
     const cli = script('[ "$1" = --version ] && echo "cli 0.9" && exit 0; echo RAN; exit 0');
-    const adapter: Adapter = { ...shAdapter, variant: { argv: ["--version"], read: (o) => (o.stdout.includes("0.9") ? "old" : "new"), traits: (v) => (v === "old" ? { refuse: "cli 0.9 writes nothing to a pipe; install 1.0 or later" } : {}) } };
-    expect(await prepare(adapter, cli)).toEqual({ ok: false, failure: "not_installed", reason: "cli 0.9 writes nothing to a pipe; install 1.0 or later", target: cli });
+    const adapter: Adapter = {
+      ...shAdapter,
+      variant: {
+        argv: ["--version"],
+        read: (o) => (o.stdout.includes("0.9") ? "old" : "new"),
+        traits: (v) => (v === "old" ? { refuse: "cli 0.9 writes nothing to a pipe; install 1.0 or later" } : {}),
+      },
+    };
+    expect(await prepare(adapter, cli)).toEqual({
+      ok: false,
+      failure: "not_installed",
+      reason: "cli 0.9 writes nothing to a pipe; install 1.0 or later",
+      target: cli,
+    });
   });
 
   test("the installed build completes the request", async () => {
@@ -56,7 +78,12 @@ describe("cli transport: prepare", () => {
 
   test("the pre-flight asks the installed build's own probe, with the agent's env", async () => {
     const cli = script('[ "$1" = --version ] && echo "cli 1.5" && exit 0; [ "$1" = check ] && [ "$TOKEN_HOME" = agent ] && exit 0; exit 1');
-    const adapter: Adapter = { ...shAdapter, preflight: true, probes: { ...shAdapter.probes, auth: ["auth", "status"] }, variant: { argv: ["--version"], read: () => "one-five", traits: () => ({ probes: { ...shAdapter.probes, auth: ["check"] } }) } };
+    const adapter: Adapter = {
+      ...shAdapter,
+      preflight: true,
+      probes: { ...shAdapter.probes, auth: ["auth", "status"] },
+      variant: { argv: ["--version"], read: () => "one-five", traits: () => ({ probes: { ...shAdapter.probes, auth: ["check"] } }) },
+    };
     const prepared = await prepare(adapter, cli, { agent: agent("a", "claude", { command: cli, env: { TOKEN_HOME: "agent" } }) });
     expect(prepared.ok).toBe(true);
   });
@@ -65,7 +92,10 @@ describe("cli transport: prepare", () => {
     const home = mkdtempSync(join(tmpdir(), "orch-mcp-"));
     writeFileSync(join(home, "mcp.json"), JSON.stringify({ servers: { mine: {}, orchestrate: {} } }));
     const seenCwd: (string | undefined)[] = [];
-    const adapter: Adapter = { ...shAdapter, mcpConfigFiles: (ctx) => (seenCwd.push(ctx.cwd), [{ path: join(home, "mcp.json"), format: "json", key: "servers" }]) };
+    const adapter: Adapter = {
+      ...shAdapter,
+      mcpConfigFiles: (ctx) => (seenCwd.push(ctx.cwd), [{ path: join(home, "mcp.json"), format: "json", key: "servers" }]),
+    };
     const cli = script("exit 0");
     const routed = await prepare(adapter, cli);
     expect(routed.ok && routed.request.disableMcpServers).toEqual(["mine", "orchestrate"]);

@@ -36,7 +36,12 @@ const base = `http://127.0.0.1:${server.port}`;
 afterAll(() => server.stop(true));
 
 function run(path: string, io: { timeoutMs?: number; stallMs?: number; signal?: AbortSignal; onLine?: (line: string) => void } = {}) {
-  return httpChannel({ url: `${base}${path}`, headers: { "content-type": "application/json" }, body: "{}" }).run({ timeoutMs: io.timeoutMs ?? 5000, ...(io.stallMs ? { stallMs: io.stallMs } : {}), signal: io.signal ?? new AbortController().signal, onLine: io.onLine ?? (() => undefined) });
+  return httpChannel({ url: `${base}${path}`, headers: { "content-type": "application/json" }, body: "{}" }).run({
+    timeoutMs: io.timeoutMs ?? 5000,
+    ...(io.stallMs ? { stallMs: io.stallMs } : {}),
+    signal: io.signal ?? new AbortController().signal,
+    onLine: io.onLine ?? (() => undefined),
+  });
 }
 
 describe("the http transport", () => {
@@ -75,7 +80,11 @@ describe("the http transport", () => {
   });
 
   test("no server: no response, a short reason, nothing about the request", async () => {
-    const end = await httpChannel({ url: "http://127.0.0.1:1/v1/chat/completions", headers: { authorization: "Bearer sk-secret-123" }, body: "{}" }).run({ timeoutMs: 2000, signal: new AbortController().signal, onLine: () => undefined });
+    const end = await httpChannel({ url: "http://127.0.0.1:1/v1/chat/completions", headers: { authorization: "Bearer sk-secret-123" }, body: "{}" }).run({
+      timeoutMs: 2000,
+      signal: new AbortController().signal,
+      onLine: () => undefined,
+    });
     expect(end).toMatchObject({ endReason: "spawn_failed", status: null });
     expect(end.startError).toBeString();
     expect(JSON.stringify(end)).not.toContain("sk-secret");

@@ -22,12 +22,18 @@ describe("argv limits (Linux execve)", () => {
     expect(argvFits(["x".repeat(MAX_ARG_STRLEN)], {}).ok).toBe(false);
     // 50 000 three-byte characters are 150 000 bytes.
     expect(argvFits(["€".repeat(50_000)], {}).ok).toBe(false);
-    expect(argvFits(Array.from({ length: 40 }, () => "y".repeat(60_000)), {})).toMatchObject({ ok: false, why: expect.stringContaining("ARG_MAX") });
+    expect(
+      argvFits(
+        Array.from({ length: 40 }, () => "y".repeat(60_000)),
+        {},
+      ),
+    ).toMatchObject({ ok: false, why: expect.stringContaining("ARG_MAX") });
   });
 });
 
 describe("cli transport: a prompt that does not fit is refused unspawned", () => {
-  const prepare = (prompt: string) => cliTransport.prepare({ agent: agent("g", "grok"), adapter: grokAdapter, request: { mode: "route", prompt, cwd: tmpdir() }, env });
+  const prepare = (prompt: string) =>
+    cliTransport.prepare({ agent: agent("g", "grok"), adapter: grokAdapter, request: { mode: "route", prompt, cwd: tmpdir() }, env });
 
   test("300 KiB to community grok (argv only): prompt_too_large, named, with the sizes", async () => {
     const refused = await prepare("p".repeat(300 * 1024));

@@ -30,7 +30,9 @@ function capabilityNames(raw: RawConfig | undefined): string[] {
     const served = new Set(listOf(blockAt(raw, "model_list")).map((entry) => blockAt({ entry }, "entry", "model_name")));
     return keysOf(blockAt(raw, "capabilities")).filter((name) => served.has(name) && NAME.test(name));
   }
-  return keysOf(blockAt(raw, "ask", "capabilities")).filter((name) => NAME.test(name) && listOf(blockAt(raw, "ask", "capabilities", name, "deployments")).length > 0);
+  return keysOf(blockAt(raw, "ask", "capabilities")).filter(
+    (name) => NAME.test(name) && listOf(blockAt(raw, "ask", "capabilities", name, "deployments")).length > 0,
+  );
 }
 
 /** The limits as the service will enforce them: configured (when sane), else the defaults. */

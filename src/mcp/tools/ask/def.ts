@@ -24,12 +24,14 @@ export const askTools = [
     // tools/list shows the configured capabilities as an enum and the configured size limits.
     advertise: advertiseAsk,
     // Refusals before the handler (unknown or malformed arguments) come back in the envelope too.
-    refusal: async (failure, args) => (await handlers()).askRefusal(typeof args === "object" && args !== null && "capability" in args ? args.capability : undefined, failure),
+    refusal: async (failure, args) =>
+      (await handlers()).askRefusal(typeof args === "object" && args !== null && "capability" in args ? args.capability : undefined, failure),
   }),
   defineTool({
     name: "list_capabilities",
     group: "ask",
-    description: "What each ask capability is for, the deployments behind it (and which are cooling down), where it falls back, and the request limits. Sends nothing.",
+    description:
+      "What each ask capability is for, the deployments behind it (and which are cooling down), where it falls back, and the request limits. Sends nothing.",
     annotations: { title: "List ask capabilities", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     schemas: async () => {
       const s = await schema();

@@ -6,7 +6,9 @@
 import type { AskEnvelope, CapabilityListing } from "../../../services/ask/index.ts";
 
 export function formatAsk(e: AskEnvelope): string {
-  const served = e.model_used ? `${e.capability_requested} → ${e.model_used}${e.fallback_used ? " (fallback: not the first choice)" : ""}` : e.capability_requested;
+  const served = e.model_used
+    ? `${e.capability_requested} → ${e.model_used}${e.fallback_used ? " (fallback: not the first choice)" : ""}`
+    : e.capability_requested;
   const usage = e.usage ? ` · ${e.usage.total_tokens} tokens${e.usage.cost_usd !== undefined ? ` · $${e.usage.cost_usd.toFixed(6)}` : ""}` : "";
   const head = `${served} · finish ${e.finish_reason ?? "none"} · ${e.latency_ms} ms${usage}`;
   if (!e.ok) return head;
@@ -23,6 +25,8 @@ export function formatCapabilities(l: CapabilityListing): string {
     return `- ${c.name}: ${c.description || "(no description)"}\n  deployments (${c.strategy}): ${deployments}${fallbacks}`;
   });
   const b = l.limits;
-  lines.push(`Limits: ${b.request_timeout_s} s per request (retries, fallbacks and repairs included) · prompt ≤ ${b.max_prompt_chars} chars · system ≤ ${b.max_system_chars} · context ≤ ${b.max_context_chars} · response_schema ≤ ${b.max_schema_chars} · max_output_tokens ≤ ${b.max_output_tokens} · ${b.schema_repair_attempts} repair turn(s)`);
+  lines.push(
+    `Limits: ${b.request_timeout_s} s per request (retries, fallbacks and repairs included) · prompt ≤ ${b.max_prompt_chars} chars · system ≤ ${b.max_system_chars} · context ≤ ${b.max_context_chars} · response_schema ≤ ${b.max_schema_chars} · max_output_tokens ≤ ${b.max_output_tokens} · ${b.schema_repair_attempts} repair turn(s)`,
+  );
   return lines.join("\n");
 }

@@ -17,7 +17,11 @@ export async function ask(input: typeof askInput.infer, ctx: ToolContext): Promi
   const rt = await getRuntime(process.env);
   if (!rt.ok) return askRefusal(input.capability, runtimeFailure(rt.error));
   const ceilingMs = syncBudgetSec(rt.value.env, rt.value.config.syncBudgetSec, ctx.clientName) * 1000;
-  const reply = await askService(rt.value, input, { signal: ctx.signal, ceilingMs, ...(ctx.wantsProgress ? { onProgress: (message: string) => ctx.progress(message) } : {}) });
+  const reply = await askService(rt.value, input, {
+    signal: ctx.signal,
+    ceilingMs,
+    ...(ctx.wantsProgress ? { onProgress: (message: string) => ctx.progress(message) } : {}),
+  });
   return outcomeOf(reply);
 }
 
@@ -42,6 +46,18 @@ export function outcomeOf(reply: AskReply): ToolOutcome {
 export function askRefusal(capability: unknown, failure: Failure): ToolOutcome {
   // Arguments that do not validate are seed 002's invalid_request, like every other bad request.
   const seedFailure: Failure = failure.code === "invalid_arguments" ? { ...failure, code: "invalid_request" } : failure;
-  const envelope: AskEnvelope = { ok: false, content: null, data: null, insufficient_context: false, capability_requested: typeof capability === "string" ? capability.slice(0, 64) : "", model_used: null, fallback_used: false, finish_reason: null, usage: null, latency_ms: 0, error: { code: seedFailure.code, message: seedFailure.message.slice(0, 500) } };
+  const envelope: AskEnvelope = {
+    ok: false,
+    content: null,
+    data: null,
+    insufficient_context: false,
+    capability_requested: typeof capability === "string" ? capability.slice(0, 64) : "",
+    model_used: null,
+    fallback_used: false,
+    finish_reason: null,
+    usage: null,
+    latency_ms: 0,
+    error: { code: seedFailure.code, message: seedFailure.message.slice(0, 500) },
+  };
   return outcomeOf({ envelope, ...(seedFailure.hint ? { hint: seedFailure.hint } : {}) });
 }

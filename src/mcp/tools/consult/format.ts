@@ -10,7 +10,10 @@ export type ConsultOutput = typeof consultOutput.infer;
 
 export function formatConsult(e: ConsultOutput): string {
   const lines: string[] = [];
-  if (e.agent) lines.push(`Consulted ${e.agent} (${e.backend ?? "?"}${e.model ? ` · ${e.model}` : ""}) · model ${e.model_verification ?? "unverified"} · ${((e.latency_ms ?? 0) / 1000).toFixed(1)} s`);
+  if (e.agent)
+    lines.push(
+      `Consulted ${e.agent} (${e.backend ?? "?"}${e.model ? ` · ${e.model}` : ""}) · model ${e.model_verification ?? "unverified"} · ${((e.latency_ms ?? 0) / 1000).toFixed(1)} s`,
+    );
   if (e.consultation_id) lines.push(`Consultation: ${e.consultation_id} (pass as consultation_id to follow up)`);
   if (e.usage && Object.keys(e.usage).length > 0) lines.push(`Usage: ${usageLine(e.usage)}`);
   if (e.rerun) lines.push(`Run twice: ${e.rerun}`);
@@ -22,7 +25,10 @@ export function formatConsult(e: ConsultOutput): string {
   list("Assumptions", c.assumptions);
   list("Uncertainties", c.uncertainties);
   list("Follow-up questions", c.follow_up_questions);
-  list("Sources", c.sources.map((s) => (s.locator === s.title || s.locator === "internal" ? s.title : `${s.title} (${s.locator})`)));
+  list(
+    "Sources",
+    c.sources.map((s) => (s.locator === s.title || s.locator === "internal" ? s.title : `${s.title} (${s.locator})`)),
+  );
   return lines.join("\n");
 }
 
@@ -30,9 +36,14 @@ export function formatAgents(l: AgentListing): string {
   const lines = [l.host ? `Host: ${l.host.runtime}${l.host.model ? ` · ${l.host.model}` : ""}` : `Host: unknown (${l.host_problem ?? "?"})`];
   if (l.agents.length === 0) lines.push("No consult agents are configured.");
   for (const a of l.agents) {
-    const scores = Object.entries(a.scores).map(([k, v]) => `${k} ${v}`).join(", ") || "no scores";
+    const scores =
+      Object.entries(a.scores)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ") || "no scores";
     const state = a.eligible ? "eligible" : `excluded: ${a.excluded_reason ?? "?"}`;
-    lines.push(`- ${a.id}: ${a.backend}${a.model ? ` · ${a.model}` : ""} · ${scores} · priority ${a.priority}${a.installed ? "" : " · not installed"}${a.readiness === "not_ready" ? " · not signed in" : ""}${a.quota ? ` · quota ${a.quota}` : ""} · ${state}`);
+    lines.push(
+      `- ${a.id}: ${a.backend}${a.model ? ` · ${a.model}` : ""} · ${scores} · priority ${a.priority}${a.installed ? "" : " · not installed"}${a.readiness === "not_ready" ? " · not signed in" : ""}${a.quota ? ` · quota ${a.quota}` : ""} · ${state}`,
+    );
   }
   return lines.join("\n");
 }

@@ -19,9 +19,22 @@ export const consultInput = type({
 /** orchestrate's usage and, beside it, seed 001's snake_case one. */
 const consultUsage = usage.and({ "prompt_tokens?": "number", "completion_tokens?": "number", "total_tokens?": "number", "cost_usd?": "number" });
 /** Seed 001's route: why this agent answered. */
-const route = type({ agent_id: "string", runtime: "string", model: "string | null", capability_score: "number", priority: "number", explicitly_selected: "boolean" });
+const route = type({
+  agent_id: "string",
+  runtime: "string",
+  model: "string | null",
+  capability_score: "number",
+  priority: "number",
+  explicitly_selected: "boolean",
+});
 
-const content = type({ answer: "string", assumptions: strings, uncertainties: strings, follow_up_questions: strings, sources: type({ title: "string", locator: "string", source_type: "'model' | 'document' | 'web'" }).array() });
+const content = type({
+  answer: "string",
+  assumptions: strings,
+  uncertainties: strings,
+  follow_up_questions: strings,
+  sources: type({ title: "string", locator: "string", source_type: "'model' | 'document' | 'web'" }).array(),
+});
 
 /** Every field but ok is optional: refusals and background job handles share this schema. */
 export const consultOutput = type({

@@ -32,7 +32,8 @@ export const coreTools = [
   defineTool({
     name: "router_dry_run",
     group: "core",
-    description: "Preview exactly who a route call would reach, in order, with every authorization decision, cross-provider crossing and the time-budget split. Sends no prompt.",
+    description:
+      "Preview exactly who a route call would reach, in order, with every authorization decision, cross-provider crossing and the time-budget split. Sends no prompt.",
     annotations: { title: "Preview a route", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     schemas: async () => {
       const s = await schema();

@@ -54,7 +54,10 @@ export function formatTiers(l: TierListing): string {
 
 export function formatDryRun(d: DryRun): string {
   const lines = [`Budget: ${d.budget.totalSec} s total, ${d.budget.reserveSec} s reserved per later attempt`, "Recipients (in order):"];
-  for (const r of d.recipients) lines.push(`  ${r.n}. ${r.tier}:${r.agent} → ${r.backend}${r.model ? `/${r.model}` : ""} [${r.provider}]${r.advisory ? " (advisory: hint only)" : ""}${r.crossesProvider ? " (crosses provider)" : ""} · up to ${r.budgetSec} s`);
+  for (const r of d.recipients)
+    lines.push(
+      `  ${r.n}. ${r.tier}:${r.agent} → ${r.backend}${r.model ? `/${r.model}` : ""} [${r.provider}]${r.advisory ? " (advisory: hint only)" : ""}${r.crossesProvider ? " (crosses provider)" : ""} · up to ${r.budgetSec} s`,
+    );
   lines.push("Decisions:");
   for (const x of d.decisions) lines.push(`  ${x.decision === "include" ? "+" : "-"} ${x.tier}:${x.agent} — ${x.reason}`);
   if (d.crossings.length) lines.push(`Crossings: ${d.crossings.join("; ")}`);

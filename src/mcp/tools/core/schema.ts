@@ -50,7 +50,15 @@ const attempt = type({
 export const routeOutput = type({
   ok: "boolean",
   "runId?": "string",
-  "servedBy?": { agent: "string", backend: "string", "model?": "string", tier, provider: "string", "modelVerification?": identityVerdict, "configuredModel?": "string" },
+  "servedBy?": {
+    agent: "string",
+    backend: "string",
+    "model?": "string",
+    tier,
+    provider: "string",
+    "modelVerification?": identityVerdict,
+    "configuredModel?": "string",
+  },
   "modelNotice?": "string",
   "refusalNotice?": "string",
   "storeNotice?": "string",
@@ -85,7 +93,17 @@ export const dryRunInput = type({
 
 export const dryRunOutput = type({
   ok: "boolean",
-  recipients: type({ n: "number", agent: "string", tier, backend: "string", "model?": "string", provider: "string", advisory: "boolean", crossesProvider: "boolean", budgetSec: "number" }).array(),
+  recipients: type({
+    n: "number",
+    agent: "string",
+    tier,
+    backend: "string",
+    "model?": "string",
+    provider: "string",
+    advisory: "boolean",
+    crossesProvider: "boolean",
+    budgetSec: "number",
+  }).array(),
   decisions: type({ agent: "string", tier, decision: "'include' | 'skip'", reason: "string" }).array(),
   crossings: "string[]",
   budget: { totalSec: "number", reserveSec: "number", perAttemptSec: "number[]" },

@@ -26,14 +26,30 @@ function deleteOne(name: string, title: string, description: string, handler: "d
 }
 
 export const historyTools = [
-  deleteOne("delete_consultation", "Delete a consultation", "Delete one stored consultation (its turns and usage) from orchestrate's local history. The consulted CLI keeps its own session files.", "deleteConsultation"),
+  deleteOne(
+    "delete_consultation",
+    "Delete a consultation",
+    "Delete one stored consultation (its turns and usage) from orchestrate's local history. The consulted CLI keeps its own session files.",
+    "deleteConsultation",
+  ),
   deleteOne("delete_run", "Delete a run", "Delete one finished route run (its attempts and usage) from orchestrate's local history.", "deleteRun"),
-  deleteOne("delete_review", "Delete a review", "Delete one stored review (its plan, reviewers' replies and findings) from orchestrate's local history. The reviewers' CLIs keep their own session files.", "deleteReview"),
-  deleteOne("delete_ask", "Delete an ask", "Delete one stored ask (its legs and usage) from orchestrate's local history. The provider keeps whatever its own logs keep.", "deleteAsk"),
+  deleteOne(
+    "delete_review",
+    "Delete a review",
+    "Delete one stored review (its plan, reviewers' replies and findings) from orchestrate's local history. The reviewers' CLIs keep their own session files.",
+    "deleteReview",
+  ),
+  deleteOne(
+    "delete_ask",
+    "Delete an ask",
+    "Delete one stored ask (its legs and usage) from orchestrate's local history. The provider keeps whatever its own logs keep.",
+    "deleteAsk",
+  ),
   defineTool({
     name: "request_delete_all",
     group: "history",
-    description: "Step 1 of deleting all history of a kind (consultations, runs, reviews, asks, jobs or all): deletes nothing, returns what would go and a one-time token valid 5 minutes. Show the counts to the person before confirm_delete_all.",
+    description:
+      "Step 1 of deleting all history of a kind (consultations, runs, reviews, asks, jobs or all): deletes nothing, returns what would go and a one-time token valid 5 minutes. Show the counts to the person before confirm_delete_all.",
     annotations: { title: "Request deleting all history", readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     schemas: async () => {
       const s = await schema();

@@ -11,7 +11,8 @@ export const initTools = [
   defineTool({
     name: "init_status",
     group: "init",
-    description: "Setup: which coding-agent CLIs are installed (version, flag compatibility, sign-in), the models each CLI lists (untrusted), and which tiers are configured (presence only). Writes nothing.",
+    description:
+      "Setup: which coding-agent CLIs are installed (version, flag compatibility, sign-in), the models each CLI lists (untrusted), and which tiers are configured (presence only). Writes nothing.",
     annotations: { title: "Setup status", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     schemas: async () => {
       const s = await schema();
@@ -22,7 +23,8 @@ export const initTools = [
   defineTool({
     name: "init_preview",
     group: "init",
-    description: "Setup: validate a proposed orchestrate config (same keys as config.yaml) exactly as the server would load it; returns the diff against the current file and the risks. Writes nothing.",
+    description:
+      "Setup: validate a proposed orchestrate config (same keys as config.yaml) exactly as the server would load it; returns the diff against the current file and the risks. Writes nothing.",
     annotations: { title: "Preview a config", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     schemas: async () => {
       const s = await schema();
@@ -33,7 +35,8 @@ export const initTools = [
   defineTool({
     name: "init_apply",
     group: "init",
-    description: "Setup: stage a proposed config as <config>.pending (never the live file). The person then runs `orchestrate accept-pending` in a terminal to review and promote it.",
+    description:
+      "Setup: stage a proposed config as <config>.pending (never the live file). The person then runs `orchestrate accept-pending` in a terminal to review and promote it.",
     annotations: { title: "Stage a config for review", readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     schemas: async () => {
       const s = await schema();

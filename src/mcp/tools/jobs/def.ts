@@ -19,7 +19,8 @@ export const jobTools = [
   defineTool({
     name: "job_wait",
     group: "jobs",
-    description: "Wait up to waitSec (≤ 50) for a background job to finish; returns its result when done, else its progress. Call again while status is running.",
+    description:
+      "Wait up to waitSec (≤ 50) for a background job to finish; returns its result when done, else its progress. Call again while status is running.",
     annotations: { title: "Wait for a job", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     schemas: async () => {
       const s = await schema();

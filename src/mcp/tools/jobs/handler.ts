@@ -24,7 +24,14 @@ export function jobCancel(input: typeof jobCancelInput.infer, ctx: ToolContext):
     const view = jobView(rt, input.id);
     if (!view) return notFound(input.id);
     if (view.status !== "running") return viewOutcome(view, input.id);
-    if (!cancelJob(input.id)) return { ok: false, error: { code: "job_not_owned", message: `Job ${input.id} belongs to another orchestrate process (one per MCP client); cancel it from the client that started it.` } };
+    if (!cancelJob(input.id))
+      return {
+        ok: false,
+        error: {
+          code: "job_not_owned",
+          message: `Job ${input.id} belongs to another orchestrate process (one per MCP client); cancel it from the client that started it.`,
+        },
+      };
     return viewOutcome(await waitJob(rt, input.id, 15, ctx.signal), input.id);
   });
 }

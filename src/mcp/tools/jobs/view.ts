@@ -16,7 +16,15 @@ export function notFound(id: string): ToolOutcome {
 
 export async function viewOutcome(view: JobView | undefined, id: string): Promise<ToolOutcome> {
   if (!view) return notFound(id);
-  const data = { id: view.id, kind: view.kind, status: view.status, progress: view.progress, partialOutput: view.partialOutput, treeChanged: view.treeChanged, result: view.result ?? null };
+  const data = {
+    id: view.id,
+    kind: view.kind,
+    status: view.status,
+    progress: view.progress,
+    partialOutput: view.partialOutput,
+    treeChanged: view.treeChanged,
+    result: view.result ?? null,
+  };
   if (view.status === "running") return { ok: true, data, text: `Job ${id} is running. ${view.progress ?? ""}\nCall job_wait again to keep waiting.` };
   const shaped = view.result === undefined || view.result === null ? undefined : await JOB_KINDS[view.kind].shapeStored(view.result);
   const head = `Job ${id} ${view.status}${view.errorCode ? ` [${view.errorCode}]` : ""}${view.errorMessage ? `: ${view.errorMessage}` : ""}`;

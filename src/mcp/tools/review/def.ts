@@ -50,7 +50,8 @@ export const reviewTools = [
   defineTool({
     name: "review_retry",
     group: "review",
-    description: "Re-ask a review's failed or unparseable reviewers (all of them, or those named) under the same approved scope; refused if the material changed.",
+    description:
+      "Re-ask a review's failed or unparseable reviewers (all of them, or those named) under the same approved scope; refused if the material changed.",
     annotations: { title: "Retry reviewers", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     task: true,
     schemas: async () => {

@@ -35,7 +35,12 @@ export const reviewRunInput = type({
   "background?": "boolean",
 });
 
-export const reviewRetryInput = type({ "+": "reject", review_id: reviewId, "reviewers?": agentId.array().atLeastLength(1).atMostLength(5), "background?": "boolean" });
+export const reviewRetryInput = type({
+  "+": "reject",
+  review_id: reviewId,
+  "reviewers?": agentId.array().atLeastLength(1).atMostLength(5),
+  "background?": "boolean",
+});
 
 export const reviewIdInput = type({ "+": "reject", review_id: reviewId });
 
@@ -81,7 +86,12 @@ export const reviewPlanOutput = type({
     items: type({ label: "string", chars: "number", lines: "number" }).array(),
     total: type({ items: "number", chars: "number", lines: "number", approx_tokens: "number" }),
   }),
-  "web?": type({ requested: "boolean", granted: "boolean", "reviewers?": type({ id: "string", granted: "boolean", "why?": "string" }).array(), "note?": "string" }),
+  "web?": type({
+    requested: "boolean",
+    granted: "boolean",
+    "reviewers?": type({ id: "string", granted: "boolean", "why?": "string" }).array(),
+    "note?": "string",
+  }),
   "requests?": type({ reviewers: "number", at_most: "number" }),
   "secrets?": type({ where: "string", line: "number", column: "number", kind: "string" }).array(),
   "token?": "string",

@@ -13,7 +13,8 @@ export const workflowTools = [
   defineTool({
     name: "workflow_start",
     group: "workflow",
-    description: "Start a workflow (research → plan → brief → implement → apply → test → review → synthesize, fix rounds capped) on a clean git workdir under a root; bindings and policy are snapshotted. Sends nothing.",
+    description:
+      "Start a workflow (research → plan → brief → implement → apply → test → review → synthesize, fix rounds capped) on a clean git workdir under a root; bindings and policy are snapshotted. Sends nothing.",
     annotations: { title: "Start a workflow", ...WRITES },
     schemas: async () => ({ input: (await schema()).workflowStartInput, output: (await schema()).workflowStartOutput }),
     handler: async () => (await handlers()).workflowStart,
@@ -21,7 +22,8 @@ export const workflowTools = [
   defineTool({
     name: "workflow_replan",
     group: "workflow",
-    description: "Re-decide the routing of the named steps from the current config, in two calls: without token a preview (each step's old and new agent, mode and why, what would be cancelled) and a one-time token; with the token and the same steps it is applied. Every other step keeps its binding; planned steps' tokens die.",
+    description:
+      "Re-decide the routing of the named steps from the current config, in two calls: without token a preview (each step's old and new agent, mode and why, what would be cancelled) and a one-time token; with the token and the same steps it is applied. Every other step keeps its binding; planned steps' tokens die.",
     annotations: { title: "Replan workflow steps", ...WRITES },
     schemas: async () => ({ input: (await schema()).workflowReplanInput, output: (await schema()).workflowReplanOutput }),
     handler: async () => (await handlers()).workflowReplan,
@@ -29,7 +31,8 @@ export const workflowTools = [
   defineTool({
     name: "workflow_plan_step",
     group: "workflow",
-    description: "Preview the workflow's next step with the context you supply (the source it needs: delegated steps see nothing else) and get its one-time token. The context is redacted and hashed into the token. Sends nothing.",
+    description:
+      "Preview the workflow's next step with the context you supply (the source it needs: delegated steps see nothing else) and get its one-time token. The context is redacted and hashed into the token. Sends nothing.",
     annotations: { title: "Plan a workflow step", ...WRITES },
     schemas: async () => ({ input: (await schema()).workflowPlanStepInput, output: (await schema()).workflowPlanStepOutput }),
     handler: async () => (await handlers()).workflowPlanStep,
@@ -37,7 +40,8 @@ export const workflowTools = [
   defineTool({
     name: "workflow_run_step",
     group: "workflow",
-    description: "Run a planned delegated step with its token: answer-only, patch, isolated_write in a throw-away worktree, or the review through the review service. Your checkout is never written.",
+    description:
+      "Run a planned delegated step with its token: answer-only, patch, isolated_write in a throw-away worktree, or the review through the review service. Your checkout is never written.",
     annotations: { title: "Run a workflow step", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     task: true,
     schemas: async () => ({ input: (await schema()).workflowRunStepInput, output: (await schema()).workflowRunStepOutput }),
@@ -46,7 +50,8 @@ export const workflowTools = [
   defineTool({
     name: "workflow_record_host_step",
     group: "workflow",
-    description: "Record a step you (the host) did, with its token: a test report (checked against its exit code), an applied patch (a new commit is required), the review's synthesis (finalized by the review service), or notes.",
+    description:
+      "Record a step you (the host) did, with its token: a test report (checked against its exit code), an applied patch (a new commit is required), the review's synthesis (finalized by the review service), or notes.",
     annotations: { title: "Record a host step", ...WRITES },
     schemas: async () => ({ input: (await schema()).workflowRecordHostStepInput, output: (await schema()).workflowRecordHostStepOutput }),
     handler: async () => (await handlers()).workflowRecordHostStep,
@@ -54,7 +59,8 @@ export const workflowTools = [
   defineTool({
     name: "workflow_status",
     group: "workflow",
-    description: "A workflow's steps, next step, loop_done and its checks, open findings (read from the review rows); without an id, the stored workflows. Sends nothing.",
+    description:
+      "A workflow's steps, next step, loop_done and its checks, open findings (read from the review rows); without an id, the stored workflows. Sends nothing.",
     annotations: { title: "Workflow status", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     schemas: async () => ({ input: (await schema()).workflowStatusInput, output: (await schema()).workflowStatusOutput }),
     handler: async () => (await handlers()).workflowStatus,

@@ -23,7 +23,14 @@ import type {
   workflowStatusOutput,
 } from "./schema.ts";
 
-const service = () => Promise.all([import("../../../services/workflow/start.ts"), import("../../../services/workflow/plan.ts"), import("../../../services/workflow/run.ts"), import("../../../services/workflow/host.ts"), import("../../../services/workflow/views.ts")]);
+const service = () =>
+  Promise.all([
+    import("../../../services/workflow/start.ts"),
+    import("../../../services/workflow/plan.ts"),
+    import("../../../services/workflow/run.ts"),
+    import("../../../services/workflow/host.ts"),
+    import("../../../services/workflow/views.ts"),
+  ]);
 
 /** What a tool declares for a success: its output type without ok and error. */
 type Success<T extends { infer: object }> = Omit<T["infer"], "ok" | "error">;
@@ -45,7 +52,10 @@ export function workflowStart(input: typeof workflowStartInput.infer, ctx: ToolC
     const host = resolveHost(rt, ctx.clientName);
     if (!host.ok) return { ok: false, error: host.error };
     const [{ startWorkflow }] = await service();
-    return reply<Success<typeof workflowStartOutput>>(await startWorkflow(rt, input, host.value), (v) => `Workflow ${v.workflow_id} started at ${v.commit.slice(0, 12)}. Next: workflow_plan_step(step: "research").`);
+    return reply<Success<typeof workflowStartOutput>>(
+      await startWorkflow(rt, input, host.value),
+      (v) => `Workflow ${v.workflow_id} started at ${v.commit.slice(0, 12)}. Next: workflow_plan_step(step: "research").`,
+    );
   });
 }
 
@@ -58,12 +68,17 @@ export function workflowReplan(input: typeof workflowReplanInput.infer, ctx: Too
     if (input.token === undefined) {
       const approval = ctx.elicit ? "elicitation" : "token";
       const out = previewReplan(rt, input.workflow_id, input.steps, host.value);
-      return reply<Success<typeof workflowReplanOutput>>(out.ok ? { ok: true, value: { ...out.value, approval } } : out, (v) =>
-        `Replan preview (nothing changed yet): ${v.decisions.map((d) => `${d.step} ${d.changed ? "changes" : "stays"}`).join(", ")}; ${(v.cancels ?? []).length} planned step(s) would be cancelled. Show this to the person, then call workflow_replan again with the same steps and the token${approval === "elicitation" ? " (the person is asked to approve)" : ""}.`,
+      return reply<Success<typeof workflowReplanOutput>>(
+        out.ok ? { ok: true, value: { ...out.value, approval } } : out,
+        (v) =>
+          `Replan preview (nothing changed yet): ${v.decisions.map((d) => `${d.step} ${d.changed ? "changes" : "stays"}`).join(", ")}; ${(v.cancels ?? []).length} planned step(s) would be cancelled. Show this to the person, then call workflow_replan again with the same steps and the token${approval === "elicitation" ? " (the person is asked to approve)" : ""}.`,
       );
     }
     const out = await applyReplan(rt, input.workflow_id, input.steps, input.token, host.value, approverOf(ctx));
-    return reply<Success<typeof workflowReplanOutput>>(out, (v) => `Re-decided ${v.steps.join(", ")}; every other step keeps its routing. ${v.cancelled} planned step(s) were cancelled: plan again.`);
+    return reply<Success<typeof workflowReplanOutput>>(
+      out,
+      (v) => `Re-decided ${v.steps.join(", ")}; every other step keeps its routing. ${v.cancelled} planned step(s) were cancelled: plan again.`,
+    );
   });
 }
 
@@ -72,8 +87,10 @@ export function workflowPlanStep(input: typeof workflowPlanStepInput.infer, ctx:
     const [, { planStep }] = await service();
     const approval = ctx.elicit ? "elicitation" : "token";
     const out = await planStep(rt, input);
-    return reply<Success<typeof workflowPlanStepOutput>>(out.ok ? { ok: true, value: { ...out.value, approval } } : out, (v) =>
-      `Step ${v.step} (round ${v.round}) planned for ${v.executor === "host" ? "the host" : v.agent ? `${v.agent.id} in ${v.execution} mode` : `reviewers ${(v.reviewers ?? []).map((r) => r.id).join(", ")}`}; nothing was sent. Show this to the person, then ${v.executor === "host" ? "workflow_record_host_step" : "workflow_run_step"} with step_id ${v.step_id} and the token${approval === "elicitation" ? " (the person is asked to approve)" : ""}.`,
+    return reply<Success<typeof workflowPlanStepOutput>>(
+      out.ok ? { ok: true, value: { ...out.value, approval } } : out,
+      (v) =>
+        `Step ${v.step} (round ${v.round}) planned for ${v.executor === "host" ? "the host" : v.agent ? `${v.agent.id} in ${v.execution} mode` : `reviewers ${(v.reviewers ?? []).map((r) => r.id).join(", ")}`}; nothing was sent. Show this to the person, then ${v.executor === "host" ? "workflow_record_host_step" : "workflow_run_step"} with step_id ${v.step_id} and the token${approval === "elicitation" ? " (the person is asked to approve)" : ""}.`,
     );
   });
 }
@@ -96,7 +113,10 @@ export function workflowRunStep(input: typeof workflowRunStepInput.infer, ctx: T
 export function workflowRecordHostStep(input: typeof workflowRecordHostStepInput.infer, ctx: ToolContext): Promise<ToolOutcome> {
   return withRuntime(async (rt) => {
     const [, , , { recordHostStep }] = await service();
-    return reply<Success<typeof workflowRecordHostStepOutput>>(await recordHostStep(rt, input, approverOf(ctx)), (v) => `Step ${v.step} recorded. Call workflow_status for what comes next.`);
+    return reply<Success<typeof workflowRecordHostStepOutput>>(
+      await recordHostStep(rt, input, approverOf(ctx)),
+      (v) => `Step ${v.step} recorded. Call workflow_status for what comes next.`,
+    );
   });
 }
 
@@ -108,20 +128,29 @@ export function workflowStatus(input: typeof workflowStatusInput.infer): Promise
       const data: Success<typeof workflowStatusOutput> = { workflows };
       return { ok: true, data, text: workflows.map((w) => `${w.workflow_id} ${w.status} round ${w.round}: ${w.goal}`).join("\n") || "No workflows." };
     }
-    return reply<Success<typeof workflowStatusOutput>>(getWorkflow(rt, input.workflow_id), (v) => `Workflow ${v.workflow_id}: ${v.status}, round ${v.round}/${v.max_fix_rounds ?? "?"}, loop_done ${v.loop_done}. Next: ${v.next}.`);
+    return reply<Success<typeof workflowStatusOutput>>(
+      getWorkflow(rt, input.workflow_id),
+      (v) => `Workflow ${v.workflow_id}: ${v.status}, round ${v.round}/${v.max_fix_rounds ?? "?"}, loop_done ${v.loop_done}. Next: ${v.next}.`,
+    );
   });
 }
 
 export function workflowCancel(input: typeof workflowIdInput.infer): Promise<ToolOutcome> {
   return withRuntime(async (rt) => {
     const [{ cancelWorkflow }] = await service();
-    return reply<Success<typeof workflowCancelOutput>>(cancelWorkflow(rt, input.workflow_id), (v) => `Workflow ${v.workflow_id} cancelled; its planned tokens are dead.`);
+    return reply<Success<typeof workflowCancelOutput>>(
+      cancelWorkflow(rt, input.workflow_id),
+      (v) => `Workflow ${v.workflow_id} cancelled; its planned tokens are dead.`,
+    );
   });
 }
 
 export function workflowDelete(input: typeof workflowIdInput.infer): Promise<ToolOutcome> {
   return withRuntime(async (rt) => {
     const [{ deleteWorkflow }] = await service();
-    return reply<Success<typeof workflowDeleteOutput>>(deleteWorkflow(rt, input.workflow_id), (v) => `Workflow ${v.workflow_id} and its steps were deleted (its reviews stay in the review history).`);
+    return reply<Success<typeof workflowDeleteOutput>>(
+      deleteWorkflow(rt, input.workflow_id),
+      (v) => `Workflow ${v.workflow_id} and its steps were deleted (its reviews stay in the review history).`,
+    );
   });
 }

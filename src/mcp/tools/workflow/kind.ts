@@ -7,7 +7,9 @@ type StepOutput = typeof workflowStepOutput.infer;
 export const workflowStepKind = shapedKind(
   (outcome: StepOutput) => {
     const { ok, error, ...data } = outcome;
-    const said = ok ? `Step ${data.step} ${data.status}. Call workflow_status for what comes next.` : `Step ${data.step} failed: ${error?.message ?? "no reason was recorded"}.`;
+    const said = ok
+      ? `Step ${data.step} ${data.status}. Call workflow_status for what comes next.`
+      : `Step ${data.step} failed: ${error?.message ?? "no reason was recorded"}.`;
     const text = data.store_notice ? `${said}\nNotice: ${data.store_notice}` : said;
     return outcomeOf(ok, error, data, text, "workflow_step");
   },

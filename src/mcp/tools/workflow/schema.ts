@@ -15,13 +15,25 @@ export const workflowStartInput = type({
 });
 
 /** Without token: a preview and a one-time token; with the token (and the same steps): applied. */
-export const workflowReplanInput = type({ "+": "reject", workflow_id: id, steps: step.array().atLeastLength(1).atMostLength(9), "token?": "0 < string <= 128" });
+export const workflowReplanInput = type({
+  "+": "reject",
+  workflow_id: id,
+  steps: step.array().atLeastLength(1).atMostLength(9),
+  "token?": "0 < string <= 128",
+});
 
 export const workflowPlanStepInput = type({ "+": "reject", workflow_id: id, step, context: "string <= 2000000" });
 
 const hostFinding = type({ "+": "reject", severity, claim: "0 < string <= 20000", "location?": "string <= 1000", "evidence?": "string <= 20000" });
 
-export const workflowRunStepInput = type({ "+": "reject", workflow_id: id, step_id: id, token: "0 < string <= 128", "host_findings?": hostFinding.array().atMostLength(200), "background?": "boolean" });
+export const workflowRunStepInput = type({
+  "+": "reject",
+  workflow_id: id,
+  step_id: id,
+  token: "0 < string <= 128",
+  "host_findings?": hostFinding.array().atMostLength(200),
+  "background?": "boolean",
+});
 
 const combinedFinding = type({
   "+": "reject",
@@ -88,7 +100,15 @@ const testReport = type({
 /** What a finished step produced: one shape per kind of step (services/workflow/results.ts). */
 const stepResult = type({ text: "string", "uncertainties?": "string[]" })
   .or({ patch: "string", summary: "string", mode: "'patch'" })
-  .or({ patch: "string", files: type({ status: "string", path: "string" }).array(), ignored: "string[]", summary: "string", commands: "string[]", mode: "'isolated_write'", baseline: "string" })
+  .or({
+    patch: "string",
+    files: type({ status: "string", path: "string" }).array(),
+    ignored: "string[]",
+    summary: "string",
+    commands: "string[]",
+    mode: "'isolated_write'",
+    baseline: "string",
+  })
   .or({ report: testReport })
   .or({ review_id: "string", review_status: "string", findings: "number", next: "string" })
   .or({ commit: "string", from: "string" })
@@ -107,7 +127,12 @@ const bindings = type({ "[string]": stepBinding });
 
 const snapshot = type({
   bindings,
-  policy: { maxFixRounds: "number", advanceOnFailedTest: "boolean", executionTimeoutSec: "number", reviewPolicy: { differentFromImplementer: "boolean", differentFromPlanner: "boolean" } },
+  policy: {
+    maxFixRounds: "number",
+    advanceOnFailedTest: "boolean",
+    executionTimeoutSec: "number",
+    reviewPolicy: { differentFromImplementer: "boolean", differentFromPlanner: "boolean" },
+  },
   host: { runtime: "string", "model?": "string" },
 });
 
