@@ -225,7 +225,7 @@ function sse(records: (string | object)[]): string[] {
   return records.map((r) => (typeof r === "string" ? `${r}\n\n` : `data: ${JSON.stringify(r)}\n\n`));
 }
 
-function streamed(parts: string[], opts: { chunkDelayMs?: number; endWithSilence?: boolean } = {}, headers: Record<string, string> = {}): Response {
+function streamed(parts: string[], opts: { chunkDelayMs?: number | undefined; endWithSilence?: boolean } = {}, headers: Record<string, string> = {}): Response {
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
       for (const part of parts) {

@@ -6,6 +6,11 @@
 export type Json = Record<string, unknown>;
 
 /** One stdout line → an object, or undefined for anything else (plain text, arrays, truncated JSON). */
+/** A thinking event, with its text only when the CLI streamed some (an empty string counts as none). */
+export function thinking(text: unknown): AgentEvent {
+  return typeof text === "string" && text !== "" ? { kind: "thinking", text } : { kind: "thinking" };
+}
+
 export function parseObject(line: string): Json | undefined {
   const trimmed = line.trim();
   if (!trimmed.startsWith("{")) return undefined;

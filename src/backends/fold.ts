@@ -21,8 +21,8 @@ export interface FoldedRun {
 export interface Refusal {
   tool: string;
   id?: string;
-  detail?: string;
-  message?: string;
+  detail?: string | undefined;
+  message?: string | undefined;
 }
 
 export function foldEvents(events: readonly AgentEvent[]): FoldedRun {

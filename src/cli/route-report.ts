@@ -24,7 +24,7 @@ export function personTrace(outcome: RouteOutcome, record: RunRecord | undefined
     const tier = trace ? `${trace.tier}:` : "";
     // An attempt that fell back needs nothing done about it now: its class, without the fix.
     const words = wordsOf(a);
-    const tail = a.outcome === "ok" ? "" : ` · ${wordsLine(a.fellBack ? { ...words, fix: undefined } : words)}`;
+    const tail = a.outcome === "ok" ? "" : ` · ${wordsLine(a.fellBack ? withoutFix(words) : words)}`;
     return `  ${a.n}. ${tier}${a.agentId} (${a.backend}) — ${a.outcome === "ok" ? "answered" : "failed"} in ${secs} s${trace?.treeChanged ? " · tree changed" : ""}${a.fellBack ? " → fell back" : ""}${tail}`;
   });
   if (skipped.length > 0) lines.push("Skipped:", ...skipped.map((a) => `  - ${a.agentId} (${a.backend}) — ${a.reason}`));
@@ -41,4 +41,8 @@ export function personError(outcome: RouteOutcome, record: RunRecord | undefined
   const words = wordsOf(row);
   const hint = words.fix ?? error.hint;
   return { message: personMessage(error.message, words.words), ...(hint ? { hint } : {}) };
+}
+
+function withoutFix({ fix: _fix, ...words }: FailureWords): FailureWords {
+  return words;
 }

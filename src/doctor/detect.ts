@@ -194,7 +194,10 @@ async function stageBackend(backend: Backend, command: string, env: Record<strin
     }
     probe.missingFlags = missingFlags(`${help.stdout}\n${help.stderr}`, probes);
     // A missing flag's hint compares versions: then the CLI's own word is the truth.
-    if (cheapVersion && probe.missingFlags.length > 0) probe.version = versionFrom(plainOutput(await run(spec.version))) ?? probe.version;
+    if (cheapVersion && probe.missingFlags.length > 0) {
+      const version = versionFrom(plainOutput(await run(spec.version)));
+      if (version !== undefined) probe.version = version;
+    }
     for (const missing of probe.missingFlags) probe.problems.push(flagProblem(probe, missing));
     signInProblem(probe, probes);
     // Only a complete reading is kept: a CLI that did not answer is asked again next time.

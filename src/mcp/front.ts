@@ -115,7 +115,7 @@ class WireTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  private replayed?: () => void;
+  private replayed: (() => void) | undefined;
 
   constructor(private readonly wire: Wire) {}
 

@@ -13,8 +13,8 @@ export interface AttemptFacts {
   failure: FailureClass;
   durationMs: number;
   /** Fingerprints before and after; undefined when the cwd is not a git work tree. */
-  treeBefore?: string;
-  treeAfter?: string;
+  treeBefore?: string | undefined;
+  treeAfter?: string | undefined;
   /** The delegate reported running something that acts (shell, edit, MCP tool). */
   acted: boolean;
   /** The attempt never spawned the agent (missing binary, failed readiness probe). */

@@ -51,8 +51,8 @@ export interface AttemptResult {
   durationMs: number;
   spawned: boolean;
   commandPath?: string;
-  treeBefore?: string;
-  treeAfter?: string;
+  treeBefore?: string | undefined;
+  treeAfter?: string | undefined;
   stderrTail: string;
   /** The request as it ran, completed by the runner (budget) and the transport (installed build, MCP isolation): for side channels. */
   request: RunRequest;

@@ -14,8 +14,8 @@ export interface FirstRun {
   durationMs: number;
   retryAfterSec?: number;
   run: { acted: boolean };
-  treeBefore?: string;
-  treeAfter?: string;
+  treeBefore?: string | undefined;
+  treeAfter?: string | undefined;
 }
 
 /** A re-run needs room to start the CLI and hear the server; with less left, the failure stands. */

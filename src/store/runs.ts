@@ -117,7 +117,7 @@ export interface RunStore {
   finishRun(id: string, input: FinishRunInput): boolean;
   getRun(id: string): RunRecord | undefined;
   /** Newest first; `before` is the id of the last run of the previous page. */
-  listRuns(opts?: { limit?: number; before?: string }): RunSummary[];
+  listRuns(opts?: { limit?: number; before?: string | undefined }): RunSummary[];
   /** Marks running runs whose server process is dead as failed/server_died; returns their ids. */
   /** `isAlive(pid, startedAt)`: the run started after its owner did, so a later-born process on that pid is not it. */
   reconcileOrphans(isAlive: (pid: number, startedAt: number) => boolean, now?: number): string[];

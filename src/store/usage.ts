@@ -14,7 +14,7 @@ export interface UsageRow {
   agentId: string;
   backend: string;
   model?: string | null;
-  usage?: Usage;
+  usage?: Usage | undefined;
   latencyMs: number;
   createdAt: number;
 }

@@ -106,7 +106,7 @@ describe("pi invocation per release line and mode", () => {
   });
 
   test("provider always travels with the model; nothing is invented when either is absent", () => {
-    expect(piAdapter.invocation({ ...base, model: undefined }).args.slice(0, 5)).toEqual(["--mode", "json", "--provider", "anthropic", "--offline"]);
+    expect(piAdapter.invocation(withoutModel(base)).args.slice(0, 5)).toEqual(["--mode", "json", "--provider", "anthropic", "--offline"]);
     const bare = piAdapter.invocation({ mode: "route", prompt: "p", cwd: "/r" }).args;
     expect(bare).not.toContain("--provider");
     expect(bare).not.toContain("--model");
@@ -345,3 +345,7 @@ describe("pi variant, readiness, models, traits", () => {
     expect(piAdapter.client).toBeUndefined();
   });
 });
+
+function withoutModel({ model: _model, ...request }: RunRequest): RunRequest {
+  return request;
+}

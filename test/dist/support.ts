@@ -37,7 +37,7 @@ type Json = Record<string, unknown>;
 /** Reads newline-delimited JSON-RPC messages from a child's stdout. */
 class LineReader {
   private buf = "";
-  private readonly reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> };
+  private readonly reader: { read(): Promise<{ done: boolean; value?: Uint8Array | undefined }> };
   private readonly decoder = new TextDecoder();
   constructor(stream: ReadableStream<Uint8Array>) {
     this.reader = stream.getReader();

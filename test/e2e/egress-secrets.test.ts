@@ -83,7 +83,7 @@ describe("egress: planted credentials leave by no path", () => {
     const { box, session } = world;
     const progress: string[] = [];
     const replies: unknown[] = [];
-    const call = async (name: string, args: Record<string, unknown>, onprogress?: (p: { message?: string }) => void) => {
+    const call = async (name: string, args: Record<string, unknown>, onprogress?: (p: { message?: string | undefined }) => void) => {
       const reply = await session.client.callTool({ name, arguments: args }, undefined, { timeout: 120_000, ...(onprogress ? { onprogress } : {}) });
       replies.push(reply);
       return reply.structuredContent as Record<string, unknown>;

@@ -46,7 +46,7 @@ interface Ran {
   events: AgentEvent[];
   stdout: string;
   stderr: string;
-  record?: Record<string, unknown>;
+  record: Record<string, unknown> | undefined;
 }
 
 function lastRecord(s: Sandbox): Record<string, unknown> | undefined {
@@ -246,7 +246,7 @@ describe("fake claude CLI grammar and sessions", () => {
     const s = sandbox();
     const first = foldEvents((await run(s, answer(s, { model: "sonnet" }), "ok")).events);
     expect(existsSync(join(s.home, ".claude", "projects", s.scratch.replaceAll("/", "-"), `${first.sessionId}.jsonl`))).toBe(true);
-    const again = foldEvents((await run(s, answer(s, { resumeSessionId: first.sessionId }), "ok")).events);
+    const again = foldEvents((await run(s, answer(s, { resumeSessionId: first.sessionId! }), "ok")).events);
     expect(again).toMatchObject({ sessionId: first.sessionId, models: ["claude-sonnet-5-5"] });
     const bogus = await run(s, answer(s, { resumeSessionId: "11111111-2222-3333-4444-555555555555" }), "ok");
     expect(kinds(bogus.events)).toEqual(realKinds("claude-fake-resume-bogus"));

@@ -272,7 +272,7 @@ describe("fake codex CLI grammar and sessions", () => {
   test("resume keeps the thread id and cumulative usage; an unknown id fails like the real CLI", async () => {
     const s = sandbox();
     const first = foldEvents((await run(s, answer(s), "ok")).events);
-    const again = await run(s, answer(s, { resumeSessionId: first.sessionId }), "ok");
+    const again = await run(s, answer(s, { resumeSessionId: first.sessionId! }), "ok");
     expect(foldEvents(again.events)).toMatchObject({ sessionId: first.sessionId, usage: { inputTokens: 84, outputTokens: 14 } });
     const bogus = await run(s, answer(s, { resumeSessionId: "00000000-0000-0000-0000-000000000000" }), "ok");
     expect(bogus.outcome.exitCode).toBe(1);

@@ -350,14 +350,14 @@ describe("fake pi CLI grammar, stdin, credentials, tools, sessions", () => {
   test("resume: the same session id, the earlier turn loaded; an unknown id fails like pi", async () => {
     const s = sandbox();
     const first = foldEvents((await run(s, "0.73", answer(s, PI_LINE_0, { prompt: "Remember BANANA" }), "ok")).outcome.events);
-    const again = await run(s, "0.73", answer(s, PI_LINE_0, { resumeSessionId: first.sessionId }), "resume");
+    const again = await run(s, "0.73", answer(s, PI_LINE_0, { resumeSessionId: first.sessionId! }), "resume");
     const folded = foldEvents(again.outcome.events);
     expect(folded.sessionId).toBe(first.sessionId);
     expect(folded.text).toContain("earlier: Remember BANANA");
     expect(again.records.at(-1)?.resumedMessages).toBe(2);
     const sessions = readdirSync(s.agentDir + "/sessions");
     expect(sessions).toEqual([`--${s.scratch.slice(1).replaceAll("/", "-")}--`]);
-    const elsewhere = await run(s, "0.73", route(s, PI_LINE_0, { resumeSessionId: first.sessionId }), "ok");
+    const elsewhere = await run(s, "0.73", route(s, PI_LINE_0, { resumeSessionId: first.sessionId! }), "ok");
     expect([elsewhere.outcome.exitCode, elsewhere.stdout]).toEqual([0, ""]);
     expect(elsewhere.stderr).toContain(`Session found in different project: ${s.scratch}`);
     expect(piAdapter.classify(elsewhere.outcome)).toBe("empty_answer");

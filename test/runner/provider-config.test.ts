@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { codexAdapter } from "../../src/backends/codex/index.ts";
+import type { Adapter } from "../../src/backends/contract.ts";
 import { providerConfig } from "../../src/runner/provider-config.ts";
 
 const root = mkdtempSync(join(tmpdir(), "provider-config-"));
@@ -36,6 +37,10 @@ describe("the model provider a CLI's config selects (codex's model_provider)", (
     expect(providerConfig(codexAdapter, broken.env, broken.cwd, "route")).toEqual({});
     const answer = world('model_provider = "fake"\n', undefined);
     expect(providerConfig(codexAdapter, answer.env, answer.cwd, "answer")).toEqual({});
-    expect(providerConfig({ ...codexAdapter, providerConfigFiles: undefined }, answer.env, answer.cwd, "route")).toEqual({});
+    expect(providerConfig(withoutProviderFiles(codexAdapter), answer.env, answer.cwd, "route")).toEqual({});
   });
 });
+
+function withoutProviderFiles({ providerConfigFiles: _files, ...adapter }: Adapter): Adapter {
+  return adapter;
+}

@@ -24,6 +24,12 @@ function probe(backend: BackendProbe["backend"], extra: Partial<BackendProbe> = 
   };
 }
 
+/** A probe of a CLI that was not found: it has no path. */
+function notFound(backend: BackendProbe["backend"], extra: Partial<BackendProbe>): BackendProbe {
+  const { path: _path, ...probed } = probe(backend, extra);
+  return probed;
+}
+
 describe("entries route can never use", () => {
   // light → standard → heavy, each on another provider, crossing answered No: every fallback is dead.
   const crossing = configWith([agent("l", "codex"), agent("s", "claude"), agent("h", "gemini")], {
@@ -55,8 +61,7 @@ describe("entries route can never use", () => {
     const config = configWith([agent("l", "codex"), agent("s", "claude")], { tiers: { light: ["l"], standard: ["s"], heavy: null } });
     const probes = [
       probe("codex", { readiness: "not_ready", problems: [{ problem: "codex is installed but not signed in", hint: "sign in: codex login", blocks: true }] }),
-      probe("claude", {
-        path: undefined,
+      notFound("claude", {
         problems: [{ problem: "claude: claude was not found on PATH or in the usual install locations", hint: "install claude", blocks: true }],
       }),
     ];

@@ -16,6 +16,16 @@ const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 10, 2);
 
 function anAsk(over: Partial<AskInput> = {}): AskInput {
+  return { ...anAnsweredAsk(), ...over };
+}
+
+/** An ask that never reached a provider: no figures and no answer. */
+function anUnsentAsk(over: Partial<AskInput>): AskInput {
+  const { inputTokens: _in, outputTokens: _out, costUsd: _cost, answer: _answer, ...unsent } = anAnsweredAsk();
+  return { ...unsent, ...over };
+}
+
+function anAnsweredAsk(): AskInput {
   return {
     capability: "fast",
     status: "ok",
@@ -45,7 +55,6 @@ function anAsk(over: Partial<AskInput> = {}): AskInput {
       { capability: "fast", model: "openai/gpt-x", host: "127.0.0.1:4000", outcome: "ok", statusCode: 200, latencyMs: 390, retry: 0, endedAt: T0 + 420 },
     ],
     now: T0 + 420,
-    ...over,
   };
 }
 
@@ -94,17 +103,13 @@ describe("store: asks", () => {
   test("a refusal that sent nothing is an ask without legs and without a usage row", () => {
     const store = mustOpen(tmpStorePath());
     const id = store.asks.record(
-      anAsk({
+      anUnsentAsk({
         status: "failed",
         errorCode: "prompt_too_large",
         errorMessage: "prompt is 9 characters",
         model: null,
         host: null,
         legs: [],
-        inputTokens: undefined,
-        outputTokens: undefined,
-        costUsd: undefined,
-        answer: undefined,
       }),
     );
     expect(store.asks.get(id)).toMatchObject({ status: "failed", errorCode: "prompt_too_large", legs: [] });

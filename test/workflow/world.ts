@@ -20,7 +20,7 @@ export interface WorkflowWorld<S extends ClientSession = ClientSession> {
 
 /** Seed 001's config.yaml as written: one consult: block with host:, agents and workflow:. */
 export function seedConfig(
-  opts: { hostResearch?: boolean; implement?: string; maxFixRounds?: number; review?: boolean; extraAgents?: string; store?: boolean } = {},
+  opts: { hostResearch?: boolean; implement?: string | undefined; maxFixRounds?: number; review?: boolean; extraAgents?: string; store?: boolean } = {},
 ): string {
   return `consult:
   store_full_content: ${opts.store === false ? "false" : "true"}

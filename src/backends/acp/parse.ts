@@ -7,7 +7,7 @@
  * error at any step is an error event with the unavailable class it reads as.
  */
 import type { AcpProfile, AgentEvent, Usage } from "../contract.ts";
-import { asObject, str, type Json } from "../events.ts";
+import { asObject, str, type Json, thinking } from "../events.ts";
 import { acpFailure } from "./failure.ts";
 import { kindActs } from "./policy.ts";
 import { readRecord, type AcpRecord } from "./records.ts";
@@ -60,7 +60,7 @@ function updateEvents(update: Json, profile: AcpProfile | undefined): AgentEvent
     }
     case "agent_thought_chunk": {
       const text = textOf(update.content);
-      return [text ? { kind: "thinking", text } : { kind: "thinking" }];
+      return [thinking(text)];
     }
     case "tool_call":
       return [toolStart(update)];

@@ -8,7 +8,7 @@
  */
 import type { AcpProfile, Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest, Usage } from "../contract.ts";
 import { claudeMachine } from "./machine.ts";
-import { asObject, parseObject, str, type Json } from "../events.ts";
+import { asObject, parseObject, str, type Json, thinking } from "../events.ts";
 
 /** Always passed: no MCP servers, hooks or settings of the user's own leak into a delegated run. */
 export const CLAUDE_ISOLATION_ARGS = ["--strict-mcp-config", "--mcp-config", '{"mcpServers":{}}', "--setting-sources", ""] as const;
@@ -196,7 +196,7 @@ function apiErrorEvents(obj: Json, content: unknown[]): AgentEvent[] {
 function blockEvents(block: Json | undefined): AgentEvent[] {
   if (!block) return [];
   if (block.type === "text" && typeof block.text === "string") return [{ kind: "text", text: block.text }];
-  if (block.type === "thinking") return [{ kind: "thinking", ...(typeof block.thinking === "string" ? { text: block.thinking } : {}) }];
+  if (block.type === "thinking") return [thinking(block.thinking)];
   if (block.type !== "tool_use" || typeof block.name !== "string") return [];
   const detail = toolDetail(asObject(block.input));
   const web = WEB_KIND[block.name];

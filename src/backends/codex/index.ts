@@ -8,7 +8,7 @@
  */
 import type { AcpProfile, Adapter, AgentEvent, CodexSandbox, ExitOutcome, FailureClass, Invocation, RunRequest } from "../contract.ts";
 import { codexMachine } from "./machine.ts";
-import { asObject, parseObject, str, type Json } from "../events.ts";
+import { asObject, parseObject, str, type Json, thinking } from "../events.ts";
 import { failureFromText } from "../events.ts";
 
 /** Built from the options the exec subcommand takes; see research help/codex-exec--help.txt. */
@@ -141,7 +141,7 @@ function itemEvents(item: Json | undefined, phase: string): AgentEvent[] {
     case "agent_message":
       return completed && typeof item.text === "string" ? [{ kind: "text", text: item.text }] : [];
     case "reasoning":
-      return completed ? [{ kind: "thinking", ...(typeof item.text === "string" ? { text: item.text } : {}) }] : [];
+      return completed ? [thinking(item.text)] : [];
     case "command_execution":
       return [commandEvent(item, completed)];
     case "file_change":

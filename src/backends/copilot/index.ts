@@ -13,7 +13,7 @@
 import { foldEvents } from "../fold.ts";
 import type { AcpProfile, Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, ProbeSpec, RunRequest, Usage } from "../contract.ts";
 import { copilotMachine } from "./machine.ts";
-import { asObject, parseObject, str, type Json } from "../events.ts";
+import { asObject, parseObject, str, type Json, thinking } from "../events.ts";
 
 /** Tools that only read (copilot 1.0.102 tool list from the captured requests). Anything else may act. */
 const READ_ONLY_TOOLS = new Set([
@@ -148,7 +148,7 @@ export function parseCopilotLine(line: string): AgentEvent[] {
     case "assistant.message":
       return assistantMessage(data);
     case "assistant.reasoning":
-      return [{ kind: "thinking", ...(str(data.content) ? { text: str(data.content) } : {}) }];
+      return [thinking(str(data.content))];
     case "tool.execution_start":
       return [toolStart(data)];
     case "tool.execution_complete":

@@ -14,7 +14,7 @@
 import { foldEvents } from "../fold.ts";
 import type { Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, ProbeSpec, RunRequest, Usage } from "../contract.ts";
 import { grokMachine } from "./machine.ts";
-import { asObject, parseObject, str, type Json } from "../events.ts";
+import { asObject, parseObject, str, type Json, thinking } from "../events.ts";
 
 /** Community tools that only read or keep the agent's own todo list. */
 const COMMUNITY_READ_ONLY = new Set(["view_file", "search", "create_todo_list", "update_todo_list"]);
@@ -162,7 +162,7 @@ export function grokErrorClass(message: string): FailureClass {
 function officialEvent(ev: Json): AgentEvent[] {
   switch (ev.type) {
     case "thought":
-      return [{ kind: "thinking", ...(str(ev.data) ? { text: str(ev.data) } : {}) }];
+      return [thinking(str(ev.data))];
     case "text":
       return str(ev.data) ? [{ kind: "text", text: str(ev.data) as string, delta: true }] : [];
     case "error": {

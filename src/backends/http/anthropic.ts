@@ -40,11 +40,11 @@ function withKey(call: HttpCall, key: string): HttpCall {
 class AnthropicParser implements ReplyParser {
   private readonly reader = new BodyReader((record) => this.record(record));
   private readonly parts: string[] = [];
-  private stop?: string;
+  private stop: string | undefined;
   private toolCall = false;
-  private input?: number;
-  private output?: number;
-  private model?: string;
+  private input: number | undefined;
+  private output: number | undefined;
+  private model: string | undefined;
   private error?: ParsedReply["error"];
 
   line(line: string): void {

@@ -53,12 +53,12 @@ function withKey(call: HttpCall, key: string): HttpCall {
 class OpenAIParser implements ReplyParser {
   private readonly reader = new BodyReader((record) => this.record(record));
   private readonly parts: string[] = [];
-  private reported?: string;
-  private native?: string;
+  private reported: string | undefined;
+  private native: string | undefined;
   private refused = false;
   private toolCall = false;
   private usage?: ReplyUsage;
-  private model?: string;
+  private model: string | undefined;
   private error?: ParsedReply["error"];
 
   line(line: string): void {

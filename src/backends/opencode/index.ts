@@ -8,7 +8,7 @@
  */
 import type { AcpProfile, Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest } from "../contract.ts";
 import { opencodeMachine } from "./machine.ts";
-import { asObject as asRecord, parseObject } from "../events.ts";
+import { asObject as asRecord, parseObject, thinking } from "../events.ts";
 import { failureFromText } from "../events.ts";
 
 /** Tools that only read; anything else (bash, edit, write, patch, task, MCP `<server>_<tool>`) acts. */
@@ -144,7 +144,7 @@ function parse(line: string): AgentEvent[] {
     case "text":
       return typeof part?.text === "string" && part.text ? [{ kind: "text", text: part.text }] : [];
     case "reasoning":
-      return [{ kind: "thinking", ...(typeof part?.text === "string" ? { text: part.text } : {}) }];
+      return [thinking(part?.text)];
     case "tool_use":
       return part ? toolEvents(part) : [];
     case "step_finish":

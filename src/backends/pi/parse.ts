@@ -16,7 +16,7 @@
  * and are skipped.
  */
 import type { AgentEvent, Usage } from "../contract.ts";
-import { asObject, parseObject, str, type Json } from "../events.ts";
+import { asObject, parseObject, str, type Json, thinking } from "../events.ts";
 import { piFailureFromText } from "./failure-text.ts";
 
 /** pi's built-in tools that only read; anything else (bash, edit, write, extension tools) can act. */
@@ -90,7 +90,7 @@ function thinkingEvents(msg: Json): AgentEvent[] {
     .filter((b) => b.type === "thinking")
     .map((b): AgentEvent => {
       const text = str(b.thinking);
-      return text ? { kind: "thinking", text } : { kind: "thinking" };
+      return thinking(text);
     });
 }
 

@@ -53,7 +53,7 @@ export interface AskRun {
   /** Every leg as the history stores it, in order. */
   trail: LegEntry[];
   /** The deployment a request would be served by if nothing failed: anything else is fallback_used. */
-  intended?: AskDeployment;
+  intended?: AskDeployment | undefined;
   last?: LastFailure;
   /** The last finish reason any provider sent (the envelope carries it on failures too). */
   finish: FinishReason | null;

@@ -66,7 +66,7 @@ export async function listAgents(rt: Runtime, clientName: string | undefined): P
       readiness: ready[i] ?? "unknown",
       eligible: why === undefined,
       ...(why ? { excluded_reason: why } : {}),
-      ...(quota.has(agent.id) ? { quota: quota.get(agent.id) } : {}),
+      ...optionalQuota(quota.get(agent.id)),
     };
   });
   return { host: host.ok ? host.value : null, ...(host.ok ? {} : { host_problem: host.error.message }), agents };
@@ -138,4 +138,8 @@ async function readinessFor(rt: Runtime, agent: AgentConfig): Promise<Readiness>
   const env = { ...rt.env, ...agent.env };
   const found = resolveCommand(agent.command ?? agent.backend, { env, homeDirs: rt.adapters[agent.backend].installDirs });
   return found ? readinessOf(rt.adapters[agent.backend], found.path, env) : "not_ready";
+}
+
+function optionalQuota(quota: string | undefined): { quota?: string } {
+  return quota === undefined ? {} : { quota };
 }

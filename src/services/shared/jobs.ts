@@ -53,7 +53,7 @@ export interface JobHooks {
 interface LiveJob {
   abort: AbortController;
   done: Promise<unknown>;
-  progress?: (message: string) => void;
+  progress?: ((message: string) => void) | undefined;
 }
 
 const live = new Map<string, LiveJob>();

@@ -11,7 +11,8 @@ export const ASK_STATUSES: readonly AskStatus[] = ["ok", "failed"];
 export interface AskListFilter {
   status?: AskStatus;
   capability?: string;
-  before?: string;
+  /** The previous page's `next`: undefined for page 1. */
+  before?: string | undefined;
   limit?: number;
 }
 

@@ -53,7 +53,8 @@ export interface RunListFilter {
   tier?: string;
   /** Runs in which this agent made an attempt (served or not). */
   agent?: string;
-  before?: string;
+  /** The previous page's `next`: undefined for page 1. */
+  before?: string | undefined;
   limit?: number;
 }
 
@@ -75,7 +76,8 @@ export interface RunListRow {
 export interface ConsultationListFilter {
   agent?: string;
   status?: ConsultationStatus;
-  before?: string;
+  /** The previous page's `next`: undefined for page 1. */
+  before?: string | undefined;
   limit?: number;
 }
 
@@ -98,7 +100,8 @@ export interface ConsultationListRow {
 export interface JobListFilter {
   status?: JobStatus;
   kind?: JobKind;
-  before?: string;
+  /** The previous page's `next`: undefined for page 1. */
+  before?: string | undefined;
   limit?: number;
 }
 

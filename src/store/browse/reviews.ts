@@ -10,7 +10,8 @@ import type { ReviewMode, ReviewStatus, ReviewSummary } from "../reviews.ts";
 
 export interface ReviewListFilter {
   status?: ReviewStatus;
-  before?: string;
+  /** The previous page's `next`: undefined for page 1. */
+  before?: string | undefined;
   limit?: number;
 }
 

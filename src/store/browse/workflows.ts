@@ -11,7 +11,8 @@ export const WORKFLOW_STATUSES: readonly WorkflowStatus[] = ["active", "needs_at
 
 export interface WorkflowListFilter {
   status?: WorkflowStatus;
-  before?: string;
+  /** The previous page's `next`: undefined for page 1. */
+  before?: string | undefined;
   limit?: number;
 }
 

@@ -24,12 +24,11 @@ function script(body: string): string {
 const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: tmpdir() };
 const route: RunRequest = { mode: "route", prompt: "p", cwd: tmpdir() };
 /** Runs the prompt as a shell command, so a test sees what the child got. */
+const { mcpConfigFiles: _mcp, variant: _variant, ...claudeWithoutFiles } = claudeAdapter;
 const shAdapter: Adapter = {
-  ...claudeAdapter,
+  ...claudeWithoutFiles,
   preflight: false,
   invocation: (r) => ({ args: ["-c", r.prompt], stdin: "from stdin", env: { ADDED: "1" } }),
-  mcpConfigFiles: undefined,
-  variant: undefined,
 };
 
 function prepare(adapter: Adapter, command: string, more: Partial<PrepareInput> = {}): Promise<Prepared> {
