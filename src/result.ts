@@ -10,6 +10,12 @@ export interface Failure<C extends ErrorCode = ErrorCode> {
   details?: Record<string, unknown>;
 }
 
+/**
+ * How a service call ended, beside whatever else its answer carries: a failure always has its error,
+ * a success never has one. Intersect it with the answer's fields (`RouteFields & Settled`).
+ */
+export type Settled = { ok: true; error?: never } | { ok: false; error: Failure };
+
 export type Result<T, C extends ErrorCode = ErrorCode> = { ok: true; value: T } | { ok: false; error: Failure<C> };
 
 export function ok<T>(value: T): { ok: true; value: T } {

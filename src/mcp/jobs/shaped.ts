@@ -19,7 +19,11 @@ export interface ShapedKind<R> {
   shapeStored: (stored: unknown) => Promise<ToolOutcome | undefined>;
 }
 
-/** A service result as a tool answer: its own error when it failed, never a failure without one. */
+/**
+ * A service result as a tool answer: its own error when it failed, never a failure without one.
+ * Services answer `Settled` (src/result.ts), so a live failure always has its error; the fallback is
+ * for a result read back from the store, which another process or an older build may have written.
+ */
 export function outcomeOf(ok: boolean, error: Failure | undefined, data: Record<string, unknown>, text: string, kind: JobKind): ToolOutcome {
   if (ok) return { ok: true, data, text };
   return { ok: false, error: error ?? { code: "internal_error", message: `${kind} failed without an error` }, data, text };

@@ -11,7 +11,7 @@ import type { AgentConfig } from "../../config/types.ts";
 import type { IdentityVerdict } from "../../config/model-id.ts";
 import { checkDepth } from "../../safety/depth.ts";
 import { redact, redactDeep } from "../../safety/redact.ts";
-import type { Failure } from "../../result.ts";
+import type { Failure, Settled } from "../../result.ts";
 import { newId } from "../../store/ids.ts";
 import { consultTurn, type TurnOutcome } from "../answer/turn.ts";
 import { resolveHost, resolveTarget, resumeUnsupported, type ConsultTarget } from "./target.ts";
@@ -32,8 +32,9 @@ export interface ConsultRequest {
   source_mode?: AnySourceMode;
 }
 
-export interface ConsultEnvelope {
-  ok: boolean;
+export type ConsultEnvelope = ConsultFields & Settled;
+
+interface ConsultFields {
   consultation_id?: string;
   agent?: string;
   backend?: string;
@@ -55,7 +56,6 @@ export interface ConsultEnvelope {
   rerun?: string;
   /** `store_unavailable: …` when the history store refused this turn after the agent answered (services/shared/store-writes.ts). */
   store_notice?: string;
-  error?: Failure;
 }
 
 export interface ConsultHooks {
@@ -217,7 +217,7 @@ function envelopeOf(
   turn: TurnOutcome<EnvelopeContent>,
   latencyMs: number,
   mode: Source["source_type"],
-): Omit<ConsultEnvelope, "capability_requested" | "source_mode_used" | "route"> {
+): Omit<ConsultFields, "capability_requested" | "source_mode_used" | "route"> & Settled {
   const base = {
     consultation_id: id,
     agent: agent.id,

@@ -5,7 +5,7 @@
  * (mcp/jobs/shaped.ts). The services load with their first job, not with this module.
  */
 import type { JobKind } from "../../store/jobs.ts";
-import type { Failure } from "../../result.ts";
+import type { Settled } from "../../result.ts";
 import type { Runtime } from "../shared/runtime.ts";
 import type { RouteOutcome, RouteRequest } from "../route/index.ts";
 import type { ConsultEnvelope, ConsultRequest } from "../consult/index.ts";
@@ -69,10 +69,10 @@ export function startKindJob<K extends JobKind>(
   });
 }
 
-/** Both services answer `{ ok, error? }`; a cancelled one is recorded as cancelled, not failed. */
-function verdictOf(result: { ok: boolean; error?: Failure }, treeChanged: boolean | null | undefined): JobVerdict {
+/** Every kind's service answers `Settled`; a cancelled one is recorded as cancelled, not failed. */
+function verdictOf(result: Settled, treeChanged: boolean | null | undefined): JobVerdict {
   const tree = treeChanged === undefined ? {} : { treeChanged };
   if (result.ok) return { status: "ok", ...tree };
-  const status = result.error?.code === "cancelled" ? "cancelled" : "failed";
-  return { status, ...(result.error ? { errorCode: result.error.code, errorMessage: result.error.message } : {}), ...tree };
+  const status = result.error.code === "cancelled" ? "cancelled" : "failed";
+  return { status, errorCode: result.error.code, errorMessage: result.error.message, ...tree };
 }

@@ -9,7 +9,7 @@
 import type { AgentConfig } from "../../config/types.ts";
 import { checkDepth } from "../../safety/depth.ts";
 import { redact } from "../../safety/redact.ts";
-import { fail, ok, type Failure, type Result } from "../../result.ts";
+import { fail, ok, type Failure, type Result, type Settled } from "../../result.ts";
 import type { Approval, FindingInput, ReviewerEnd, ReviewRecord, ReviewStatus, SecretsMode } from "../../store/reviews.ts";
 import { cancelJob } from "../shared/jobs.ts";
 import { buildReviewPrompt } from "./envelope.ts";
@@ -42,7 +42,7 @@ export interface ReviewJobRequest {
 }
 
 /** store_notice: `store_unavailable: …` when the store refused a record after a reviewer answered (services/shared/store-writes.ts). */
-export type ReviewOutcome = ReviewView & { ok: boolean; error?: Failure; store_notice?: string };
+export type ReviewOutcome = ReviewView & Settled & { store_notice?: string };
 
 export async function approveRun(
   rt: Runtime,

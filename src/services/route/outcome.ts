@@ -7,7 +7,7 @@ import type { Tier } from "../../config/types.ts";
 import type { Candidate } from "../../routing/plan.ts";
 import { redact } from "../../safety/redact.ts";
 import { withExplanation } from "../shared/explain.ts";
-import type { Failure } from "../../result.ts";
+import type { Failure, Settled } from "../../result.ts";
 import type { ErrorCode } from "../../errors.ts";
 import type { IdentityVerdict } from "../../config/model-id.ts";
 import type { AttemptResult } from "../../runner/attempt.ts";
@@ -35,8 +35,10 @@ export interface AttemptTrace {
   refusals?: { tool: string; detail?: string; message?: string }[];
 }
 
-export interface RouteOutcome {
-  ok: boolean;
+/** A route's answer; `Settled` says whether it served (services/route/index.ts). */
+export type RouteOutcome = RouteFields & Settled;
+
+interface RouteFields {
   runId?: string;
   servedBy?: { agent: string; backend: string; model?: string; tier: Tier; provider: string; modelVerification?: IdentityVerdict; configuredModel?: string };
   /** Set when the model that served is not the configured one. */
@@ -54,7 +56,6 @@ export interface RouteOutcome {
   usage?: Usage;
   sessionId?: string;
   advisory?: { hint: string };
-  error?: Failure;
 }
 
 export function traceOf(n: number, candidate: Candidate, result: AttemptResult): AttemptTrace {

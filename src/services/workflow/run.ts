@@ -14,7 +14,7 @@ import type { AgentEvent } from "../../backends/events.ts";
 import type { AgentConfig } from "../../config/types.ts";
 import { fingerprintTree } from "../../git/fingerprint.ts";
 import { captureWorktree, createWorktree, removeWorktree, type Captured, type Worktree } from "../../git/worktree.ts";
-import { fail, ok, type Failure, type Result } from "../../result.ts";
+import { fail, ok, type Failure, type Result, type Settled } from "../../result.ts";
 import type { FindingInput } from "../../store/reviews.ts";
 import type { StepRecord } from "../../store/workflows.ts";
 import { runAttempt } from "../../runner/attempt.ts";
@@ -55,7 +55,7 @@ export interface StepJobRequest {
 }
 
 /** A step job's end: the same view whether it ended inside the call or is read back by job_wait. */
-export type StepJobOutcome = StepOutcome & { ok: boolean; error?: Failure; store_notice?: string };
+export type StepJobOutcome = StepOutcome & Settled & { store_notice?: string };
 
 /**
  * The live half of workflow_run_step: the token is spent (and elicitation asked) while the call is
