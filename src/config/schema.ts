@@ -7,6 +7,7 @@
  */
 import { scope, type } from "arktype";
 import { BACKENDS } from "../backends/index.ts";
+import { TIERS } from "./types.ts";
 import {
   AskCapabilityDef,
   AskDef,
@@ -22,7 +23,7 @@ import {
 import { formatIssues, type SchemaIssue } from "./format-errors.ts";
 
 const BACKEND = "Backend" as const;
-const TIER = "'light' | 'standard' | 'heavy'";
+const TIER = type.enumerated(...TIERS);
 
 const LimitsDef = {
   "+": "reject",

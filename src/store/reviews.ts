@@ -12,22 +12,11 @@ import { eraseRows } from "./erase.ts";
 import { newId } from "./ids.ts";
 import { removeJobsNaming } from "./jobs.ts";
 import { insertUsage } from "./usage.ts";
+import type { Disposition, ReviewStatus, Severity } from "./vocabulary.ts";
 
 export type ReviewMode = "standard" | "deep";
-export type ReviewStatus =
-  | "planned"
-  | "approving"
-  | "running"
-  | "awaiting_synthesis"
-  | "incomplete"
-  | "finalized"
-  | "declined"
-  | "cancelled"
-  | "stale"
-  | "expired";
 export type ReviewerStatus = "pending" | "running" | "answered" | "failed" | "unparseable" | "cancelled";
-export type Severity = "critical" | "important" | "minor";
-export type Disposition = "open" | "fixed" | "rejected" | "accepted_risk";
+export type { Disposition, ReviewStatus, Severity } from "./vocabulary.ts";
 export type Approval = "elicitation" | "token" | "terminal";
 export type SecretsMode = "mask" | "send_as_is";
 

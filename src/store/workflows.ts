@@ -6,9 +6,10 @@
 import type { Database } from "bun:sqlite";
 import { metaText, redactedJson, type ContentPolicy } from "./content.ts";
 import { redact } from "../safety/redact.ts";
+import type { StepStatus } from "./vocabulary.ts";
 
 export type WorkflowStatus = "active" | "completed" | "needs_attention" | "failed" | "cancelled";
-export type StepStatus = "planned" | "running" | "awaiting_host_apply" | "succeeded" | "failed" | "cancelled";
+export type { StepStatus } from "./vocabulary.ts";
 export type StepExecutor = "host" | "agent" | "agents";
 
 export interface WorkflowRecord {

@@ -5,8 +5,12 @@
  */
 import { type } from "arktype";
 import { ERROR_CODE_LIST } from "../../errors.ts";
+import { TIERS } from "../../config/types.ts";
+import { DISPOSITIONS, SEVERITIES } from "../../store/vocabulary.ts";
 
-export const tier = type("'light' | 'standard' | 'heavy'");
+export const tier = type.enumerated(...TIERS);
+export const severity = type.enumerated(...SEVERITIES);
+export const disposition = type.enumerated(...DISPOSITIONS);
 
 /** Every reply's error.code is one of the closed set, advertised as an enum. */
 export const errorInfo = type({

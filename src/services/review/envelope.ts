@@ -4,13 +4,14 @@
  * and the strict reading of what came back — findings with a severity, a location, a claim and the
  * evidence for it. A reply that does not read as this is unparseable and is recorded as such.
  */
-import type { FindingInput, Severity } from "../../store/reviews.ts";
+import type { FindingInput } from "../../store/reviews.ts";
+import { SEVERITIES, type Severity } from "../../store/vocabulary.ts";
 import { jsonCandidates, type AnswerContract } from "../answer/envelope.ts";
 
 /** Marker in every review prompt; the fakes (and log readers) key on it. */
 export const REVIEW_MARKER = "ORCHESTRATE_REVIEW_ENVELOPE";
 
-export const SEVERITIES: readonly Severity[] = ["critical", "important", "minor"];
+export { SEVERITIES };
 
 export interface ReviewContent {
   summary: string;

@@ -1,10 +1,9 @@
 import { type } from "arktype";
-import { errorInfo, jobRef } from "../shared.ts";
+import { REVIEW_STATUSES } from "../../../store/vocabulary.ts";
+import { disposition, errorInfo, jobRef, severity } from "../shared.ts";
 
 const reviewId = type("0 < string <= 64");
 const agentId = type("0 < string <= 128");
-const severity = type("'critical' | 'important' | 'minor'");
-const disposition = type("'open' | 'fixed' | 'rejected' | 'accepted_risk'");
 const lines = type("string <= 10000").array().atMostLength(200);
 
 const material = type({ "+": "reject", text: "string <= 2000000", "label?": "0 < string <= 200" }).or({
@@ -46,7 +45,7 @@ export const reviewIdInput = type({ "+": "reject", review_id: reviewId });
 
 export const reviewListInput = type({
   "+": "reject",
-  "status?": "'planned' | 'approving' | 'running' | 'awaiting_synthesis' | 'incomplete' | 'finalized' | 'declined' | 'cancelled' | 'stale' | 'expired'",
+  "status?": type.enumerated(...REVIEW_STATUSES),
   "limit?": "1 <= number.integer <= 200",
 });
 

@@ -1,9 +1,9 @@
 import { type } from "arktype";
-import { errorInfo, jobRef } from "../shared.ts";
+import { STEP_STATUSES } from "../../../store/vocabulary.ts";
+import { disposition, errorInfo, jobRef, severity } from "../shared.ts";
 
 const id = type("0 < string <= 64");
 const step = type("'research' | 'plan' | 'author_execution_prompt' | 'implement' | 'apply_patch' | 'test' | 'review' | 'synthesize' | 'fix'");
-const severity = type("'critical' | 'important' | 'minor'");
 const lines = type("string <= 10000").array().atMostLength(200);
 
 export const workflowStartInput = type({
@@ -42,7 +42,7 @@ const combinedFinding = type({
   "location?": "string <= 1000",
   "evidence?": "string <= 20000",
   sources: type("0 < string <= 16").array().atMostLength(200),
-  "disposition?": "'open' | 'fixed' | 'rejected' | 'accepted_risk'",
+  "disposition?": disposition,
   "reason?": "string <= 5000",
 });
 
@@ -226,7 +226,7 @@ const stepFields = {
   workflow_id: "string",
   step_id: "string",
   step: "string",
-  status: "'planned' | 'running' | 'awaiting_host_apply' | 'succeeded' | 'failed' | 'cancelled'",
+  status: type.enumerated(...STEP_STATUSES),
   approval,
   "result?": stepResult,
 } as const;
