@@ -25,3 +25,11 @@ export function ok<T>(value: T): { ok: true; value: T } {
 export function fail<C extends ErrorCode>(code: C, message: string, hint?: string, details?: Record<string, unknown>): { ok: false; error: Failure<C> } {
   return { ok: false, error: { code, message, ...(hint ? { hint } : {}), ...(details ? { details } : {}) } };
 }
+
+/**
+ * A failure as one block of text, the way every reply and shell command prints it:
+ * `Error [code]: message`, then `Next: hint` on its own line when there is one.
+ */
+export function errorText(error: { code: string; message: string; hint?: string | undefined }): string {
+  return `Error [${error.code}]: ${error.message}${error.hint ? `\nNext: ${error.hint}` : ""}`;
+}

@@ -1,4 +1,4 @@
-import { EXIT } from "./exit-codes.ts";
+import { EXIT, exitWith, failureLines } from "./exit-codes.ts";
 import { defineCommand } from "citty";
 import { stderr } from "../safety/egress.ts";
 
@@ -15,29 +15,24 @@ export const acceptPendingCommand = defineCommand({
   async run({ args }) {
     const { terminalProblem, confirm, Cancelled } = await import("../setup/prompts.ts");
     const problem = terminalProblem();
-    if (problem) return exit(`orchestrate accept-pending: ${problem}`);
+    if (problem) return exitWith(`orchestrate accept-pending: ${problem}`);
     const { targetConfigPath } = await import("../setup/target.ts");
     const { loadPending, pendingPath, promote } = await import("../setup/pending.ts");
     const { formatRisks } = await import("../setup/risks.ts");
     const path = targetConfigPath(process.env, args.path);
     const staged = await loadPending(path, process.env);
-    if (!staged.ok) return exit(`✗ ${staged.error.message}${staged.error.hint ? `\n${staged.error.hint}` : ""}`);
+    if (!staged.ok) return exitWith(`✗ ${failureLines(staged.error)}`);
     stderr.write(`Staged by an MCP client: ${pendingPath(path)}\n\n${staged.value.diff}\n${formatRisks(staged.value.risks)}`);
     try {
-      if (!(await confirm(`Replace ${path} with the staged config?`, false))) return exit("Not promoted; the staged file is unchanged.");
+      if (!(await confirm(`Replace ${path} with the staged config?`, false))) return exitWith("Not promoted; the staged file is unchanged.");
     } catch (error) {
       // 130 whether the Ctrl-C reached the prompt or, before it was armed, the process as SIGINT.
-      if (error instanceof Cancelled) return exit("Cancelled — nothing was changed.", EXIT.cancelled);
+      if (error instanceof Cancelled) return exitWith("Cancelled — nothing was changed.", EXIT.cancelled);
       throw error;
     }
     const done = promote(staged.value);
-    if (!done.ok) return exit(`✗ ${done.error.message}${done.error.hint ? `\n${done.error.hint}` : ""}`);
+    if (!done.ok) return exitWith(`✗ ${failureLines(done.error)}`);
     stderr.write(`✓ promoted to ${done.value} (0600). Restart your MCP clients to load it.\n`);
     process.exit(0);
   },
 });
-
-function exit(message: string, code = 1): never {
-  stderr.write(`${message}\n`);
-  process.exit(code);
-}

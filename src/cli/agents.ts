@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import { BACKENDS } from "../backends/index.ts";
-import { EXIT, exitCodeFor } from "./exit-codes.ts";
+import { EXIT, exitCodeFor, exitWith, failureLines } from "./exit-codes.ts";
 import { stderr, stdout } from "../safety/egress.ts";
 
 /**
@@ -21,7 +21,7 @@ export const agentsCommand = defineCommand({
     if (host !== undefined && !BACKENDS.some((b) => b === host)) return exitWith(`--host must be one of ${BACKENDS.join(", ")}.`, EXIT.usage);
     const { createRuntime } = await import("../services/shared/runtime.ts");
     const rt = await createRuntime(host ? { ...process.env, ORCHESTRATE_HOST_RUNTIME: host } : process.env, args.config);
-    if (!rt.ok) return exitWith(`${rt.error.message}${rt.error.hint ? `\n${rt.error.hint}` : ""}`, exitCodeFor(rt.error.code));
+    if (!rt.ok) return exitWith(failureLines(rt.error), exitCodeFor(rt.error.code));
     const [{ listAgents }, { formatAgents }] = await Promise.all([import("../services/consult/views.ts"), import("../mcp/tools/consult/format.ts")]);
     const listing = await listAgents(rt.value, undefined);
     rt.value.store.close();
@@ -30,8 +30,3 @@ export const agentsCommand = defineCommand({
     process.exit(EXIT.ok);
   },
 });
-
-function exitWith(message: string, code: number): never {
-  stderr.write(`${message}\n`);
-  process.exit(code);
-}

@@ -1,7 +1,8 @@
 import { defineCommand } from "citty";
+import { errorText } from "../result.ts";
 import { readFileSync } from "node:fs";
 import { BACKENDS } from "../backends/index.ts";
-import { EXIT, EXIT_HELP, exitCodeFor } from "./exit-codes.ts";
+import { EXIT, EXIT_HELP, exitCodeFor, exitWith, failureLines } from "./exit-codes.ts";
 import { printJson, stdout, stderr } from "../safety/egress.ts";
 import { didYouMean, shellHint, shellWords } from "./shell-hints.ts";
 
@@ -36,7 +37,7 @@ export const consultCommand = defineCommand({
     const context = args.context === undefined ? undefined : args.context === "-" ? await Bun.stdin.text() : readContext(args.context);
     const { createRuntime } = await import("../services/shared/runtime.ts");
     const rt = await createRuntime(env, args.config);
-    if (!rt.ok) return exitWith(`${rt.error.message}${rt.error.hint ? `\n${shellWords(rt.error.hint)}` : ""}`, exitCodeFor(rt.error.code));
+    if (!rt.ok) return exitWith(failureLines(rt.error, shellWords), exitCodeFor(rt.error.code));
     const capabilities = [...new Set(Object.values(rt.value.config.agents).flatMap((a) => Object.keys(a.scores)))].sort();
     const { consult } = await import("../services/consult/index.ts");
     const { installShutdownHandlers, killAllLive } = await import("../process/live.ts");
@@ -66,10 +67,7 @@ export const consultCommand = defineCommand({
           ? `${didYouMean(args.capability, capabilities)} Capabilities with scores: ${capabilities.join(", ") || "none"}.`
           : "";
       const hint = shellHint(e?.code, e?.hint);
-      return exitWith(
-        `Error [${e?.code ?? "bad_output"}]: ${shellWords(e?.message ?? "no answer")}${typo}${hint ? `\nNext: ${hint}` : ""}`,
-        exitCodeFor(e?.code),
-      );
+      return exitWith(errorText({ code: e?.code ?? "bad_output", message: `${shellWords(e?.message ?? "no answer")}${typo}`, hint }), exitCodeFor(e?.code));
     }
     if (!args.json) stdout.write(`${formatConsult({ content: envelope.content, ok: true, usage: {}, latency_ms: 0 }).trimStart()}\n`);
     process.exit(EXIT.ok);
@@ -82,9 +80,4 @@ function readContext(path: string): string {
   } catch (error) {
     return exitWith(`--context ${path}: ${error instanceof Error ? error.message : String(error)}`, EXIT.usage);
   }
-}
-
-function exitWith(message: string, code: number): never {
-  stderr.write(`${message}\n`);
-  process.exit(code);
 }

@@ -3,7 +3,7 @@ import { adapters } from "../backends/index.ts";
 import { clearCooldowns, cooldownsByAgent } from "../services/shared/cooling.ts";
 import { failureWords } from "../services/shared/failure-words.ts";
 import { createRuntime, type Runtime } from "../services/shared/runtime.ts";
-import { EXIT } from "./exit-codes.ts";
+import { EXIT, failureLines } from "./exit-codes.ts";
 import { stdout, stderr } from "../safety/egress.ts";
 
 /**
@@ -17,7 +17,7 @@ const configArg = { config: { type: "string", description: "Config file (default
 async function withRuntime(configPath: string | undefined, fn: (rt: Runtime) => number): Promise<never> {
   const rt = await createRuntime(process.env, configPath);
   if (!rt.ok) {
-    stderr.write(`${rt.error.message}${rt.error.hint ? `\n${rt.error.hint}` : ""}\n`);
+    stderr.write(`${failureLines(rt.error)}\n`);
     process.exit(EXIT.usage);
   }
   try {

@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { exitWith, failureLines } from "./exit-codes.ts";
 import { wholeNumber } from "./numbers.ts";
 import { stdout, stderr } from "../safety/egress.ts";
 
@@ -25,7 +26,7 @@ export const dashboardCommand = defineCommand({
       stderr.write(`orchestrate dashboard binds 127.0.0.1 only; --host ${args.host} was ignored (what it shows is every stored prompt).\n`);
     const { openDashboard } = await import("../dashboard/start.ts");
     const started = await openDashboard({ env: process.env, port, ...(args.config ? { configPath: args.config } : {}) });
-    if (!started.ok) return exitWith(`${started.error.message}${started.error.hint ? `\n${started.error.hint}` : ""}`);
+    if (!started.ok) return exitWith(failureLines(started.error));
     const { dashboard, notes } = started.value;
     for (const note of notes) stderr.write(`${note}\n`);
     stdout.write(`${dashboard.url}\n`);
@@ -41,9 +42,4 @@ function openInBrowser(url: string): void {
   const opener = process.platform === "darwin" ? "open" : "xdg-open";
   if (!Bun.which(opener)) return void stderr.write(`--open: ${opener} is not installed; open the URL yourself.\n`);
   Bun.spawn([opener, url], { stdio: ["ignore", "ignore", "ignore"] }).unref();
-}
-
-function exitWith(message: string): never {
-  stderr.write(`${message}\n`);
-  process.exit(1);
 }

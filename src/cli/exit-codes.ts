@@ -3,6 +3,7 @@
  * without reading the text: the answer is on stdout only when the exit is 0.
  */
 import type { ErrorCode } from "../errors.ts";
+import { stderr } from "../safety/egress.ts";
 
 export const EXIT = {
   /** Answered: the answer is on stdout. */
@@ -62,3 +63,14 @@ export function exitCodeFor(code: ErrorCode | undefined): number {
 /** For the commands' --help: the same table in words. */
 export const EXIT_HELP =
   "Exit: 0 answered (stdout) · 1 an agent was tried and failed · 2 bad flags/config/cwd · 3 nothing was tried (no agent available) · 130 interrupted.";
+
+/** Says why on stderr (through the egress scrubber) and ends the command with its documented code. */
+export function exitWith(message: string, code: number = EXIT.failed): never {
+  stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+/** A refusal's message with its hint on the next line; `words` rewrites the hint for a shell (shell-hints.ts). */
+export function failureLines(error: { message: string; hint?: string | undefined }, words: (hint: string) => string = (hint) => hint): string {
+  return `${error.message}${error.hint ? `\n${words(error.hint)}` : ""}`;
+}

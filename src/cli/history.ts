@@ -1,7 +1,9 @@
 import { defineCommand } from "citty";
+import { errorText } from "../result.ts";
+import { exitWith, failureLines } from "./exit-codes.ts";
 import { wholeNumber } from "./numbers.ts";
 import type { Store } from "../store/db.ts";
-import { stdout, stderr } from "../safety/egress.ts";
+import { stdout } from "../safety/egress.ts";
 
 /**
  * `orchestrate history list|show <id>|delete <id>|prune --older-than <days> [--yes]`: the history
@@ -12,7 +14,7 @@ const configArg = { config: { type: "string", description: "Config file (default
 async function withStore(configPath: string | undefined, fn: (store: Store) => Promise<void> | void): Promise<never> {
   const { createRuntime } = await import("../services/shared/runtime.ts");
   const rt = await createRuntime(process.env, configPath);
-  if (!rt.ok) return exit(`${rt.error.message}${rt.error.hint ? `\n${rt.error.hint}` : ""}`);
+  if (!rt.ok) return exitWith(failureLines(rt.error));
   try {
     await fn(rt.value.store);
   } finally {
@@ -28,7 +30,7 @@ const list = defineCommand({
     withStore(args.config, async (store) => {
       const { formatList } = await import("./history-format.ts");
       const limit = args.limit === undefined ? 20 : wholeNumber(args.limit, 1, 100_000);
-      if (limit === undefined) exit("--limit takes a whole number of rows, e.g. --limit 50");
+      if (limit === undefined) exitWith("--limit takes a whole number of rows, e.g. --limit 50");
       stdout.write(
         formatList(store.consultations.list({ limit }), store.runs.listRuns({ limit }), store.reviews.list({ limit }), store.browse.asks({ limit }).rows),
       );
@@ -53,7 +55,7 @@ const show = defineCommand({
         return void stdout.write(`${formatReview({ ok: true, ...reviewView(review) })}
 `);
       }
-      exit(`Nothing with id "${args.id}" is stored here. \`orchestrate history list\` shows what is.`);
+      exitWith(`Nothing with id "${args.id}" is stored here. \`orchestrate history list\` shows what is.`);
     }),
 });
 
@@ -64,7 +66,7 @@ const del = defineCommand({
     withStore(args.config, async (store) => {
       const { deleteAny, describeCounts } = await import("../services/history/index.ts");
       const out = deleteAny(store, args.id);
-      if (!out.ok) exit(`Error [${out.error.code}]: ${out.error.message}${out.error.hint ? `\nNext: ${out.error.hint}` : ""}`);
+      if (!out.ok) exitWith(errorText(out.error));
       stdout.write(`Deleted ${describeCounts(out.value.deleted)}.\n${out.value.note}\n`);
     }),
 });
@@ -79,12 +81,12 @@ const prune = defineCommand({
   run: ({ args }) =>
     withStore(args.config, async (store) => {
       const days = wholeNumber(args["older-than"], 0, 1_000_000);
-      if (days === undefined) exit("--older-than takes a whole number of days, e.g. --older-than 30");
+      if (days === undefined) exitWith("--older-than takes a whole number of days, e.g. --older-than 30");
       const { countKind, cutoffFor, deleteKind, describeCounts, total } = await import("../services/history/index.ts");
       const cutoff = cutoffFor(days, Date.now());
       const counts = countKind(store, "all", cutoff);
       if (total(counts) === 0) return void stdout.write(`Nothing older than ${days} day(s) is stored.\n`);
-      if (!args.yes && !(await confirmed(`Delete ${describeCounts(counts)} older than ${days} day(s)?`))) exit("Nothing was deleted.");
+      if (!args.yes && !(await confirmed(`Delete ${describeCounts(counts)} older than ${days} day(s)?`))) exitWith("Nothing was deleted.");
       const report = deleteKind(store, "all", cutoff);
       stdout.write(`Deleted ${describeCounts(report.deleted)}.\n${report.note}\n`);
     }),
@@ -93,18 +95,13 @@ const prune = defineCommand({
 /** On a terminal, ask; anywhere else refuse: a script must say --yes to delete. */
 async function confirmed(question: string): Promise<boolean> {
   const { terminalProblem, confirm, Cancelled } = await import("../setup/prompts.ts");
-  if (terminalProblem()) exit("orchestrate history prune: not on a terminal, so it cannot ask; pass --yes to delete without asking.");
+  if (terminalProblem()) exitWith("orchestrate history prune: not on a terminal, so it cannot ask; pass --yes to delete without asking.");
   try {
     return await confirm(question, false);
   } catch (error) {
     if (error instanceof Cancelled) return false;
     throw error;
   }
-}
-
-function exit(message: string): never {
-  stderr.write(`${message}\n`);
-  process.exit(1);
 }
 
 export const historyCommand = defineCommand({

@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { exitWith, failureLines } from "./exit-codes.ts";
 import { stdout, stderr } from "../safety/egress.ts";
 
 /**
@@ -20,7 +21,7 @@ export const importCommand = defineCommand({
   },
   async run({ args }) {
     if (args.history !== undefined) return importHistory(args.history);
-    if (!args.file) return exit("Name the old config file, or --history <consultations.sqlite3>.");
+    if (!args.file) return exitWith("Name the old config file, or --history <consultations.sqlite3>.");
     const { targetConfigPath, liveConflict } = await import("../setup/target.ts");
     const { terminalProblem, confirm, Cancelled } = await import("../setup/prompts.ts");
     const atTerminal = terminalProblem() === undefined;
@@ -29,14 +30,14 @@ export const importCommand = defineCommand({
     if (atTerminal) {
       const { chooseTarget } = await import("../setup/live-choice.ts");
       const chosen = await chooseTarget(process.env, target).catch(cancelled);
-      if (chosen === undefined) return exit("Nothing was written.");
+      if (chosen === undefined) return exitWith("Nothing was written.");
       target = chosen;
     }
     const { convertFile } = await import("../setup/import-convert.ts");
     const { formatRisks } = await import("../setup/risks.ts");
     const file = args.file;
     const converted = await convertFile(file, target, process.env);
-    if (!converted.ok) return exit(`✗ ${converted.error.message}${converted.error.hint ? `\n${converted.error.hint}` : ""}`);
+    if (!converted.ok) return exitWith(`✗ ${failureLines(converted.error)}`);
     const { proposal, ignored, from, via } = converted.value;
     if (via)
       stderr.write(
@@ -48,13 +49,13 @@ export const importCommand = defineCommand({
     stderr.write(`\n${proposal.diff}\n${formatRisks(proposal.risks)}`);
     if (!atTerminal) {
       const conflict = liveConflict(process.env, target);
-      return exit(`${conflict ? `! ${conflict.message}\n` : ""}Not written: confirming needs a terminal. Run orchestrate import ${args.file} in one.`);
+      return exitWith(`${conflict ? `! ${conflict.message}\n` : ""}Not written: confirming needs a terminal. Run orchestrate import ${args.file} in one.`);
     }
     const yes = await confirm(`Write ${target}?`, false).catch((error: unknown) => (error instanceof Cancelled ? false : Promise.reject(error)));
-    if (!yes) return exit("Nothing was written.");
+    if (!yes) return exitWith("Nothing was written.");
     const { writeConfigAtomic } = await import("../config/write.ts");
     const written = writeConfigAtomic(target, proposal.text);
-    if (!written.ok) return exit(`✗ ${written.error.message}${written.error.hint ? `\n${written.error.hint}` : ""}`);
+    if (!written.ok) return exitWith(`✗ ${failureLines(written.error)}`);
     stderr.write(`✓ wrote ${written.value} (0600). Check it with: orchestrate check ${written.value}\n`);
     process.exit(0);
   },
@@ -67,19 +68,14 @@ export const importCommand = defineCommand({
 async function importHistory(path: string): Promise<never> {
   const { createRuntime } = await import("../services/shared/runtime.ts");
   const rt = await createRuntime(process.env);
-  if (!rt.ok) return exit(`✗ ${rt.error.message}${rt.error.hint ? `\n${rt.error.hint}` : ""}`);
+  if (!rt.ok) return exitWith(`✗ ${failureLines(rt.error)}`);
   const { importSeedHistory } = await import("../services/history/import-seed.ts");
   const done = importSeedHistory(rt.value.store, path);
   rt.value.store.close();
-  if (!done.ok) return exit(`✗ ${done.error.message}${done.error.hint ? `\n${done.error.hint}` : ""}`);
+  if (!done.ok) return exitWith(`✗ ${failureLines(done.error)}`);
   const { imported, skipped, turns, resumable } = done.value;
   stderr.write(
     `✓ imported ${imported} consultation(s), ${turns} turn(s) from ${path} (left unchanged); ${skipped} already here were skipped. ${resumable} can be continued with their consultation_id.\n`,
   );
   process.exit(0);
-}
-
-function exit(message: string): never {
-  stderr.write(`${message}\n`);
-  process.exit(1);
 }

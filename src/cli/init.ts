@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
+import { exitWith } from "./exit-codes.ts";
 import { BACKENDS, type Backend } from "../backends/index.ts";
 import { selfCommand } from "./registration.ts";
-import { stderr } from "../safety/egress.ts";
 
 /**
  * `orchestrate init [path]` (also `--init`): the TTY wizard. Glue only — the steps live in
@@ -20,12 +20,12 @@ export const initCommand = defineCommand({
   async run({ args }) {
     const { terminalProblem, startInput, Cancelled } = await import("../setup/prompts.ts");
     const problem = terminalProblem();
-    if (problem) return exit(`orchestrate init: ${problem}`);
-    if (args.host !== undefined && !BACKENDS.includes(args.host as Backend)) return exit(`--host must be one of ${BACKENDS.join(", ")}`);
+    if (problem) return exitWith(`orchestrate init: ${problem}`);
+    if (args.host !== undefined && !BACKENDS.includes(args.host as Backend)) return exitWith(`--host must be one of ${BACKENDS.join(", ")}`);
     const { targetConfigPath } = await import("../setup/target.ts");
     const { runInit } = await import("../setup/init-flow.ts");
     // Keys are read (and queued) from the start: what is typed during detection is kept.
-    startInput(() => exit("Cancelled — nothing was written."));
+    startInput(() => exitWith("Cancelled — nothing was written."));
     try {
       const target = targetConfigPath(process.env, args.path);
       const { chooseTarget } = await import("../setup/live-choice.ts");
@@ -34,12 +34,7 @@ export const initCommand = defineCommand({
       process.exit(code);
     } catch (error) {
       if (!(error instanceof Cancelled)) throw error;
-      exit("Cancelled — nothing was written.");
+      exitWith("Cancelled — nothing was written.");
     }
   },
 });
-
-function exit(message: string): never {
-  stderr.write(`${message}\n`);
-  process.exit(1);
-}

@@ -3,6 +3,7 @@
  * stderr, nothing sent) → the person's own findings in deep mode → their yes at the terminal → the
  * reviewers in parallel, as a job (so other clients can see it) → the review on stdout.
  */
+import { errorText } from "../result.ts";
 import { resolveHost } from "../services/consult/target.ts";
 import { planReview, type ReviewPlanRequest } from "../services/review/plan.ts";
 import { approveRun, prepareRetry, type Approver } from "../services/review/run.ts";
@@ -96,7 +97,7 @@ function say(line: string): void {
 }
 
 function fail(error: { code: Parameters<typeof exitCodeFor>[0] & string; message: string; hint?: string }): number {
-  say(`Error [${error.code}]: ${shellWords(error.message)}${error.hint ? `\nNext: ${shellWords(error.hint)}` : ""}`);
+  say(errorText({ code: error.code, message: shellWords(error.message), hint: error.hint === undefined ? undefined : shellWords(error.hint) }));
   return exitCodeFor(error.code);
 }
 

@@ -2,8 +2,7 @@ import { defineCommand } from "citty";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { MaterialInput } from "../services/review/material.ts";
-import { EXIT, exitCodeFor } from "./exit-codes.ts";
-import { stderr } from "../safety/egress.ts";
+import { EXIT, exitCodeFor, exitWith, failureLines } from "./exit-codes.ts";
 
 /**
  * `orchestrate review --goal G [--deep] FILE[:A-B]…`: a review from a shell. The plan is printed
@@ -30,7 +29,7 @@ export const reviewCommand = defineCommand({
     if (material.length === 0) return exitWith("Name the files to review: orchestrate review --goal '…' FILE[:START-END]…", EXIT.usage);
     const { createRuntime } = await import("../services/shared/runtime.ts");
     const rt = await createRuntime(process.env, args.config);
-    if (!rt.ok) return exitWith(`${rt.error.message}${rt.error.hint ? `\n${rt.error.hint}` : ""}`, exitCodeFor(rt.error.code));
+    if (!rt.ok) return exitWith(failureLines(rt.error), exitCodeFor(rt.error.code));
     const { runCliReview } = await import("./review-flow.ts");
     const code = await runCliReview(rt.value, {
       goal: args.goal,
@@ -55,7 +54,7 @@ export const reviewCommand = defineCommand({
 async function retry(reviewId: string, reviewers: string | undefined, configPath: string | undefined): Promise<never> {
   const { createRuntime } = await import("../services/shared/runtime.ts");
   const rt = await createRuntime(process.env, configPath);
-  if (!rt.ok) return exitWith(`${rt.error.message}${rt.error.hint ? `\n${rt.error.hint}` : ""}`, exitCodeFor(rt.error.code));
+  if (!rt.ok) return exitWith(failureLines(rt.error), exitCodeFor(rt.error.code));
   const { retryCliReview } = await import("./review-flow.ts");
   process.exit(
     await retryCliReview(
@@ -84,9 +83,4 @@ function readText(path: string): string {
   } catch (error) {
     return exitWith(`${path}: ${error instanceof Error ? error.message : String(error)}`, EXIT.usage);
   }
-}
-
-function exitWith(message: string, code: number): never {
-  stderr.write(`${message}\n`);
-  process.exit(code);
 }

@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { errorText } from "../result.ts";
 import { StatusLine } from "./status-line.ts";
 import { resolve } from "node:path";
 import { TIERS } from "../config/types.ts";
@@ -10,7 +11,7 @@ import type { Runtime } from "../services/shared/runtime.ts";
 import type { Config } from "../config/types.ts";
 import { didYouMean, shellHint, shellWords } from "./shell-hints.ts";
 import { installShutdownHandlers, killAllLive } from "../process/live.ts";
-import { EXIT, EXIT_HELP, exitCodeFor } from "./exit-codes.ts";
+import { EXIT, EXIT_HELP, exitCodeFor, exitWith, failureLines } from "./exit-codes.ts";
 import { wholeNumber } from "./numbers.ts";
 import { personError, personTrace } from "./route-report.ts";
 import { printJson, stdout, stderr } from "../safety/egress.ts";
@@ -37,7 +38,7 @@ export const runCommand = defineCommand({
     const timeoutSec = args.timeout === undefined ? undefined : wholeNumber(args.timeout, 0, 1_000_000);
     if (args.timeout !== undefined && timeoutSec === undefined) return exitWith("--timeout takes whole seconds (30–3600)", EXIT.usage);
     const rt = await createRuntime(process.env, args.config);
-    if (!rt.ok) return exitWith(`${rt.error.message}${rt.error.hint ? `\n${shellWords(rt.error.hint)}` : ""}`, exitCodeFor(rt.error.code));
+    if (!rt.ok) return exitWith(failureLines(rt.error, shellWords), exitCodeFor(rt.error.code));
     const caps = args.caps
       ? args.caps
           .split(",")
@@ -62,8 +63,8 @@ export const runCommand = defineCommand({
     const error = personError(outcome, record);
     if (!outcome.ok)
       return exitWith(
-        `Error [${outcome.error?.code}]: ${shellWords(error?.message ?? "")}${error?.hint ? `\nNext: ${shellHint(outcome.error?.code, error.hint)?.replace("--tier T`", `--tier ${tier}\``)}` : ""}${text ? `\nPartial output:\n${text}` : ""}`,
-        exitCodeFor(outcome.error?.code),
+        `${errorText({ code: outcome.error.code, message: shellWords(error?.message ?? ""), hint: shellHint(outcome.error.code, error?.hint)?.replace("--tier T`", `--tier ${tier}\``) })}${text ? `\nPartial output:\n${text}` : ""}`,
+        exitCodeFor(outcome.error.code),
       );
     if (!args.json) stdout.write(`${text ?? ""}\n`);
     process.exit(EXIT.ok);
@@ -83,15 +84,10 @@ async function dryRunExit(rt: Runtime, request: DryRunRequest, json: boolean): P
   const out = await dryRun(rt, request);
   if (!out.ok)
     return exitWith(
-      `Error [${out.error.code}]: ${shellWords(out.error.message)}${out.error.hint ? `\nNext: ${shellWords(out.error.hint)}` : ""}`,
+      errorText({ code: out.error.code, message: shellWords(out.error.message), hint: out.error.hint === undefined ? undefined : shellWords(out.error.hint) }),
       exitCodeFor(out.error.code),
     );
   if (json) printJson(out.value);
   else stdout.write(`${formatDryRun(out.value)}\n`);
   process.exit(EXIT.ok);
-}
-
-function exitWith(message: string, code: number): never {
-  stderr.write(`${message}\n`);
-  process.exit(code);
 }

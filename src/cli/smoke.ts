@@ -1,6 +1,6 @@
 import { defineCommand } from "citty";
 import type { SmokeResult } from "../services/smoke/index.ts";
-import { EXIT } from "./exit-codes.ts";
+import { EXIT, exitWith, failureLines } from "./exit-codes.ts";
 import { wholeNumber } from "./numbers.ts";
 import { printJson, stdout, stderr } from "../safety/egress.ts";
 
@@ -27,7 +27,7 @@ export const smokeCommand = defineCommand({
     if (timeoutSec === undefined) return exitWith("--timeout takes whole seconds between 5 and 3600", EXIT.usage);
     const { createRuntime } = await import("../services/shared/runtime.ts");
     const rt = await createRuntime(process.env, args.config);
-    if (!rt.ok) return exitWith(`${rt.error.message}${rt.error.hint ? `\n${rt.error.hint}` : ""}`, EXIT.usage);
+    if (!rt.ok) return exitWith(failureLines(rt.error), EXIT.usage);
     const { smokeAgents, smokePassed, smokeTargets } = await import("../services/smoke/index.ts");
     const only = args.agent
       ?.split(",")
@@ -79,9 +79,4 @@ export function formatSmoke(results: SmokeResult[]): string {
     r.skipped ? [`${r.agent}: ${r.skipped}`] : r.error ? [`${r.agent}: [${r.error.code}] ${r.error.message}${r.error.hint ? ` — ${r.error.hint}` : ""}`] : [],
   );
   return `${[line(head), ...rows.map(line)].join("\n")}\n${notes.length ? `\n${notes.join("\n")}\n` : ""}`;
-}
-
-function exitWith(message: string, code: number): never {
-  stderr.write(`${message}\n`);
-  process.exit(code);
 }

@@ -3,6 +3,7 @@
  * tool's output schema plus a readable text block; a failure is an `isError` result carrying its
  * code and what to do next. No SDK imports: the tool defs that use this sit on the startup path.
  */
+import { errorText } from "../result.ts";
 import type { Failure } from "../result.ts";
 import { hintFor, isErrorCode } from "../errors.ts";
 
@@ -39,7 +40,7 @@ export function toolReply(outcome: ToolOutcome): ToolReply {
 
 export function failureReply(failure: Failure, data: Record<string, unknown> = {}, detail?: string, bareError = false): ToolReply {
   const error = closed(failure);
-  const text = `Error [${error.code}]: ${error.message}${error.hint ? `\nNext: ${error.hint}` : ""}${detail ? `\n\n${detail}` : ""}`;
+  const text = `${errorText(error)}${detail ? `\n\n${detail}` : ""}`;
   return {
     isError: true,
     content: [{ type: "text", text: capText(text) }],
