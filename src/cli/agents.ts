@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { configArg } from "./config-arg.ts";
 import { BACKENDS } from "../backends/index.ts";
 import { EXIT, exitCodeFor, exitWith, failureLines } from "./exit-codes.ts";
 import { stderr, stdout } from "../safety/egress.ts";
@@ -14,7 +15,7 @@ export const agentsCommand = defineCommand({
       type: "string",
       description: `The runtime you are calling from (${BACKENDS.join(" | ")}); default ORCHESTRATE_HOST_RUNTIME, else the config's host`,
     },
-    config: { type: "string", description: "Config file (default: the server's lookup)" },
+    ...configArg,
   },
   async run({ args }) {
     const host = args.host;

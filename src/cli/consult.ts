@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { configArg } from "./config-arg.ts";
 import { errorText } from "../result.ts";
 import { readFileSync } from "node:fs";
 import { BACKENDS } from "../backends/index.ts";
@@ -25,7 +26,7 @@ export const consultCommand = defineCommand({
       description: `The runtime you are calling from (${BACKENDS.join(" | ")}); default ORCHESTRATE_HOST_RUNTIME, else the config's host`,
     },
     json: { type: "boolean", description: "Print the whole envelope as JSON on stdout" },
-    config: { type: "string", description: "Config file (default: the server's lookup)" },
+    ...configArg,
     prompt: { type: "positional", required: true, description: "The question (- reads it from stdin)" },
   },
   async run({ args }) {

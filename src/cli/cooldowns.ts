@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { configArg } from "./config-arg.ts";
 import { adapters } from "../backends/index.ts";
 import { clearCooldowns, cooldownsByAgent } from "../services/shared/cooling.ts";
 import { failureWords } from "../services/shared/failure-words.ts";
@@ -12,7 +13,6 @@ import { stdout, stderr } from "../safety/egress.ts";
  * them — once a provider is back, say — instead of waiting them out. An auth cooldown also ends by
  * itself at the next route once the CLI's sign-in probe says it is signed in again.
  */
-const configArg = { config: { type: "string", description: "Config file (default: the server's lookup)" } } as const;
 
 async function withRuntime(configPath: string | undefined, fn: (rt: Runtime) => number): Promise<never> {
   const rt = await createRuntime(process.env, configPath);

@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { configArg } from "./config-arg.ts";
 import { exitWith, failureLines } from "./exit-codes.ts";
 import { wholeNumber } from "./numbers.ts";
 import { stdout, stderr } from "../safety/egress.ts";
@@ -17,7 +18,7 @@ export const dashboardCommand = defineCommand({
     port: { type: "string", description: "Port on 127.0.0.1 (default 8765; 0 picks a free one)" },
     open: { type: "boolean", description: "Open the URL in the default browser" },
     host: { type: "string", description: "Ignored unless 127.0.0.1: the dashboard binds loopback only" },
-    config: { type: "string", description: "Config file (default: the server's lookup)" },
+    ...configArg,
   },
   async run({ args }) {
     const port = args.port === undefined ? 8765 : wholeNumber(args.port, 0, 65535);

@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { configArg } from "./config-arg.ts";
 import { errorText } from "../result.ts";
 import { exitWith, failureLines } from "./exit-codes.ts";
 import { wholeNumber } from "./numbers.ts";
@@ -9,7 +10,6 @@ import { stdout } from "../safety/egress.ts";
  * `orchestrate history list|show <id>|delete <id>|prune --older-than <days> [--yes]`: the history
  * verbs from a shell. Deleting removes orchestrate's own rows only; the CLIs keep their sessions.
  */
-const configArg = { config: { type: "string", description: "Config file (default: the server's lookup)" } } as const;
 
 async function withStore(configPath: string | undefined, fn: (store: Store) => Promise<void> | void): Promise<never> {
   const { createRuntime } = await import("../services/shared/runtime.ts");

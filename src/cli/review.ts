@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { configArg } from "./config-arg.ts";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { MaterialInput } from "../services/review/material.ts";
@@ -20,7 +21,7 @@ export const reviewCommand = defineCommand({
     context: { type: "string", description: "A file whose text goes along as context" },
     findings: { type: "string", description: "Deep mode: a file with your own findings, one per line: critical|important|minor: claim" },
     "send-as-is": { type: "boolean", description: "Send credential-shaped text unmasked (the plan shows where it is)" },
-    config: { type: "string", description: "Config file (default: the server's lookup)" },
+    ...configArg,
   },
   async run({ args }) {
     if (args.retry !== undefined) return retry(args.retry, args.reviewers, args.config);

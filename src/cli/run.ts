@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { configArg } from "./config-arg.ts";
 import { errorText } from "../result.ts";
 import { StatusLine } from "./status-line.ts";
 import { resolve } from "node:path";
@@ -24,7 +25,7 @@ export const runCommand = defineCommand({
     cwd: { type: "string", description: "Working directory (default: the current one)" },
     caps: { type: "string", description: "Comma-separated capabilities, e.g. vision" },
     timeout: { type: "string", description: "Time budget in seconds (30–3600)" },
-    config: { type: "string", description: "Config file (default: the server's lookup)" },
+    ...configArg,
     json: { type: "boolean", description: "Print the whole result (trace, usage, answer) as JSON on stdout" },
     "dry-run": { type: "boolean", description: "Print the ordered recipients, every decision and the budget split; send nothing" },
     prompt: { type: "positional", required: false, description: "The task (- reads it from stdin); not with --dry-run" },

@@ -1,4 +1,5 @@
 import { defineCommand } from "citty";
+import { configArg } from "./config-arg.ts";
 import type { SmokeResult } from "../services/smoke/index.ts";
 import { EXIT, exitWith, failureLines } from "./exit-codes.ts";
 import { wholeNumber } from "./numbers.ts";
@@ -20,7 +21,7 @@ export const smokeCommand = defineCommand({
     agent: { type: "string", description: "Comma-separated agent ids (default: every configured agent)" },
     timeout: { type: "string", description: "Seconds per agent (default 120)" },
     json: { type: "boolean", description: "Print the results as JSON" },
-    config: { type: "string", description: "Config file (default: the server's lookup)" },
+    ...configArg,
   },
   async run({ args }) {
     const timeoutSec = args.timeout === undefined ? 120 : wholeNumber(args.timeout, 5, 3600);
