@@ -18,8 +18,10 @@ export { UNAVAILABLE_CLASSES } from "./events.ts";
 /** route = agentic work in the user's tree; answer = consult-style, no tools that act. */
 export type RunMode = "route" | "answer";
 
-export type CodexSandbox = "read-only" | "workspace-write" | "danger-full-access";
-export type ClaudePermissionMode = "acceptEdits" | "bypassPermissions";
+/** One backend-only setting's value, as the config gave it (a word, or a list such as claude's allowedTools). */
+export type OptionValue = string | readonly string[];
+/** An agent's backend-only settings by key; each backend reads and checks its own (its machine's `options`). */
+export type OptionValues = Readonly<Record<string, OptionValue>>;
 
 export interface RunRequest {
   mode: RunMode;
@@ -36,12 +38,8 @@ export interface RunRequest {
   provider?: string;
   /** Native session to resume (codex thread id, claude session id, …). */
   resumeSessionId?: string;
-  /** codex only. */
-  sandbox?: CodexSandbox;
-  /** claude only. */
-  permissionMode?: ClaudePermissionMode;
-  /** claude only: pass-through to --allowedTools. */
-  allowedTools?: string[];
+  /** The agent's backend-only settings (codex's sandbox, claude's permissionMode…), read by that backend alone. */
+  options?: OptionValues;
   /**
    * Which build of the CLI is installed, as the backend's own `variant.read` named it (grok:
    * community | official; pi: its release line). Absent when the backend has no variants.
@@ -158,21 +156,18 @@ export interface HomeOverlay {
   keep: string[];
 }
 
-/** Agent config keys that only one backend takes (codex's sandbox, claude's permissionMode, …). */
-export type AgentOptionKey = "sandbox" | "permissionMode" | "allowedTools";
-
 /**
- * The keys this backend owns, each with the note shown when another backend's entry sets it
- * (`remove sandbox; <note>`). A key set on an entry of another backend is a config error.
+ * The config keys this backend owns, each with the note shown when another backend's entry sets it
+ * (`remove sandbox; <note>`). A key set on an entry of another backend is a config error. The
+ * values' schema is the backend's own `*_OPTION_DEFS`, gathered in ./index.ts for the config schema.
  */
-export type AgentOptions = Partial<Record<AgentOptionKey, string>>;
+export type AgentOptions = Readonly<Record<string, string>>;
 
 /** An agent as the backend's hints and risk notes see it (a subset of the resolved config). */
 export interface AgentFacts {
   id: string;
   model?: string;
-  sandbox?: string;
-  permissionMode?: string;
+  options: OptionValues;
 }
 
 /** A config file of the CLI's that lists the user's own MCP servers under `key`. */
@@ -272,7 +267,8 @@ export interface RegistrationContext {
 
 /** A multiple-choice question the setup wizard asks for each new agent on this backend. */
 export interface WizardQuestion {
-  key: "sandbox" | "permissionMode";
+  /** One of the backend's own option keys (its machine's `options`). */
+  key: string;
   title: string;
   choices: { value: string; label: string; hint: string }[];
 }

@@ -13,6 +13,8 @@ import { copilotAdapter } from "./copilot/index.ts";
 import { agyAdapter } from "./agy/index.ts";
 import { piAdapter } from "./pi/index.ts";
 import { acpAdapter } from "./acp/index.ts";
+import { CODEX_OPTION_DEFS } from "./codex/options.ts";
+import { CLAUDE_OPTION_DEFS } from "./claude/options.ts";
 
 export const adapters = {
   codex: codexAdapter,
@@ -27,6 +29,14 @@ export const adapters = {
 } as const satisfies Record<string, Adapter>;
 
 export type Backend = keyof typeof adapters;
+
+/**
+ * Every backend-only config key with its value's schema (arktype definitions), as each backend
+ * declares them in its own options.ts. The config schema spreads these into an agent entry; which
+ * backend may set which key is each adapter's `options`, checked in config/resolve-agent.ts.
+ */
+export const AGENT_OPTION_DEFS = { ...CODEX_OPTION_DEFS, ...CLAUDE_OPTION_DEFS } as const;
+export const AGENT_OPTION_KEYS: readonly string[] = Object.keys(AGENT_OPTION_DEFS).map((key) => key.replace(/\?$/, ""));
 
 export const BACKENDS = Object.keys(adapters) as readonly Backend[];
 

@@ -2,9 +2,9 @@
  * One agent entry (named under `agents:` or inline in a tier/slot) → AgentConfig, applying the
  * rules that tie fields together. Every broken rule is one error line on the offending key.
  */
-import type { AgentOptionKey, UsageFigure } from "../backends/contract.ts";
+import type { OptionValue, OptionValues, UsageFigure } from "../backends/contract.ts";
 import { drivenFacts, drivenName } from "../backends/driven.ts";
-import { adapters, BACKENDS, type Backend } from "../backends/index.ts";
+import { adapters, AGENT_OPTION_KEYS, BACKENDS, type Backend } from "../backends/index.ts";
 import { DEFAULTS } from "./defaults.ts";
 import { errorLine } from "./format-errors.ts";
 import { placeholderProblem } from "./placeholder.ts";
@@ -19,12 +19,22 @@ export const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 /** Variables the recursion guard and the config lookup depend on: an agent may not override them. */
 const RESERVED_ENV = /^(ORCHESTRATE_|MCP_ROUTER_|ORCHESTRATOR_)/;
 
-const OPTION_KEYS: readonly AgentOptionKey[] = ["sandbox", "permissionMode", "allowedTools"];
+/** The entry's backend-only keys (codex's sandbox, claude's permissionMode…) that it sets. */
+function optionsOf(entry: AgentEntryFile): OptionValues {
+  const options: Record<string, OptionValue> = {};
+  for (const [key, value] of Object.entries(entry))
+    if (AGENT_OPTION_KEYS.includes(key) && isOptionValue(value)) options[key] = typeof value === "string" ? value : [...value];
+  return options;
+}
 
-/** A backend-only key (codex's sandbox, claude's permissionMode…) set on another backend's entry. */
+function isOptionValue(value: unknown): value is OptionValue {
+  return typeof value === "string" || (Array.isArray(value) && value.every((v) => typeof v === "string"));
+}
+
+/** A backend-only key set on another backend's entry. */
 function onlyFor(entry: AgentEntryFile, at: readonly PropertyKey[], path: PathFn, errors: string[]): void {
-  for (const key of OPTION_KEYS) {
-    if (entry[key] === undefined || adapters[entry.backend].options?.[key] !== undefined) continue;
+  for (const key of Object.keys(optionsOf(entry))) {
+    if (adapters[entry.backend].options?.[key] !== undefined) continue;
     const owner = BACKENDS.find((b) => adapters[b].options?.[key] !== undefined);
     const note = owner ? adapters[owner].options?.[key] : undefined;
     errors.push(
@@ -201,9 +211,7 @@ export function resolveAgent(id: string, entry: AgentEntryFile, at: readonly Pro
     ...(entry.modes !== undefined ? { modes: { ...entry.modes } } : {}),
     ...(entry.permissions !== undefined ? { permissions: entry.permissions } : {}),
     advisory,
-    ...(entry.sandbox !== undefined ? { sandbox: entry.sandbox } : {}),
-    ...(entry.permissionMode !== undefined ? { permissionMode: entry.permissionMode } : {}),
-    ...(entry.allowedTools !== undefined ? { allowedTools: [...entry.allowedTools] } : {}),
+    options: optionsOf(entry),
     capabilities: [...new Set(entry.capabilities ?? [])],
     scores: { ...(entry.scores ?? {}) },
     priority: entry.priority ?? DEFAULTS.priority,

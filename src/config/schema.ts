@@ -6,7 +6,7 @@
  * This module imports arktype (~130 ms): only ever import it dynamically (see validate.ts).
  */
 import { scope, type } from "arktype";
-import { BACKENDS } from "../backends/index.ts";
+import { AGENT_OPTION_DEFS, BACKENDS } from "../backends/index.ts";
 import { TIERS } from "./types.ts";
 import {
   AskCapabilityDef,
@@ -48,9 +48,8 @@ const AgentDef = {
   /** ACP: how a route answers permission requests (answer-only always rejects). */
   "permissions?": "'allow' | 'reject'",
   "advisory?": "boolean",
-  "sandbox?": "'read-only' | 'workspace-write' | 'danger-full-access'",
-  "permissionMode?": "'acceptEdits' | 'bypassPermissions'",
-  "allowedTools?": "(string > 0)[] <= 32",
+  /** Backend-only keys (codex's sandbox, claude's permissionMode…), each declared in its backend's options.ts. */
+  ...AGENT_OPTION_DEFS,
   "capabilities?": "(string > 0)[]",
   "scores?": "Record<string, 0 <= number <= 100>",
   "priority?": "number.integer",

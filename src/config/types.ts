@@ -3,7 +3,7 @@
  * mcp-router config.json, Orchestrator config.yaml) are parsed and validated in config/ and all
  * end up as this one shape, with defaults applied in one place (config/defaults.ts).
  */
-import type { ClaudePermissionMode, CodexSandbox } from "../backends/contract.ts";
+import type { OptionValues } from "../backends/contract.ts";
 import type { Backend } from "../backends/index.ts";
 import type { AskConfig } from "./ask/types.ts";
 
@@ -44,9 +44,8 @@ export interface AgentConfig {
   permissions?: "allow" | "reject";
   /** Return a hint instead of spawning (codex, claude). */
   advisory: boolean;
-  sandbox?: CodexSandbox;
-  permissionMode?: ClaudePermissionMode;
-  allowedTools?: string[];
+  /** Backend-only settings by key (codex's sandbox, claude's permissionMode…): only that backend reads them. */
+  options: OptionValues;
   /** Capabilities this entry has, e.g. ["vision"]; used by route's `caps` filter. */
   capabilities: string[];
   /** Consult scores per capability (coding, research, review, …); missing or 0 = ineligible. */

@@ -59,12 +59,6 @@ const REDIRECTS = /(_BASE_URL|_API_BASE|_API_URL|_ENDPOINT|_HOST)$|^(HTTPS?_PROX
 function agentRisks(agent: AgentConfig): Risk[] {
   // Settings only one backend has (codex's sandbox, claude's permission mode): that backend says what is risky.
   const risks: Risk[] = [...(adapters[agent.backend].risks?.(agent) ?? [])];
-  const bash = (agent.allowedTools ?? []).filter((rule) => /^Bash\b/i.test(rule.trim()));
-  if (bash.length)
-    risks.push({
-      code: "bash_allow_rule",
-      message: `${agent.id}: allowedTools ${bash.join(", ")} — Bash rules are escapable by command chaining: effectively a full shell, the same risk as bypassPermissions`,
-    });
   if (agent.aggregator)
     risks.push({ code: "aggregator", message: `${agent.id}: ${agent.model} goes through an aggregator; it always counts as another provider` });
   for (const [name, value] of Object.entries(agent.env)) {

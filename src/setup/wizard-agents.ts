@@ -11,8 +11,8 @@ export type AgentSpec = {
   transport?: "acp";
   command?: string[];
   provider?: string;
-  sandbox?: string;
-  permissionMode?: string;
+  /** Answers to the backend's own questions (codex's sandbox, claude's permission mode), by option key. */
+  options?: Record<string, string>;
   scores?: Record<string, number>;
 };
 
@@ -83,7 +83,9 @@ async function askAgent(backend: Backend, listed: string[]): Promise<AgentSpec> 
   const wizard = adapters[backend].wizard;
   const spec: AgentSpec = { backend, model: await askModel(backend, listed) };
   // Settings only this backend has (codex's sandbox, claude's permission mode), as it words them.
-  for (const question of wizard?.questions ?? []) spec[question.key] = await select(question.title, question.choices);
+  const options: Record<string, string> = {};
+  for (const question of wizard?.questions ?? []) options[question.key] = await select(question.title, question.choices);
+  if (Object.keys(options).length > 0) spec.options = options;
   return spec;
 }
 

@@ -8,7 +8,7 @@ import { TIERS, type Tier } from "../config/types.ts";
 import type { BackendProbe } from "../doctor/detect.ts";
 import type { FoundAcpLaunch } from "./acp-launches.ts";
 import { confirm, select, text } from "./prompts.ts";
-import { askTier, type AgentBook } from "./wizard-agents.ts";
+import { askTier, type AgentBook, type AgentSpec } from "./wizard-agents.ts";
 import { askRoots, type RootsContext } from "./wizard-roots.ts";
 
 export interface WizardInput {
@@ -33,7 +33,7 @@ export async function askForConfig(input: WizardInput): Promise<Record<string, u
   const host = input.host ?? (await askHost());
   const roots = await askRoots(input.roots);
   return {
-    agents: book.agents,
+    agents: flatAgents(book.agents),
     tiers: book.tiers,
     ...(roots.length ? { roots } : {}),
     ...(Object.keys(capabilities).length ? { capabilities } : {}),
@@ -124,4 +124,9 @@ async function askHost(): Promise<Backend | undefined> {
     ...BACKENDS.map((b) => ({ value: b as string, label: b })),
   ]);
   return picked ? (picked as Backend) : undefined;
+}
+
+/** A backend's own settings sit beside the other keys of its entry in the config file (sandbox: read-only). */
+function flatAgents(agents: AgentBook["agents"]): Record<string, Omit<AgentSpec, "options"> & Record<string, unknown>> {
+  return Object.fromEntries(Object.entries(agents).map(([id, { options, ...spec }]) => [id, { ...spec, ...options }]));
 }

@@ -456,7 +456,7 @@ describe("agy readiness, models, client, registration", () => {
       path: ["mcpServers", "orchestrate"],
       entry: { command: "/opt/orchestrate", args: ["serve"], env: { ORCHESTRATE_HOST_RUNTIME: "agy" } },
     });
-    expect(agyAdapter.risks?.({ id: "ag" })[0]?.message).toContain("MCP servers");
+    expect(agyAdapter.risks?.({ id: "ag", options: {} })[0]?.message).toContain("MCP servers");
     expect(agyAdapter.traits).toEqual({
       usage: { tokens: "streamed", cost: "none", turns: "none" },
       identity: "none",

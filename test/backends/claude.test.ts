@@ -29,7 +29,7 @@ function containsSeq(args: string[], seq: string[]): boolean {
 describe("claude invocation", () => {
   const table: [string, RunRequest][] = [
     ["route default", base],
-    ["route bypass", { ...base, permissionMode: "bypassPermissions", allowedTools: ["Bash(git *)", "Edit"] }],
+    ["route bypass", { ...base, options: { permissionMode: "bypassPermissions", allowedTools: ["Bash(git *)", "Edit"] } }],
     ["answer", { ...base, mode: "answer", outputSchema: '{"type":"object"}' }],
     ["answer resume", { ...base, mode: "answer", resumeSessionId: "c895-id", model: "opus" }],
   ];
@@ -50,7 +50,7 @@ describe("claude invocation", () => {
   test("an inherited IS_SANDBOX is stripped (it turns off claude's own stop after three 529s), except where bypassPermissions needs it", () => {
     expect(Object.hasOwn(claudeAdapter.invocation(base).env ?? {}, "IS_SANDBOX")).toBe(true);
     expect(Object.hasOwn(claudeAdapter.invocation({ ...base, mode: "answer" }).env ?? {}, "IS_SANDBOX")).toBe(true);
-    expect(Object.hasOwn(claudeAdapter.invocation({ ...base, permissionMode: "bypassPermissions" }).env ?? {}, "IS_SANDBOX")).toBe(false);
+    expect(Object.hasOwn(claudeAdapter.invocation({ ...base, options: { permissionMode: "bypassPermissions" } }).env ?? {}, "IS_SANDBOX")).toBe(false);
   });
 
   test("--fallback-model is never passed (it switches models silently on 529)", () => {
@@ -73,7 +73,7 @@ describe("claude invocation", () => {
   });
 
   test("answer with web: only WebSearch and WebFetch are sent, pre-approved; their use is marked web", () => {
-    const args = claudeAdapter.invocation({ ...base, mode: "answer", web: true, allowedTools: ["Bash"] }).args;
+    const args = claudeAdapter.invocation({ ...base, mode: "answer", web: true, options: { allowedTools: ["Bash"] } }).args;
     expect(containsSeq(args, ["--safe-mode", "--tools", "WebSearch,WebFetch", "--permission-mode", "dontAsk"])).toBe(true);
     expect(containsSeq(args, ["--allowedTools", "WebSearch", "WebFetch"])).toBe(true);
     expect(args).not.toContain("Bash");
@@ -93,8 +93,7 @@ describe("claude invocation", () => {
       ...base,
       mode: "answer",
       outputSchema: '{"type":"object"}',
-      allowedTools: ["Bash"],
-      permissionMode: "bypassPermissions",
+      options: { allowedTools: ["Bash"], permissionMode: "bypassPermissions" },
     }).args;
     expect(containsSeq(args, ["--safe-mode", "--tools", "", "--permission-mode", "dontAsk"])).toBe(true);
     expect(containsSeq(args, ["--json-schema", '{"type":"object"}'])).toBe(true);

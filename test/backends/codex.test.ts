@@ -23,7 +23,7 @@ const base: RunRequest = { mode: "route", prompt: "fix the bug", cwd: "/work/rep
 
 describe("codex invocation", () => {
   test("route mode: exec --json in the cwd with the entry's sandbox, the prompt on stdin (`-`), never in argv", () => {
-    const inv = codexAdapter.invocation({ ...base, sandbox: "danger-full-access", model: "gpt-5.5" });
+    const inv = codexAdapter.invocation({ ...base, options: { sandbox: "danger-full-access" }, model: "gpt-5.5" });
     expect(inv.args).toEqual(["exec", "--json", "-C", "/work/repo", "-s", "danger-full-access", "-m", "gpt-5.5", "-"]);
     expect(inv.stdin).toBe("fix the bug");
   });
@@ -87,7 +87,7 @@ describe("codex invocation", () => {
   });
 
   test("answer mode: read-only, user config and rules ignored, no command tools, native schema, never ephemeral", () => {
-    const inv = codexAdapter.invocation({ ...base, mode: "answer", sandbox: "danger-full-access", outputSchemaPath: "/tmp/s.json" });
+    const inv = codexAdapter.invocation({ ...base, mode: "answer", options: { sandbox: "danger-full-access" }, outputSchemaPath: "/tmp/s.json" });
     expect(inv.args).toEqual([
       "exec",
       "--json",

@@ -39,7 +39,13 @@ describe("mcp-router config.json (seed 000), read unchanged", () => {
     expect(config.fallbacks).toEqual({ light: "standard", heavy: "standard" });
     expect(config.allowCrossProviderFallback).toBe(false);
     expect(config.agents.standard).toMatchObject({ backend: "opencode", model: "deepseek/deepseek-v4", provider: "deepseek", aggregator: false });
-    expect(config.agents.heavy).toMatchObject({ backend: "claude", model: "opus", provider: "anthropic", permissionMode: "acceptEdits", advisory: false });
+    expect(config.agents.heavy).toMatchObject({
+      backend: "claude",
+      model: "opus",
+      provider: "anthropic",
+      options: { permissionMode: "acceptEdits" },
+      advisory: false,
+    });
     expect(config.agents.vision).toMatchObject({ backend: "opencode", capabilities: ["vision"] });
   });
 

@@ -99,8 +99,8 @@ describe("backend-only options", () => {
     const config = configOf(
       "agents:\n  c: { backend: codex, model: m, sandbox: read-only }\n  k: { backend: claude, model: opus, permissionMode: bypassPermissions, allowedTools: [WebFetch] }\n",
     );
-    expect(config.agents.c?.sandbox).toBe("read-only");
-    expect(config.agents.k).toMatchObject({ permissionMode: "bypassPermissions", allowedTools: ["WebFetch"] });
+    expect(config.agents.c?.options.sandbox).toBe("read-only");
+    expect(config.agents.k?.options).toEqual({ permissionMode: "bypassPermissions", allowedTools: ["WebFetch"] });
   });
 
   test("advisory is codex/claude only and needs no model", () => {
@@ -268,6 +268,7 @@ describe("the rest of the file", () => {
       enabled: true,
       env: {},
       limits: { maxWallSec: 60 },
+      options: {},
     });
   });
 });

@@ -224,7 +224,7 @@ describe("fake claude kill paths", () => {
 describe("fake claude CLI grammar and sessions", () => {
   test("bypassPermissions as root is refused like the real CLI (stdout empty) unless IS_SANDBOX=1", async () => {
     const s = sandbox();
-    const req = route(s, { permissionMode: "bypassPermissions" });
+    const req = route(s, { options: { permissionMode: "bypassPermissions" } });
     const refused = await run(s, req, "ok");
     if (process.getuid?.() === 0) {
       expect(refused.stdout).toBe("");
@@ -340,7 +340,7 @@ describe("fake claude is as strict as 2.1.332 / 2.1.197", () => {
     // Passed on (as a bypassPermissions route must), it retries all ten times.
     const kept = await run(
       s,
-      route(s, { model: "opus", permissionMode: "bypassPermissions" }),
+      route(s, { model: "opus", options: { permissionMode: "bypassPermissions" } }),
       "overload",
       { ...allRetries, FAKE_RETRY_SCALE: "0.001" },
       undefined,
@@ -374,7 +374,7 @@ describe("fake claude is as strict as 2.1.332 / 2.1.197", () => {
     const result = JSON.parse(python.stdout.trim().split("\n").at(-1) ?? "{}") as { permission_denials: { tool_name: string }[]; is_error: boolean };
     expect(result).toMatchObject({ is_error: false, permission_denials: [{ tool_name: "Bash" }] });
     // --allowedTools lets exactly what it names through.
-    await run(s, route(s, { allowedTools: ["Bash(python3:*)"] }), "bash-python");
+    await run(s, route(s, { options: { allowedTools: ["Bash(python3:*)"] } }), "bash-python");
     expect(existsSync(join(s.repo, "py-created.txt"))).toBe(true);
     // Answer mode (dontAsk): no write of any kind.
     const write = await run(s, answer(s), "write");

@@ -429,7 +429,7 @@ describe("fake codex is as strict as 0.171.0", () => {
 
   test("read-only sandbox: a patch is rejected on stderr only, which the adapter reads as a refusal; workspace-write applies it", async () => {
     const s = sandbox();
-    const blocked = await run(s, route(s, { sandbox: "read-only" }), "patch");
+    const blocked = await run(s, route(s, { options: { sandbox: "read-only" } }), "patch");
     expect(kinds(blocked.events)).toEqual(["session", "text", "usage", "final"]);
     expect(existsSync(join(s.repo, "PATCHED_BY_FAKE.txt"))).toBe(false);
     const refusals = blocked.stderr.split("\n").flatMap((l) => codexAdapter.parseStderr?.(l) ?? []);
@@ -439,7 +439,7 @@ describe("fake codex is as strict as 0.171.0", () => {
     const applied = await run(s, route(s), "patch");
     expect(existsSync(join(s.repo, "PATCHED_BY_FAKE.txt"))).toBe(true);
     expect(kinds(applied.events)).toContain("file_change");
-    const touched = await run(s, route(s, { sandbox: "read-only" }), "touch");
+    const touched = await run(s, route(s, { options: { sandbox: "read-only" } }), "touch");
     expect(kinds(touched.events)).toEqual(["session", "text", "usage", "final"]);
     expect(existsSync(join(s.repo, "TOUCHED_BY_FAKE.txt"))).toBe(false);
   });
@@ -449,7 +449,7 @@ describe("answer mode offers the model no command tool (issue 23 §7)", () => {
   test("a read command runs under read-only in route mode; in answer mode none runs at all and the answer comes back", async () => {
     const s = sandbox();
     const ran = () => (existsSync(join(s.records, "commands-ran")) ? readFileSync(join(s.records, "commands-ran"), "utf8") : "");
-    const routed = await run(s, route(s, { sandbox: "read-only" }), "reads");
+    const routed = await run(s, route(s, { options: { sandbox: "read-only" } }), "reads");
     expect(kinds(routed.events)).toContain("tool");
     expect(ran()).toBe("cat README.md\n");
     rmSync(join(s.records, "commands-ran"));

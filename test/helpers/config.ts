@@ -21,6 +21,7 @@ export function agent(id: string, backend: AgentConfig["backend"], extra: Partia
     enabled: true,
     env: {},
     limits: {},
+    options: {},
     ...extra,
   };
 }

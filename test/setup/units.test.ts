@@ -76,8 +76,8 @@ describe("computeRisks", () => {
   test("flags every risky setting by code", () => {
     const config = configWith(
       [
-        agent("x", "codex", { sandbox: "danger-full-access" }),
-        agent("y", "claude", { permissionMode: "bypassPermissions", allowedTools: ["WebFetch", "Bash(git status)"] }),
+        agent("x", "codex", { options: { sandbox: "danger-full-access" } }),
+        agent("y", "claude", { options: { permissionMode: "bypassPermissions", allowedTools: ["WebFetch", "Bash(git status)"] } }),
         agent("z", "opencode", { model: "openrouter/some/model", aggregator: true }),
       ],
       { allowCrossProviderFallback: true, fallbacks: { heavy: "standard" }, maxDepth: 2 },
@@ -87,7 +87,7 @@ describe("computeRisks", () => {
         .map((r) => r.code)
         .sort(),
     ).toEqual(["aggregator", "bash_allow_rule", "bypass_permissions", "cross_provider_fallback", "danger_full_access", "deep_delegation"]);
-    expect(computeRisks(configWith([agent("ok", "claude", { allowedTools: ["Read(./docs/**)"] })]))).toEqual([]);
+    expect(computeRisks(configWith([agent("ok", "claude", { options: { allowedTools: ["Read(./docs/**)"] } })]))).toEqual([]);
   });
 
   test("a config directory others can write is a risk", () => {

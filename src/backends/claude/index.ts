@@ -8,6 +8,7 @@
  */
 import type { AcpProfile, Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest, Usage } from "../contract.ts";
 import { claudeMachine } from "./machine.ts";
+import { claudeAllowedTools, claudePermissionMode } from "./options.ts";
 import { asObject, parseObject, str, type Json, thinking } from "../events.ts";
 
 /** Always passed: no MCP servers, hooks or settings of the user's own leak into a delegated run. */
@@ -34,8 +35,9 @@ export function claudeInvocation(req: RunRequest): Invocation {
     if (req.outputSchema) args.push("--json-schema", req.outputSchema);
   } else {
     // bypassPermissions is refused as root unless IS_SANDBOX=1 — deliberately not set here.
-    args.push("--permission-mode", req.permissionMode ?? "acceptEdits");
-    if (req.allowedTools?.length) args.push("--allowedTools", ...req.allowedTools);
+    args.push("--permission-mode", claudePermissionMode(req.options) ?? "acceptEdits");
+    const allowed = claudeAllowedTools(req.options);
+    if (allowed.length) args.push("--allowedTools", ...allowed);
   }
   if (req.model) args.push("--model", req.model);
   if (req.resumeSessionId) args.push("--resume", req.resumeSessionId);
@@ -53,7 +55,7 @@ export function claudeInvocation(req: RunRequest): Invocation {
  * and the cap of one retry keeps a 529 short anyway.
  */
 function claudeEnv(req: RunRequest): Record<string, string | undefined> {
-  const bypass = req.mode === "route" && req.permissionMode === "bypassPermissions";
+  const bypass = req.mode === "route" && claudePermissionMode(req.options) === "bypassPermissions";
   return { CLAUDE_CODE_MAX_RETRIES: CLAUDE_MAX_RETRIES, CLAUDE_CODE_RETRY_WATCHDOG: undefined, ...(bypass ? {} : { IS_SANDBOX: undefined }) };
 }
 

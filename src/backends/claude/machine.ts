@@ -1,5 +1,6 @@
 /** What claude keeps around a run, as data: history, registration, and the settings the wizard asks about. */
-import type { BackendMachine } from "../contract.ts";
+import type { AgentFacts, BackendMachine } from "../contract.ts";
+import { claudeAllowedTools, claudePermissionMode } from "./options.ts";
 
 export const claudeMachine = {
   options: {
@@ -10,15 +11,7 @@ export const claudeMachine = {
     const model = agent.model ? ` (model ${agent.model})` : "";
     return `Advisory entry "${agent.id}": spawn a subagent yourself${model} for this task instead of delegating through orchestrate. Nothing was sent.`;
   },
-  risks: (agent) =>
-    agent.permissionMode === "bypassPermissions"
-      ? [
-          {
-            code: "bypass_permissions",
-            message: `${agent.id}: claude bypassPermissions means no sandbox and full host access — an untrusted prompt can act as you`,
-          },
-        ]
-      : [],
+  risks: (agent) => claudeRisks(agent),
   // Usage per assistant message and in the result; the served models are the result's modelUsage keys.
   traits: { usage: { tokens: "streamed", cost: "final", turns: "streamed" }, identity: "stream", resumedUsage: "per-turn", containment: "permission-mode" },
   writes: {
@@ -52,3 +45,20 @@ export const claudeMachine = {
     ],
   },
 } satisfies BackendMachine;
+
+/** bypassPermissions, and Bash allow rules that amount to the same (a rule is escaped by chaining commands). */
+function claudeRisks(agent: AgentFacts): { code: string; message: string }[] {
+  const risks: { code: string; message: string }[] = [];
+  if (claudePermissionMode(agent.options) === "bypassPermissions")
+    risks.push({
+      code: "bypass_permissions",
+      message: `${agent.id}: claude bypassPermissions means no sandbox and full host access — an untrusted prompt can act as you`,
+    });
+  const bash = claudeAllowedTools(agent.options).filter((rule) => /^Bash\b/i.test(rule.trim()));
+  if (bash.length)
+    risks.push({
+      code: "bash_allow_rule",
+      message: `${agent.id}: allowedTools ${bash.join(", ")} — Bash rules are escapable by command chaining: effectively a full shell, the same risk as bypassPermissions`,
+    });
+  return risks;
+}

@@ -6,7 +6,8 @@
  * Codex never names the model in the --json stream; it is only in the session rollout file, so
  * this module also exports pure helpers to locate a rollout and read the model out of it.
  */
-import type { AcpProfile, Adapter, AgentEvent, CodexSandbox, ExitOutcome, FailureClass, Invocation, RunRequest } from "../contract.ts";
+import type { AcpProfile, Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest } from "../contract.ts";
+import { codexSandbox, type CodexSandbox } from "./options.ts";
 import { codexMachine } from "./machine.ts";
 import { asObject, parseObject, str, type Json, thinking } from "../events.ts";
 import { failureFromText } from "../events.ts";
@@ -14,7 +15,7 @@ import { failureFromText } from "../events.ts";
 /** Built from the options the exec subcommand takes; see research help/codex-exec--help.txt. */
 export function codexInvocation(req: RunRequest): Invocation {
   const answer = req.mode === "answer";
-  const sandbox: CodexSandbox = answer ? "read-only" : (req.sandbox ?? "workspace-write");
+  const sandbox: CodexSandbox = answer ? "read-only" : (codexSandbox(req.options) ?? "workspace-write");
   const args = ["exec", "--json"];
   // Answer mode runs in a scratch dir that is not a git repo; route mode keeps codex's own guard
   // (it refuses a non-git cwd, where nothing could undo its edits).

@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import type { BackendMachine, AgentFacts, Env } from "../contract.ts";
+import { codexSandbox } from "./options.ts";
 import { asObject, parseObject } from "../events.ts";
 
 /** Where codex keeps its state: $CODEX_HOME, else ~/.codex. */
@@ -55,7 +56,7 @@ export const codexMachine = {
   options: { sandbox: "claude has permissionMode; other backends have no such switch" },
   advisoryHint: (agent: AgentFacts) => `Advisory entry "${agent.id}": use the Codex MCP server directly for this task (codex mcp-server). Nothing was sent.`,
   risks: (agent) =>
-    agent.sandbox === "danger-full-access"
+    codexSandbox(agent.options) === "danger-full-access"
       ? [
           {
             code: "danger_full_access",

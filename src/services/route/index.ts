@@ -252,9 +252,7 @@ function permissionFields(candidate: Candidate): Partial<RunRequest> {
   return {
     ...(a.model ? { model: a.model } : {}),
     provider: a.provider,
-    ...(a.sandbox ? { sandbox: a.sandbox } : {}),
-    ...(a.permissionMode ? { permissionMode: a.permissionMode } : {}),
-    ...(a.allowedTools ? { allowedTools: a.allowedTools } : {}),
+    options: a.options,
   };
 }
 

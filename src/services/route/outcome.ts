@@ -12,6 +12,7 @@ import type { ErrorCode } from "../../errors.ts";
 import type { IdentityVerdict } from "../../config/model-id.ts";
 import type { AttemptResult } from "../../runner/attempt.ts";
 import type { Refusal } from "../../backends/fold.ts";
+import { adapters, isBackend } from "../../backends/index.ts";
 
 export interface AttemptTrace {
   n: number;
@@ -97,7 +98,13 @@ function refusalNotice(agent: string, trace: AttemptTrace | undefined): string |
     .join("; ");
   const more = refused.length > 5 ? `; and ${refused.length - 5} more` : "";
   const tree = trace?.treeChanged === false ? " The working tree is unchanged." : "";
-  return `${agent}'s CLI refused ${refused.length} tool call${refused.length === 1 ? "" : "s"}, so the task may not be done: ${calls}${more}.${tree} Its permissions are the agent's permissionMode/allowedTools (claude) or sandbox (codex) in the config.`;
+  return `${agent}'s CLI refused ${refused.length} tool call${refused.length === 1 ? "" : "s"}, so the task may not be done: ${calls}${more}.${tree} ${wherePermissionsLive(trace?.backend)}`;
+}
+
+/** Where an agent's permissions are set: its backend's own config keys, when it has any. */
+function wherePermissionsLive(backend: string | undefined): string {
+  const keys = backend !== undefined && isBackend(backend) ? Object.keys(adapters[backend].options ?? {}) : [];
+  return keys.length > 0 ? `Its permissions are the agent's ${keys.join("/")} in the config.` : "Its permissions are its CLI's own settings.";
 }
 
 /** Auth vs capacity is not disclosed: it would leak per-provider credential health. */
