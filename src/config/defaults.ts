@@ -19,7 +19,7 @@ export const DEFAULTS = Object.freeze({
   maxDepth: 1,
   /** Orchestrator's consult.timeout_s default, sized for a question. */
   consultTimeoutSec: 180,
-  /** route's budget default (SPEC §4: 30–3600, default 900). */
+  /** route's budget default, seconds; a call may ask for 30–3600 (invalid_timeout outside). */
   timeoutSec: 900,
   stallSec: 300,
   /** A quota window this full is treated as at its warning state, whatever the vendor says (issue 25). */

@@ -1,5 +1,5 @@
 /**
- * The seeds' config files, read unchanged (SPEC §6 migration):
+ * The config files of the tools orchestrate replaces, read unchanged (README "Coming from …"):
  * - mcp-router `config.json` (seed 000) is already a subset of the unified format; it is only
  *   recognised, so `source.legacy` can say so.
  * - Orchestrator MCP `config.yaml` (seed 001: one top-level `consult:` block) is converted to the

@@ -1,5 +1,5 @@
 /**
- * The one hardened config load path (SPEC §6), shared by the server, `check` and `accept-pending`.
+ * The one hardened config load path (docs/config-discovery.md), shared by the server, `check` and `accept-pending`.
  * Top level imports nothing heavy: arktype arrives with validate.ts, imported only when a file
  * exists and has to be validated.
  */

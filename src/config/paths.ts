@@ -1,5 +1,5 @@
 /**
- * Where the config file lives (SPEC §6). Kept free of arktype and of the loader so the server
+ * Where the config file lives (docs/config-discovery.md). Kept free of arktype and of the loader so the server
  * can find its config without paying for the schema library.
  */
 import { lstatSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * Provider derivation (SPEC §2). The provider decides whether a fallback crosses providers, so it
+ * Provider derivation. The provider decides whether a fallback crosses providers, so it
  * is derived from the backend's rule, never trusted from the file: a declared provider that
  * disagrees is an error. Only a backend whose rule is `declared` (pi) takes the declaration.
  */

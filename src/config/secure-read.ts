@@ -1,5 +1,5 @@
 /**
- * Reads a file only if nobody but its owner could have written it (SPEC §6): no symlink
+ * Reads a file only if nobody but its owner could have written it (docs/config-discovery.md): no symlink
  * (O_NOFOLLOW), a regular file (fstat of the opened fd, so no swap between check and read),
  * mode 0600, owned by the user, in a directory nobody else can write. Each refusal names the fix.
  */

@@ -47,7 +47,7 @@ export const hopelessRetryGuard: Guard = { see: (event) => (event.kind === "retr
 /**
  * How long a capacity retry may go without progress before the run counts as unavailable.
  *
- * From the measured timelines (research/retries-and-trust.md, transcripts/retries/): a run that
+ * From the retry timelines measured on the real CLIs (docs/failures.md): a run that
  * recovers from one 429/503 shows progress 0.6–2.4 s after its retry line (claude 529 0.61 s, 429
  * 1.03 s; codex 429 1.03 s; opencode 503 2.39 s, its 2 s backoff ±25 %; pi waits 2 s before its
  * next attempt), and gemini's first backoff is 5 s ±30 %, up to 6.5 s. A persistent failure

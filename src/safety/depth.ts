@@ -1,5 +1,5 @@
 /**
- * Recursion guard (SPEC §4): every child inherits ORCHESTRATE_DEPTH + 1, and an orchestrate
+ * Recursion guard (docs/design.md): every child inherits ORCHESTRATE_DEPTH + 1, and an orchestrate
  * running at depth ≥ maxDepth refuses to delegate, so two orchestrates cannot ping-pong forever.
  */
 import { fail, ok, type Result } from "../result.ts";

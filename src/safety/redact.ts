@@ -1,5 +1,5 @@
 /**
- * The one scrubber (SPEC §6): applied to every stored copy and every returned text or error.
+ * The one scrubber (docs/egress.md): applied to every stored copy and every returned text or error.
  * Best-effort pattern matching: known credential shapes (redact-rules.ts) and `key = value`
  * assignments whose key names a secret. The key name stays; the value becomes `[REDACTED:<kind>]`.
  */

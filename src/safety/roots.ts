@@ -1,5 +1,5 @@
 /**
- * The cwd allowlist (SPEC §4): the security boundary for where a delegate may work. A cwd is
+ * The cwd allowlist (README "Safety"): the security boundary for where a delegate may work. A cwd is
  * resolved (realpath) before it is compared, so a symlink inside a root that points outside it
  * is outside; `/` is never a root and never a cwd.
  */

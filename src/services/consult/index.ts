@@ -1,5 +1,5 @@
 /**
- * The consult service (SPEC §5, seed 001): ask one other vendor's agent a question, answer-only,
+ * The consult service: ask one other vendor's agent a question, answer-only,
  * in an empty scratch directory, and return one envelope. No fallback; a failure is the answer.
  * Consultations and turns live in the store, so a later server process can continue or show them.
  */
