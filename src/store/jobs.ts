@@ -9,7 +9,7 @@ import { metaText, parseJson, storedJson, type ContentPolicy } from "./content.t
 import { eraseRows } from "./erase.ts";
 import { newId } from "./ids.ts";
 
-export type JobKind = "route" | "consult" | "review" | "workflow_step";
+export type JobKind = "route" | "consult" | "review" | "workflow_step" | "ask";
 export type JobStatus = "running" | "ok" | "failed" | "cancelled";
 
 /** Stored tail of partial output, in characters. */

@@ -59,12 +59,12 @@ describe("tool surface", () => {
     }
   });
 
-  test("only route, consult, the review runs and a workflow's delegated step may run as MCP tasks", () => {
+  test("only route, consult, the review runs, a workflow's delegated step and ask may run as MCP tasks", () => {
     expect(
       allTools()
         .filter((t) => t.task)
         .map((t) => t.name),
-    ).toEqual(["route", "consult", "review_run", "review_retry", "workflow_run_step"]);
+    ).toEqual(["route", "consult", "review_run", "review_retry", "workflow_run_step", "ask"]);
   });
 
   test("init tools are advertised only with ORCHESTRATE_ALLOW_INIT=1", async () => {

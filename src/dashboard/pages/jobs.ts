@@ -15,6 +15,7 @@ const REF_PAGE: { [K in JobKind]: string } = {
   consult: "/consultations",
   review: "/reviews",
   workflow_step: "/workflows",
+  ask: "/asks",
 };
 
 function refLink(ref: string | null, kind: JobKind): Html | string {

@@ -7,6 +7,7 @@
  */
 import type { FinishReason, ReplyUsage } from "../../backends/http/types.ts";
 import type { ErrorCode } from "../../errors.ts";
+import type { Settled } from "../../result.ts";
 import { redact } from "../../safety/redact.ts";
 
 export const MAX_ERROR_MESSAGE_CHARS = 500;
@@ -39,6 +40,20 @@ export interface AskReply {
   hint?: string;
   /** `store_unavailable: …` when the history store refused the ask after the provider answered; beside the envelope, not in it. */
   store_notice?: string;
+  /** The history row this ask was stored as, when the store took it. */
+  ask_id?: string;
+}
+
+/**
+ * An ask run as a durable job (a long one outlives the sync budget, docs/protocol.md): the reply,
+ * settled by its envelope so the job row records the ask's outcome and code like any other kind's.
+ */
+export type AskJobResult = AskReply & Settled;
+
+export function settledReply(reply: AskReply): AskJobResult {
+  const { error } = reply.envelope;
+  if (reply.envelope.ok || !error) return { ...reply, ok: true };
+  return { ...reply, ok: false, error: { code: error.code, message: error.message, ...(reply.hint ? { hint: reply.hint } : {}) } };
 }
 
 /** What every leg of a request spent, added up (repairs and failed tries are paid for too). */

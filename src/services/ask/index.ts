@@ -6,12 +6,12 @@
 import type { ErrorCode } from "../../errors.ts";
 import type { Failure } from "../../result.ts";
 import type { Runtime } from "../shared/runtime.ts";
-import { safeMessage, UsageTally, type AskEnvelope, type AskReply } from "./envelope.ts";
+import { safeMessage, settledReply, UsageTally, type AskEnvelope, type AskJobResult, type AskReply } from "./envelope.ts";
 import { recordAsk } from "./record.ts";
 import { checkRequest, type AskRequest } from "./request.ts";
 import { serve, type AskRun, type LastFailure, type Served } from "./serve.ts";
 
-export type { AskEnvelope, AskReply } from "./envelope.ts";
+export type { AskEnvelope, AskJobResult, AskReply } from "./envelope.ts";
 export type { AskRequest } from "./request.ts";
 export { listCapabilities, type CapabilityListing } from "./views.ts";
 
@@ -62,10 +62,15 @@ export async function ask(rt: Runtime, req: AskRequest, hooks: AskHooks = {}): P
   return remembered(rt, req, envelopeOf(shell(), run, served, started, budgetMs), run.trail, servedBy?.endpoint.url);
 }
 
+/** The ask job kind (services/jobs/kinds.ts): the whole request budget, no client ceiling — the job outlives the call. */
+export async function askJob(rt: Runtime, req: AskRequest, hooks: Pick<AskHooks, "signal" | "onProgress">): Promise<AskJobResult> {
+  return settledReply(await ask(rt, req, hooks));
+}
+
 /** The history keeps every ask that reached the service; the reply goes out whatever the store did. */
 function remembered(rt: Runtime, request: AskRequest, reply: AskReply, legs: AskRun["trail"], servedUrl?: string): AskReply {
-  const { notice } = recordAsk(rt, { request, envelope: reply.envelope, legs, ...(servedUrl !== undefined ? { servedUrl } : {}) });
-  return notice ? { ...reply, store_notice: notice } : reply;
+  const { notice, id } = recordAsk(rt, { request, envelope: reply.envelope, legs, ...(servedUrl !== undefined ? { servedUrl } : {}) });
+  return { ...reply, ...(notice ? { store_notice: notice } : {}), ...(id !== undefined ? { ask_id: id } : {}) };
 }
 
 function refusal(envelope: AskEnvelope, error: Failure, started: number, rt: Runtime): AskReply {

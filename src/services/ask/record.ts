@@ -2,6 +2,7 @@
  * Every ask that reached the service goes into the history when it ends — answered, refused at the
  * boundary, out of budget — in one transaction with its legs and usage row. A store that cannot
  * take it never costs the caller the reply: the envelope still goes out, with a store_unavailable notice.
+ * Its id names the history row a job's result links to (the dashboard's /asks/<id>).
  */
 import { storeLedger } from "../shared/store-writes.ts";
 import type { AskInput } from "../../store/asks.ts";
@@ -22,12 +23,15 @@ export interface Ended {
  * Stores the ask. A store that refuses it (disk full) is told again until it takes it; the caller
  * gets the `store_unavailable` notice to put beside the reply (services/shared/store-writes.ts).
  */
-export function recordAsk(rt: Runtime, ended: Ended): { notice?: string } {
+export function recordAsk(rt: Runtime, ended: Ended): { notice?: string; id?: string } {
   const ledger = storeLedger("ask");
   const input = scrubbed(askInput(ended, rt.now()), keysOf(rt));
-  ledger.write(() => void rt.store.asks.record(input));
+  let id: string | undefined;
+  ledger.write(() => {
+    id = rt.store.asks.record(input);
+  });
   const notice = ledger.notice();
-  return notice ? { notice } : {};
+  return { ...(notice ? { notice } : {}), ...(id !== undefined ? { id } : {}) };
 }
 
 function askInput({ request, envelope: e, legs, servedUrl }: Ended, now: number): AskInput {

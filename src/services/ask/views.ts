@@ -26,7 +26,7 @@ export interface CapabilityListing {
   };
 }
 
-export function listCapabilities(rt: Runtime, ceilingMs?: number): CapabilityListing {
+export function listCapabilities(rt: Runtime): CapabilityListing {
   const { ask } = rt.config;
   const now = rt.now();
   const capabilities = Object.values(ask.capabilities).map((c) => {
@@ -38,12 +38,11 @@ export function listCapabilities(rt: Runtime, ceilingMs?: number): CapabilityLis
     return { name: c.name, description: c.description, strategy: c.strategy, fallbacks: c.fallbacks, deployments };
   });
   const l = ask.limits;
-  // The budget a caller actually gets: the configured one, kept under the client's own call timeout.
-  const budgetSec = Math.min(l.requestTimeoutSec, ceilingMs !== undefined ? ceilingMs / 1000 : Number.POSITIVE_INFINITY);
   return {
     capabilities,
     limits: {
-      request_timeout_s: budgetSec,
+      // The whole configured budget: an ask that outlives the client's ceiling continues as a job.
+      request_timeout_s: l.requestTimeoutSec,
       max_prompt_chars: l.maxPromptChars,
       max_system_chars: l.maxSystemChars,
       max_context_chars: l.maxContextChars,

@@ -1,6 +1,6 @@
 /**
- * Job kinds, service side: what each kind of durable job runs — a route, a consult, a review or a
- * workflow step — and how its result is recorded. Starting a job goes from here straight to
+ * Job kinds, service side: what each kind of durable job runs — a route, a consult, a review, a
+ * workflow step or an ask — and how its result is recorded. Starting a job goes from here straight to
  * its service, so a job never calls back up into the MCP layer, which only shapes the result
  * (mcp/jobs/shaped.ts). The services load with their first job, not with this module.
  */
@@ -11,6 +11,7 @@ import type { RouteOutcome, RouteRequest } from "../route/index.ts";
 import type { ConsultEnvelope, ConsultRequest } from "../consult/index.ts";
 import type { ReviewJobRequest, ReviewOutcome } from "../review/index.ts";
 import type { StepJobOutcome, StepJobRequest } from "../workflow/index.ts";
+import type { AskJobResult, AskRequest } from "../ask/index.ts";
 import { startJob, type JobEnd, type JobHooks, type JobVerdict } from "../shared/jobs.ts";
 
 /** Each kind's request and service result; its keys must be the store's job kinds. */
@@ -19,6 +20,7 @@ export interface JobKinds {
   consult: { request: ConsultRequest; result: ConsultEnvelope };
   review: { request: ReviewJobRequest; result: ReviewOutcome };
   workflow_step: { request: StepJobRequest; result: StepJobOutcome };
+  ask: { request: AskRequest; result: AskJobResult };
 }
 
 /** Who asked: the MCP client's name steers consult's host detection. */
@@ -51,6 +53,9 @@ const RUNNERS: { [K in JobKind]: KindRunner<K> } = {
   },
   workflow_step: {
     run: async (rt, request, hooks) => (await import("../workflow/index.ts")).executeStep(rt, request, hooks.signal),
+  },
+  ask: {
+    run: async (rt, request, hooks) => (await import("../ask/index.ts")).askJob(rt, request, { signal: hooks.signal, onProgress: hooks.onProgress }),
   },
 };
 

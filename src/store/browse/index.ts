@@ -31,6 +31,7 @@ const JOB_REFS: { [K in JobKind]: { from: "result" | "args"; key: string } } = {
   consult: { from: "result", key: "consultation_id" },
   review: { from: "args", key: "review_id" },
   workflow_step: { from: "args", key: "workflow_id" },
+  ask: { from: "result", key: "ask_id" },
 };
 
 const isJobKind = (k: string): k is JobKind => k in JOB_REFS;

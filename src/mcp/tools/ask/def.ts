@@ -8,6 +8,7 @@ import askDescription from "./ask.txt" with { type: "text" };
 
 const schema = () => import("./schema.ts");
 const handlers = () => import("./handler.ts");
+const outcomes = () => import("./outcome.ts");
 
 export const askTools = [
   defineTool({
@@ -16,6 +17,8 @@ export const askTools = [
     group: "ask",
     description: askDescription,
     annotations: { title: "Ask a capability's model", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    // A long ask is a job like a long route: a task for clients that have them, else a job id at the sync budget.
+    task: true,
     schemas: async () => {
       const s = await schema();
       return { input: s.askInput, output: s.askOutput };
@@ -25,7 +28,7 @@ export const askTools = [
     advertise: advertiseAsk,
     // Refusals before the handler (unknown or malformed arguments) come back in the envelope too.
     refusal: async (failure, args) =>
-      (await handlers()).askRefusal(typeof args === "object" && args !== null && "capability" in args ? args.capability : undefined, failure),
+      (await outcomes()).askRefusal(typeof args === "object" && args !== null && "capability" in args ? args.capability : undefined, failure),
   }),
   defineTool({
     name: "list_capabilities",

@@ -7,7 +7,7 @@
  */
 import { type } from "arktype";
 import { ERROR_CODE_LIST } from "../../../errors.ts";
-import { errorInfo } from "../shared.ts";
+import { errorInfo, jobRef } from "../shared.ts";
 
 export const askInput = type({
   "+": "reject",
@@ -18,6 +18,8 @@ export const askInput = type({
   /** A JSON Schema object, or its JSON text (capped before it is parsed). */
   "response_schema?": type("string <= 1000000").or("Record<string, unknown>"),
   "max_output_tokens?": "1 <= number.integer <= 1000000",
+  /** Beside seed 002's arguments: answer with a job id at once (job_wait reads the envelope later). */
+  "background?": "boolean",
 });
 
 /** Exactly seed 002's error: {code, message}; what to do next is in the text block. */
@@ -25,7 +27,9 @@ const envelopeError = type({ code: type.enumerated(...ERROR_CODE_LIST), message:
 
 const usage = type({ prompt_tokens: "number", completion_tokens: "number", total_tokens: "number", "cost_usd?": "number" });
 
-/** Seed 002's envelope. Every field is always present; only `ok` is required so refusals fit too. */
+const finishReason = "'stop' | 'length' | 'content_filter' | 'tool_calls' | 'other' | null";
+
+/** Seed 002's envelope. Every field is always present; only `ok` is required so refusals and job handles fit too. */
 export const askOutput = type({
   ok: "boolean",
   "content?": "string | null",
@@ -34,12 +38,34 @@ export const askOutput = type({
   "capability_requested?": "string",
   "model_used?": "string | null",
   "fallback_used?": "boolean",
-  "finish_reason?": "'stop' | 'length' | 'content_filter' | 'tool_calls' | 'other' | null",
+  "finish_reason?": finishReason,
   "usage?": usage.or("null"),
   "latency_ms?": "number",
   "error?": envelopeError.or("null"),
   /** Beside seed 002's fields: store_unavailable when the history store refused this ask after the provider answered. */
   "store_notice?": "string",
+  /** Beside seed 002's fields: an ask still running at the sync budget continues as this job. */
+  "job?": jobRef,
+});
+
+/** What an ask job stores as its result (services/ask/envelope.ts AskJobResult), read back by job_wait. */
+export const askJobResult = type({
+  envelope: {
+    ok: "boolean",
+    content: "string | null",
+    data: "unknown",
+    insufficient_context: "boolean",
+    capability_requested: "string",
+    model_used: "string | null",
+    fallback_used: "boolean",
+    finish_reason: finishReason,
+    usage: usage.or("null"),
+    latency_ms: "number",
+    error: envelopeError.or("null"),
+  },
+  "hint?": "string",
+  "store_notice?": "string",
+  "ask_id?": "string",
 });
 
 export const listCapabilitiesInput = type({ "+": "reject" });

@@ -6,6 +6,7 @@ import { routeKind } from "../core/kind.ts";
 import { consultKind } from "../consult/kind.ts";
 import { reviewKind } from "../review/kind.ts";
 import { workflowStepKind } from "../workflow/kind.ts";
+import { askKind } from "../ask/kind.ts";
 
 /** Every job kind has its shaping, and each shapes what its service returns (else this fails to compile). */
 export const JOB_KINDS: { [K in JobKind]: ShapedKind<JobKinds[K]["result"]> } = {
@@ -13,4 +14,5 @@ export const JOB_KINDS: { [K in JobKind]: ShapedKind<JobKinds[K]["result"]> } = 
   consult: consultKind,
   review: reviewKind,
   workflow_step: workflowStepKind,
+  ask: askKind,
 };
