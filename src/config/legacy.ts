@@ -30,7 +30,7 @@ export function detectLegacy(raw: Record<string, unknown>, format: "yaml" | "jso
 }
 
 /** Keys of an Orchestrator file that orchestrate reads but does not act on (yet). */
-const IGNORED_CONSULT_KEYS = ["protocol_version", "dashboard"] as const;
+const IGNORED_CONSULT_KEYS = ["protocol_version"] as const;
 const IGNORED_AGENT_KEYS = ["reasoning_effort"] as const;
 
 export interface Converted {
@@ -81,6 +81,9 @@ export function convertOrchestrator(file: OrchestratorFile, env: Env): Converted
   const out: Converted = { file: {}, ignored: [], errors: [] };
   const c = file.consult;
   for (const key of IGNORED_CONSULT_KEYS) if (c[key] !== undefined) out.ignored.push(`consult.${key}`);
+  // `orchestrate dashboard` reads consult.dashboard.editable (dashboard/start.ts); it starts on its own command, so enabled does nothing.
+  if (typeof c.dashboard === "object" && c.dashboard !== null)
+    for (const key of Object.keys(c.dashboard)) if (key !== "editable") out.ignored.push(`consult.dashboard.${key}`);
   const agents: Record<string, UnifiedAgent> = {};
   for (const [id, agent] of Object.entries(c.agents ?? {})) {
     agents[id] = convertAgent(id, agent, out);

@@ -1,8 +1,10 @@
 /**
- * The dashboard's managed file (seed 001's `agents.yaml`): consult agents and the reviewer
- * selection a person edits in the browser when `dashboard.editable` is true. It sits beside the
- * config as `managed.yaml`, is read with the config's own hardened rules (regular file, 0600,
- * yours, a directory nobody else can write) and written the same way; the main config is never
+ * The dashboard's managed file: consult agents and the reviewer selection a person edits in the
+ * browser when `dashboard.editable` is true. For an orchestrate config it sits beside the config
+ * as `managed.yaml`; for an Orchestrator MCP (seed 001) config it is that tool's own
+ * `agents.yaml` (`consult.managed_agents_path`), in its agent shape, so the seed's agents and ours
+ * stay in one file. Either is read with the config's own hardened rules (regular file, 0600, yours,
+ * a directory nobody else can write) and written the same way; the main config is never
  * rewritten. The loader merges it into the config before validation, so one set of rules judges both.
  */
 import { lstatSync } from "node:fs";
@@ -46,11 +48,16 @@ export function managedSourceFor(configPath: string, raw: unknown, env: Record<s
   return { path: resolve(dirname(configPath), expandHome(typeof named === "string" && named !== "" ? named : SEED_MANAGED_PATH, env)), seed: true };
 }
 
-/** A seed managed file's agents merged into the seed config's consult.agents (no review key there). */
+/**
+ * A seed managed file merged into the seed config: its agents into consult.agents, and the
+ * reviewer selection our editor adds (`review:`, the seed's own reviewers/deep_reviewers keys)
+ * over consult.review.
+ */
 export function mergeSeedManaged(main: unknown, managed: ManagedFile, path: string): Checked<unknown> {
-  if (!isObject(main) || !isObject(main.consult) || !managed.agents || Object.keys(managed.agents).length === 0) return { ok: true, value: main };
+  if (!isObject(main) || !isObject(main.consult)) return { ok: true, value: main };
   const agents = isObject(main.consult.agents) ? main.consult.agents : {};
-  const clashes = Object.keys(managed.agents).filter((id) => id in agents);
+  const added = managed.agents ?? {};
+  const clashes = Object.keys(added).filter((id) => id in agents);
   if (clashes.length)
     return {
       ok: false,
@@ -58,7 +65,17 @@ export function mergeSeedManaged(main: unknown, managed: ManagedFile, path: stri
         errorLine(`${path}: agents.${id}`, "is also defined in consult.agents of the main config", "rename it or remove it from one of the two"),
       ),
     };
-  return { ok: true, value: { ...main, consult: { ...main.consult, agents: { ...agents, ...managed.agents } } } };
+  const consult: Raw = { ...main.consult };
+  if (Object.keys(added).length) consult.agents = { ...agents, ...added };
+  if (managed.review) consult.review = { ...(isObject(consult.review) ? consult.review : {}), ...managed.review };
+  return { ok: true, value: { ...main, consult } };
+}
+
+/** Where the editor writes, and in which shape: the loader's own choice (managedSourceFor). */
+export interface ManagedTarget {
+  path: string;
+  /** Orchestrator MCP's agents.yaml: agents in its shape (runtime:), merged into consult.agents. */
+  seed: boolean;
 }
 
 export function managedExists(path: string): boolean {
@@ -121,14 +138,15 @@ export function mergeManaged(main: unknown, managed: ManagedFile, path: string):
  * checks the editor ran on the form, now on the bytes the server will read.
  */
 export async function writeManaged(
-  path: string,
+  target: ManagedTarget,
   file: ManagedFile,
   configPath: string,
   env: Record<string, string | undefined>,
 ): Promise<Result<string, WriteCode>> {
+  const { path } = target;
   const header =
     "# Written by `orchestrate dashboard` (editable mode). The main config is never rewritten;\n# this file is merged into it when orchestrate starts. Restart the server to pick up changes.\n";
-  const validate = await validator(configPath, env);
+  const validate = await validator(configPath, target, env);
   const roundTrip = readsBackAs({ ...file });
   return writeConfigAtomic(path, header + renderYaml({ ...file }), (written) => {
     const lost = roundTrip(written);
@@ -142,13 +160,18 @@ export async function writeManaged(
  * Would the server accept the main config with this managed file? The same read, merge and
  * validation the loader does, run before the editor writes anything.
  */
-export async function checkManaged(configPath: string, candidate: ManagedFile, env: Record<string, string | undefined>): Promise<Checked<unknown>> {
-  const errors = (await validator(configPath, env))(candidate);
+export async function checkManaged(
+  configPath: string,
+  target: ManagedTarget,
+  candidate: ManagedFile,
+  env: Record<string, string | undefined>,
+): Promise<Checked<unknown>> {
+  const errors = (await validator(configPath, target, env))(candidate);
   return errors.length === 0 ? { ok: true, value: undefined } : { ok: false, errors };
 }
 
 /** The loader's read, merge and validation of the main config with a candidate managed file. */
-async function validator(configPath: string, env: Record<string, string | undefined>): Promise<(candidate: ManagedFile) => string[]> {
+async function validator(configPath: string, target: ManagedTarget, env: Record<string, string | undefined>): Promise<(candidate: ManagedFile) => string[]> {
   const read = readSecureFile(configPath);
   if (!read.ok) return () => [read.error.message];
   const { formatOf } = await import("./parse.ts");
@@ -157,7 +180,7 @@ async function validator(configPath: string, env: Record<string, string | undefi
   const parsed = parseConfigText(read.value, format, configPath);
   return (candidate) => {
     if (!parsed.ok) return parsed.errors;
-    const merged = mergeManaged(parsed.value, candidate, managedPathFor(configPath));
+    const merged = (target.seed ? mergeSeedManaged : mergeManaged)(parsed.value, candidate, target.path);
     if (!merged.ok) return merged.errors;
     const validated = validateConfigObject(merged.value, { path: configPath, format }, env);
     return validated.ok ? [] : validated.errors;

@@ -1,12 +1,13 @@
 /**
  * Editable mode (`dashboard.editable: true`, seed 001): manage consult agents and the reviewer
- * selection in the browser. Every write goes to the managed file only (config/managed.ts: 0600,
- * atomic, beside the config), after the guard's same-origin check and this page's per-process
- * token, and only when the merged config would load. The main config is never written; the
- * servers read the change when they next start.
+ * selection in the browser. Every write goes to the managed file only — the one the loader merges
+ * (config/managed.ts: managed.yaml beside the config, or Orchestrator MCP's agents.yaml in its own
+ * agent shape for a seed 001 config; 0600, atomic, read back before the rename) — after the guard's
+ * same-origin check and this page's per-process token, and only when the merged config would load.
+ * The main config is never written; the servers read the change when they next start.
  */
 import { BACKENDS } from "../backends/index.ts";
-import { checkManaged, readManaged, writeManaged, type ManagedFile } from "../config/managed.ts";
+import { checkManaged, readManaged, writeManaged, type ManagedFile, type ManagedTarget } from "../config/managed.ts";
 import type { DashboardContext } from "./context.ts";
 import { sameToken, SECURITY_HEADERS } from "./guard.ts";
 import { html, type Html } from "./html.ts";
@@ -34,7 +35,7 @@ function editorPage(ctx: DashboardContext, managed: ManagedFile, notice?: Html):
   const token = html`<input type="hidden" name="token" value="${ctx.token}">`;
   const rows = agents.map(([id, a]) => [
     html`<code>${id}</code>`,
-    String(a.backend ?? ""),
+    String(a.backend ?? a.runtime ?? ""),
     String(a.model ?? ""),
     scoresText(a.scores),
     a.enabled === false ? "disabled" : "enabled",
@@ -78,7 +79,10 @@ function parseScores(text: string): Record<string, number> | string {
 
 type Change = { file: ManagedFile } | { error: string };
 
-function changeFor(action: string, form: Awaited<ReturnType<Request["formData"]>>, managed: ManagedFile): Change {
+/** The form's fields; what it does not show (a seed agent's web_search, command, priority) is kept. */
+const FORM_KEYS = ["backend", "runtime", "model", "scores", "enabled"];
+
+function changeFor(action: string, form: Awaited<ReturnType<Request["formData"]>>, managed: ManagedFile, seed: boolean): Change {
   const text = (k: string) => String(form.get(k) ?? "").trim();
   if (action === "reviewers") {
     const reviewer = text("reviewer");
@@ -95,8 +99,11 @@ function changeFor(action: string, form: Awaited<ReturnType<Request["formData"]>
   const scores = parseScores(text("scores"));
   if (typeof scores === "string") return { error: `scores: ${scores}` };
   const model = text("model");
+  const kept = Object.fromEntries(Object.entries(agents[id] ?? {}).filter(([k]) => !FORM_KEYS.includes(k)));
   agents[id] = {
-    backend: text("backend"),
+    ...kept,
+    // Orchestrator MCP's agents.yaml names the CLI `runtime` (config/schema.ts OrchAgentDef).
+    [seed ? "runtime" : "backend"]: text("backend"),
     ...(model ? { model } : {}),
     ...(Object.keys(scores).length ? { scores } : {}),
     enabled: form.get("enabled") !== null,
@@ -108,29 +115,29 @@ function refused(status: number, text: string): Response {
   return new Response(`${text}\n`, { status, headers: { ...SECURITY_HEADERS, "content-type": "text/plain; charset=utf-8" } });
 }
 
-async function save(req: Request, action: string, ctx: DashboardContext, path: string, configPath: string): Promise<Response> {
+async function save(req: Request, action: string, ctx: DashboardContext, target: ManagedTarget, configPath: string): Promise<Response> {
   const form = await req.formData();
   if (!sameToken(String(form.get("token") ?? ""), ctx.token)) return refused(403, "Refused: the form's token is not this dashboard process's.");
-  const managed = current(path);
+  const managed = current(target.path);
   if (Array.isArray(managed)) return htmlResponse(editorPage(ctx, {}, html`<p class="error">${managed.join("\n")}</p>`), 409);
-  const change = changeFor(action, form, managed);
-  const invalid = "error" in change ? [change.error] : await checkManaged(configPath, change.file, ctx.rt.env).then((c) => (c.ok ? [] : c.errors));
+  const change = changeFor(action, form, managed, target.seed);
+  const invalid = "error" in change ? [change.error] : await checkManaged(configPath, target, change.file, ctx.rt.env).then((c) => (c.ok ? [] : c.errors));
   if ("error" in change || invalid.length)
     return htmlResponse(
       editorPage(ctx, managed, html`<p class="error">Not saved — the config would not load:<br>${invalid.map((e) => html`${e}<br>`)}</p>`),
       400,
     );
-  const written = await writeManaged(path, change.file, configPath, ctx.rt.env);
+  const written = await writeManaged(target, change.file, configPath, ctx.rt.env);
   if (!written.ok) return htmlResponse(editorPage(ctx, managed, html`<p class="error">${written.error.message}</p>`), 500);
   return new Response(null, { status: 303, headers: { ...SECURITY_HEADERS, location: "/edit/agents?saved=1" } });
 }
 
-export function editHandler(configPath: string): EditHandler {
+/** `target` is where the loader reads managed agents from (config/managed.ts managedSourceFor). */
+export function editHandler(configPath: string, target: ManagedTarget): EditHandler {
   return async (req, url, ctx) => {
-    const path = ctx.managedPath;
-    if (!path) return undefined;
+    const path = target.path;
     const action = /^\/edit\/(?:agents\/(save|delete)|(reviewers))$/.exec(url.pathname);
-    if (req.method === "POST" && action) return save(req, action[1] ?? action[2] ?? "", ctx, path, configPath);
+    if (req.method === "POST" && action) return save(req, action[1] ?? action[2] ?? "", ctx, target, configPath);
     if (req.method !== "GET" && req.method !== "HEAD") return undefined;
     if (url.pathname !== "/edit/agents") return undefined;
     const managed = current(path);

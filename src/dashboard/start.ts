@@ -4,7 +4,7 @@
  */
 import { openReadonlyRuntime } from "../services/dashboard/index.ts";
 import { blockAt, readRawConfig } from "../config/presence.ts";
-import { managedPathFor } from "../config/managed.ts";
+import { managedSourceFor } from "../config/managed.ts";
 import { editHandler } from "./edit.ts";
 import { startDashboard, type Dashboard } from "./server.ts";
 
@@ -26,7 +26,9 @@ export async function openDashboard(o: OpenOptions): Promise<Opened> {
   // Validated by the hardened load above; seed 001 spells it consult.dashboard.editable.
   const editable = blockAt(raw, "dashboard", "editable") === true || blockAt(raw, "consult", "dashboard", "editable") === true;
   const notes = editable && !configPath ? ["dashboard.editable needs a config file; serving read-only."] : [];
-  const edit = editable && configPath ? { managedPath: managedPathFor(configPath), edit: editHandler(configPath) } : {};
+  // The file the loader merges: managed.yaml beside the config, or a seed 001 config's agents.yaml.
+  const target = editable && configPath ? managedSourceFor(configPath, raw, o.env) : undefined;
+  const edit = target && configPath ? { managedPath: target.path, edit: editHandler(configPath, target) } : {};
   if (edit.managedPath) notes.push(`Editable: agent and reviewer changes go to ${edit.managedPath} (0600); the main config is never rewritten.`);
   try {
     return { ok: true, value: { dashboard: startDashboard({ rt: rt.value, port: o.port, ...edit }), notes } };

@@ -188,7 +188,7 @@ describe("Orchestrator config.yaml (seed 001)", () => {
     const { value, lines } = await captureLog(() => loadConfig({ path, env: {} }));
     expect(value.ok && value.value.consult.review).toEqual({ reviewers: ["codex"], deepReviewers: [] });
     expect(lines).toEqual([
-      `warn: ${path}: consult.dashboard is accepted but has no effect in orchestrate`,
+      `warn: ${path}: consult.dashboard.enabled is accepted but has no effect in orchestrate`,
       `warn: ${path}: consult.agents.codex.reasoning_effort is accepted but has no effect in orchestrate`,
     ]);
   });

@@ -194,7 +194,7 @@ describe("locations and legacy notices", () => {
   test("Orchestrator keys without an effect are reported on the log, not dropped silently", async () => {
     const path = writeConfig(privateDir(), "config.yaml", "consult:\n  dashboard: { enabled: false }\n  agents: {}\n");
     const { lines } = await captureLog(() => loadConfig({ path, env: {} }));
-    expect(lines).toContain(`warn: ${path}: consult.dashboard is accepted but has no effect in orchestrate`);
+    expect(lines).toContain(`warn: ${path}: consult.dashboard.enabled is accepted but has no effect in orchestrate`);
   });
 });
 
