@@ -103,6 +103,8 @@ const server = Bun.serve({
       const model = (body as { model?: string }).model ?? "claude-x";
       const web = anthropicWeb(body, tools, model);
       if (web) return web;
+      const fetchUse = anthropicWebFetch(body, tools, model, url.origin);
+      if (fetchUse) return fetchUse;
       return sse([
         [
           "message_start",
@@ -170,8 +172,11 @@ const server = Bun.serve({
         ["response.completed", { type: "response.completed", response: resp }],
       ]);
     }
+    if (url.pathname === "/pong-page") return new Response(PONG_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } });
     if (url.pathname.endsWith("/chat/completions")) {
       const model = (body as { model?: string }).model ?? "m";
+      const fetchCall = chatWebFetch(body, tools, model, url.origin);
+      if (fetchCall) return fetchCall;
       if (!(body as { stream?: boolean }).stream)
         return Response.json({
           id: "c1",
@@ -205,6 +210,74 @@ const server = Bun.serve({
     return new Response("ok");
   },
 });
+/** The page opencode's webfetch reads from this server (loopback, so the smoke needs no network). */
+const PONG_PAGE = "<html><head><title>Pong</title></head><body><p>Pong is a table tennis game from 1972.</p></body></html>";
+
+/**
+ * opencode's webfetch, scripted for a prompt saying USE_WEB_FETCH with the tool offered: a
+ * function call of webfetch on this server's /pong-page (FAKE_LLM_WEB_FETCHES of them, one per
+ * turn, default 1), then the answer once that many tool results are in the conversation.
+ */
+function chatWebFetch(body: unknown, tools: string[], model: string, origin: string): Response | undefined {
+  if (!tools.includes("webfetch") || !JSON.stringify(body).includes("USE_WEB_FETCH")) return undefined;
+  const results = ((body as { messages?: { role?: string }[] }).messages ?? []).filter((m) => m.role === "tool").length;
+  if (results >= WEB_FETCHES) return undefined;
+  const call = {
+    index: 0,
+    id: `call_${results + 1}`,
+    type: "function",
+    function: { name: "webfetch", arguments: JSON.stringify({ url: `${origin}/pong-page`, format: "text" }) },
+  };
+  const chunk = (delta: unknown, finish: string | null) =>
+    `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const usage = `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", created: 1, model, choices: [], usage: { prompt_tokens: 42, completion_tokens: 7, total_tokens: 49 } })}\n\n`;
+  return new Response(`${chunk({ role: "assistant", content: null, tool_calls: [call] }, null)}${chunk({}, "tool_calls")}${usage}data: [DONE]\n\n`, {
+    headers: { "content-type": "text/event-stream" },
+  });
+}
+
+/** How many pages a USE_WEB_FETCH prompt gets fetched before the answer. */
+const WEB_FETCHES = Number(process.env.FAKE_LLM_WEB_FETCHES ?? 1);
+
+/**
+ * The same webfetch in Anthropic's Messages format (opencode's anthropic provider, which honours
+ * ANTHROPIC_BASE_URL — the smoke's answer-mode opencode has no config of its own, so a provider
+ * declared in opencode.json is not there): a tool_use block, then the answer once the results are in.
+ */
+function anthropicWebFetch(body: unknown, tools: string[], model: string, origin: string): Response | undefined {
+  if (!tools.includes("webfetch") || !JSON.stringify(body).includes("USE_WEB_FETCH")) return undefined;
+  const messages = (body as { messages?: { content?: unknown }[] }).messages ?? [];
+  const results = messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((c) => (c as { type?: string }).type === "tool_result").length;
+  if (results >= WEB_FETCHES) return undefined;
+  const input = JSON.stringify({ url: `${origin}/pong-page`, format: "text" });
+  return sse([
+    [
+      "message_start",
+      {
+        type: "message_start",
+        message: {
+          id: "msg_f",
+          type: "message",
+          role: "assistant",
+          model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 42, output_tokens: 1 },
+        },
+      },
+    ],
+    [
+      "content_block_start",
+      { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: `toolu_${results + 1}`, name: "webfetch", input: {} } },
+    ],
+    ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: input } }],
+    ["content_block_stop", { type: "content_block_stop", index: 0 }],
+    ["message_delta", { type: "message_delta", delta: { stop_reason: "tool_use", stop_sequence: null }, usage: { output_tokens: 7 } }],
+    ["message_stop", { type: "message_stop" }],
+  ]);
+}
+
 /**
  * Claude Code's WebSearch, scripted for a prompt saying USE_WEB_SEARCH: the main loop (WebSearch
  * offered, no tool result yet) gets a WebSearch tool_use; the tool's own nested request (a server

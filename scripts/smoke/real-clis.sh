@@ -145,6 +145,29 @@ if command -v claude >/dev/null && case " ${ONLY:-claude} " in *" claude "*) tru
     passed=$((passed + 1)); echo "PASS claude web consult: only WebSearch/WebFetch offered, the search ran and is among the sources (requests: $seen)"
   else failed=$((failed + 1)); echo "FAIL claude web consult: requests [$seen]; ${out:0:300}"; tail -5 "$root/claude-web.err"; fi
 fi
+# ---- web mode on opencode (issue 23 §4): consulted with source_mode web, opencode's answer config
+# allows webfetch (and websearch, which opencode offers only for its own provider or with
+# OPENCODE_ENABLE_EXA); the loopback server scripts one webfetch of its own /pong-page, opencode
+# fetches it, and the page is among the sources. Nothing that acts is offered. Answer mode gives
+# opencode a config home of its own, so the "fake" provider of opencode.json is not there: the row
+# uses opencode's built-in anthropic provider, which follows ANTHROPIC_BASE_URL to the loopback server.
+if command -v opencode >/dev/null && case " ${ONLY:-opencode} " in *" opencode "*) true ;; *) false ;; esac; then
+  printf 'agents:\n  oc: { backend: opencode, model: "anthropic/claude-sonnet-4-5", capabilities: [web_search], scores: { research: 90 } }\n' > "$ORCHESTRATE_CONFIG"
+  chmod 600 "$ORCHESTRATE_CONFIG"
+  since=$(date +%s%3N)
+  out=$(cd "$home/Projects/repo" && ORCHESTRATE_HOST_RUNTIME=codex timeout 120 "$bun" "$repo/src/main.ts" consult --capability research --web --json "USE_WEB_FETCH what is pong" 2> "$root/opencode-web.err")
+  seen=$(python3 -c 'import json,sys; r=[x for x in json.load(open(sys.argv[1])) if x["at"] >= int(sys.argv[2])]; c=[x for x in r if x["path"].endswith("/messages") and x["tools"]]; print(";".join(",".join(sorted(x["tools"])) for x in c) + ("|fetched" if any(x["path"] == "/pong-page" for x in r) else "") if c else "NO-REQUEST")' "$root/requests.json" "$since" 2>/dev/null)
+  if printf '%s' "$out" | grep -q '"ok":true' && printf '%s' "$out" | grep -q '/pong-page' && printf '%s' "$seen" | grep -q 'webfetch' && printf '%s' "$seen" | grep -q '|fetched$' && ! printf '%s' "$seen" | grep -Eq 'bash|edit|write|task|patch'; then
+    passed=$((passed + 1)); echo "PASS opencode web consult: webfetch offered, the page fetched and among the sources (tools per request: $seen)"
+  else failed=$((failed + 1)); echo "FAIL opencode web consult: requests [$seen]; ${out:0:300}"; tail -5 "$root/opencode-web.err"; fi
+  # The same agent without web mode: webfetch denied, so opencode does not even offer it.
+  since=$(date +%s%3N)
+  out=$(cd "$home/Projects/repo" && ORCHESTRATE_HOST_RUNTIME=codex timeout 120 "$bun" "$repo/src/main.ts" consult --capability research --json "USE_WEB_FETCH what is pong" 2> "$root/opencode-noweb.err")
+  seen=$(python3 -c 'import json,sys; r=[x for x in json.load(open(sys.argv[1])) if x["at"] >= int(sys.argv[2])]; c=[x for x in r if x["path"].endswith("/messages") and x["tools"]]; print(";".join(",".join(sorted(x["tools"])) for x in c) + ("|fetched" if any(x["path"] == "/pong-page" for x in r) else "") if c else "NO-REQUEST")' "$root/requests.json" "$since" 2>/dev/null)
+  if printf '%s' "$out" | grep -q '"ok":true' && ! printf '%s' "$seen" | grep -Eq 'webfetch|websearch|fetched|NO-REQUEST'; then
+    passed=$((passed + 1)); echo "PASS opencode consult without web: no web tool offered, nothing fetched (tools per request: $seen)"
+  else failed=$((failed + 1)); echo "FAIL opencode consult without web: requests [$seen]; ${out:0:300}"; tail -5 "$root/opencode-noweb.err"; fi
+fi
 # ---- capacity (issue 11 §1): a persistent 429 / 503 is served by the next agent within 30 s of
 # the call; a one-shot (transient) 429 / 503 still by the first. The loopback server steers by model
 # name (fake-llm.ts). CAPACITY=0 skips these rows. Per CLI: its agent line for a model.

@@ -50,11 +50,37 @@ describe("opencode invocation", () => {
     expect(config.small_model).toBe("openai/gpt-5");
   });
 
+  test("answer with web granted allows webfetch and websearch, and still nothing that acts", () => {
+    const config = JSON.parse(opencodeAdapter.invocation({ ...base, mode: "answer", web: true }).env?.OPENCODE_CONFIG_CONTENT ?? "{}");
+    expect(config.permission).toMatchObject({ "*": "deny", edit: "deny", bash: "deny", task: "deny", webfetch: "allow", websearch: "allow" });
+    expect(opencodeAdapter.web?.tools).toBe("webfetch, websearch");
+  });
+
   test("answer without a model or isolated home leaves those out", () => {
     const inv = opencodeAdapter.invocation({ ...base, mode: "answer" });
     expect(inv.args).not.toContain("-m");
     expect(inv.env && "XDG_CONFIG_HOME" in inv.env).toBe(false);
     expect(JSON.parse(opencodeAnswerConfig(undefined)).model).toBeUndefined();
+  });
+});
+
+describe("opencode web calls", () => {
+  test("a real webfetch (1.18.33) is one web call: its URL as the detail, counted once as a start", () => {
+    const o = outcome("fake-webfetch-run-json");
+    const web = o.events.filter((e) => e.kind === "tool" && e.web);
+    expect(web).toEqual([
+      { kind: "tool", name: "webfetch", acts: false, web: "fetch", detail: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/pong-page$/), phase: "start" },
+      { kind: "tool", name: "webfetch", acts: false, web: "fetch", detail: expect.stringMatching(/\/pong-page$/), phase: "end" },
+    ]);
+    expect(opencodeAdapter.classify(o)).toBeUndefined();
+  });
+
+  test("websearch carries its query", () => {
+    const line = JSON.stringify({
+      type: "tool_use",
+      part: { type: "tool", tool: "websearch", state: { status: "completed", input: { query: "pong protocol" }, title: 'Exa "pong protocol"' } },
+    });
+    expect(opencodeAdapter.parse(line)[0]).toMatchObject({ kind: "tool", web: "search", detail: "pong protocol", phase: "start" });
   });
 });
 

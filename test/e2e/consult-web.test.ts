@@ -1,7 +1,8 @@
 /**
- * Web mode (issue 23 §4), end to end over stdio with the fake codex and claude: source_mode web
- * offers an agent the config trusts with the web its CLI's own web tools (codex -c
- * web_search="live", claude --tools WebSearch,WebFetch), the searches come back among the sources,
+ * Web mode (issue 23 §4), end to end over stdio with the fake codex, claude and opencode:
+ * source_mode web offers an agent the config trusts with the web its CLI's own web tools (codex -c
+ * web_search="live", claude --tools WebSearch,WebFetch, opencode's webfetch/websearch permissions
+ * allowed), the searches and fetched pages come back among the sources,
  * web_turn_limit ends the run the call after the one that spent it, and without web mode the same
  * model is offered no web tool at all.
  */
@@ -23,6 +24,8 @@ const CONFIG = [
   // gemini's answer mode offers google_web_search either way: only the grant decides.
   agent("gm", "gemini", "gemini-2.5-flash", 1, false),
   agent("gmweb", "gemini", "gemini-2.5-flash", 1),
+  agent("oc", "opencode", "opencode/big-pickle", 1),
+  agent("ocover", "opencode", "opencode/big-pickle", 3),
   "consult: { webTurnLimit: 2 }",
   "",
 ].join("\n");
@@ -44,6 +47,10 @@ const searched = (): string[] => {
         .split("\n")
         .filter((l) => l !== "")
     : [];
+};
+const fetched = (): string[] => {
+  const file = join(world.box.records, "web-fetched");
+  return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
 };
 const lastArgv = (cli: string): string[] => world.box.recordings(cli).at(-1)?.argv ?? [];
 
@@ -86,6 +93,25 @@ describe("consult in web mode", () => {
       locator: "pong protocol 1",
       source_type: "web",
     });
+  }, 60_000);
+
+  test("opencode: webfetch allowed only in web mode; the fetched page is among the sources", async () => {
+    const before = fetched().length;
+    const e = (await consult({ source_mode: "web", agent: "oc" })).structuredContent ?? {};
+    expect(e).toMatchObject({ ok: true, source_mode_used: "web", agent: "oc" });
+    expect(fetched().length - before).toBe(1);
+    expect((e.content as { sources: unknown[] }).sources).toContainEqual({
+      title: "https://example.org/pong/1",
+      locator: "https://example.org/pong/1",
+      source_type: "web",
+    });
+    // Without web mode the same agent's config denies webfetch, so the model is never offered it.
+    const plain = (await consult({ agent: "oc" })).structuredContent ?? {};
+    expect(plain).toMatchObject({ ok: true, source_mode_used: "model" });
+    expect(fetched().length - before).toBe(1);
+    // Past web_turn_limit, counted from opencode's stream.
+    const over = (await consult({ source_mode: "web", agent: "ocover" })).structuredContent ?? {};
+    expect(over).toMatchObject({ ok: false, content: null, error: { code: "budget_exceeded" } });
   }, 60_000);
 
   test("the call after the one that spends web_turn_limit ends the run: budget_exceeded, no answer", async () => {

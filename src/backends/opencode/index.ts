@@ -61,11 +61,20 @@ export function opencodeModelFromExport(jsonText: string): string | undefined {
 }
 
 /**
+ * opencode's own web tools: webfetch (one URL, fetched by opencode itself) and websearch (offered
+ * by opencode only for its own provider or with OPENCODE_ENABLE_EXA). A denied tool is not even
+ * offered to the model (checked against 1.18.33: `read` alone in the request's tools).
+ */
+const WEB_TOOLS: Record<string, "search" | "fetch"> = { webfetch: "fetch", websearch: "search" };
+
+/**
  * Answer mode's config, passed inline (OPENCODE_CONFIG_CONTENT, verified in research §A.1): every
  * tool denied except the read-only ones, no MCP servers, no plugins. `small_model` follows the
- * model so the title call does not go to a provider the person never chose.
+ * model so the title call does not go to a provider the person never chose. With web granted
+ * (RunRequest.web) its two web tools are allowed too, and nothing else that acts.
  */
-export function opencodeAnswerConfig(model: string | undefined): string {
+export function opencodeAnswerConfig(model: string | undefined, web = false): string {
+  const webPermission = web ? "allow" : "deny";
   const permission = {
     "*": "deny",
     read: "allow",
@@ -74,8 +83,8 @@ export function opencodeAnswerConfig(model: string | undefined): string {
     list: "allow",
     edit: "deny",
     bash: "deny",
-    webfetch: "deny",
-    websearch: "deny",
+    webfetch: webPermission,
+    websearch: webPermission,
     task: "deny",
     external_directory: "deny",
   };
@@ -122,7 +131,7 @@ function routeEnv(req: RunRequest): Pick<Invocation, "env"> {
  */
 function answerEnv(req: RunRequest): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = {
-    OPENCODE_CONFIG_CONTENT: opencodeAnswerConfig(req.model),
+    OPENCODE_CONFIG_CONTENT: opencodeAnswerConfig(req.model, req.web === true),
     OPENCODE_DISABLE_PROJECT_CONFIG: "true",
     OPENCODE_CONFIG: undefined,
     OPENCODE_CONFIG_DIR: undefined,
@@ -179,6 +188,8 @@ function toolEvents(part: Record<string, unknown>): AgentEvent[] {
   const name = typeof part.tool === "string" ? part.tool : "unknown";
   const state = asRecord(part.state);
   const input = asRecord(state?.input);
+  const web = WEB_TOOLS[name];
+  if (web) return webToolEvents(name, web, firstString(input?.url, input?.query, state?.title));
   const exit = asRecord(state?.metadata)?.exit;
   const detail = firstString(state?.title, input?.command, input?.filePath);
   const tool: AgentEvent = {
@@ -193,6 +204,19 @@ function toolEvents(part: Record<string, unknown>): AgentEvent[] {
   const path = firstString(input?.filePath);
   if (!change || !path || state?.status !== "completed") return [tool];
   return [tool, { kind: "file_change", path, change }];
+}
+
+/**
+ * A web call, with the URL or query as its detail (the title adds the content type). opencode
+ * writes a tool only once it has finished, so that one record is both the call's start (what the
+ * web turn limit and the sources count, services/answer/turn.ts) and its end.
+ */
+function webToolEvents(name: string, web: "search" | "fetch", detail: string | undefined): AgentEvent[] {
+  const tool = { kind: "tool", name, acts: false, web, ...(detail ? { detail } : {}) } as const;
+  return [
+    { ...tool, phase: "start" },
+    { ...tool, phase: "end" },
+  ];
 }
 
 /** Each step reports its own tokens and cost, so the events are deltas that fold adds up. */
@@ -311,6 +335,8 @@ export const opencodeAcp: AcpProfile = {
 export const opencodeAdapter: Adapter = {
   backend: "opencode",
   acp: opencodeAcp,
+  // Answer mode allows these two only with web granted (opencodeAnswerConfig).
+  web: { tools: Object.keys(WEB_TOOLS).join(", ") },
   // `auth list` exits 0 even with no credentials, and lists provider keys found in the environment
   // in a block of their own (research §A.3). No pre-flight: orchestrate always passes -m, and a
   // provider without credentials then fails in ~2 s; only a run without -m hangs on the free model.
