@@ -70,6 +70,19 @@ export const ERROR_CODES = {
   configured_model_unavailable: "Check that the CLI's account can use the configured model, or change the agent's model.",
   action_attempted: "Nothing it produced is returned. Ask again, or consult a different agent with agent:.",
 
+  // ---- consult in the seeds' words (Orchestrator MCP and orchestrator-mcp share one closed set,
+  //      ConsultErrorCode); mcp/tools/consult/seed-codes.ts maps orchestrate's codes to these for a
+  //      seed's client. transport_error, timeout, invalid_request, session_target_mismatch and
+  //      configured_model_unavailable are shared with the sets above ----
+  agent_not_installed: "Install the agent's CLI (or set command: to its absolute path); `orchestrate check` shows what was found.",
+  connection_required: "Sign in with the agent CLI's own login command in a terminal, then ask again.",
+  agent_unavailable: "The agent could not answer now (rate-limited, refused or failed); ask again later or name another agent.",
+  session_not_found: "Start a new consultation without consultation_id.",
+  protocol_validation_failed:
+    "The agent's reply broke the answer-only contract (no valid answer, an action, or past the web turn limit); nothing it produced is returned. Ask again, more narrowly.",
+  web_search_unavailable: "Name an agent the config trusts with the web (web_search: true) on a CLI that can browse, or ask without source_mode web.",
+  no_agent_available: "Give an agent on another runtime a score for this capability (list_agents shows why each is excluded).",
+
   // ---- reviews ----
   review_unconfigured: "Add a consult.review block (reviewers and/or deep_reviewers) to the config, then restart the client.",
   review_mode_unconfigured: "Use the mode consult.review configures, or add that mode's list (reviewers: one id; deep_reviewers: one to five).",

@@ -5,6 +5,8 @@
  * envelope as JSON (both seeds' clients read it there).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { textOf, type ClientSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
 import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
@@ -24,7 +26,12 @@ let box: Sandbox;
 let session: ClientSession;
 beforeAll(async () => {
   box = makeSandbox({ ORCHESTRATOR_HOST_RUNTIME: "claude" });
-  box.writeConfig(SEED_CONFIG);
+  // A second codex agent whose CLI is signed out (seed agents take no env: block, only a command).
+  const signedOut = join(box.root, "codex-signed-out");
+  writeFileSync(signedOut, '#!/bin/sh\nFAKE_CODEX_SCENARIO=auth-fail exec codex "$@"\n', { mode: 0o700 });
+  box.writeConfig(
+    `${SEED_CONFIG}    codex-out:\n      runtime: codex\n      command: ${signedOut}\n      model: gpt-5.5\n      priority: 20\n      scores: { coding: 10 }\n`,
+  );
   session = await connectInProcess(box.env);
 });
 afterAll(async () => {
@@ -59,8 +66,20 @@ describe("the seed's consult envelope", () => {
       source_mode_used: "web",
       capability_requested: "research",
       route: null,
-      error: { code: "no_eligible_agent" },
+      // The seeds' ConsultErrorCode for "nothing to route to", not orchestrate's no_eligible_agent.
+      error: { code: "no_agent_available", details: { orchestrate_code: "no_eligible_agent" } },
     });
     expect(box.recordings().length).toBe(before);
+  }, 60_000);
+
+  test("failures answer in the seeds' consult codes: web_search_unavailable, session_not_found, connection_required", async () => {
+    const named = await call("orchestrator_consult", { capability: "research", prompt: "Look it up", source_mode: "web", target_agent: "codex" });
+    expect(named.structuredContent?.error).toMatchObject({ code: "web_search_unavailable" });
+    const lost = await call("orchestrator_consult", { capability: "research", prompt: "Again", consultation_id: "01NOSUCHCONSULTATION00000" });
+    expect(lost.structuredContent?.error).toMatchObject({ code: "session_not_found" });
+    const stored = await call("orchestrator_get_consultation", { consultation_id: "01NOSUCHCONSULTATION00000" });
+    expect(stored.structuredContent?.error).toMatchObject({ code: "session_not_found" });
+    const signedOut = await call("orchestrator_consult", { capability: "coding", prompt: "Say PONG", target_agent: "codex-out" });
+    expect(signedOut.structuredContent?.error).toMatchObject({ code: "connection_required", details: { orchestrate_code: "auth_required" } });
   }, 60_000);
 });

@@ -119,7 +119,7 @@ describe("over stdio", () => {
     expect(bySeed.isError).toBeFalsy();
     expect(byNative.structuredContent).toEqual(bySeed.structuredContent);
     const missing = (await session.client.callTool({ name: "orchestrator_get_consultation", arguments: { consultation_id: "01NOPE" } })) as ToolReply;
-    // consultation_id reached the tool as its id: the lookup ran and found nothing.
-    expect(missing.structuredContent?.error).toMatchObject({ code: "not_found" });
+    // consultation_id reached the tool as its id: the lookup ran and found nothing (in the seeds' code).
+    expect(missing.structuredContent?.error).toMatchObject({ code: "session_not_found", details: { orchestrate_code: "not_found" } });
   }, 60_000);
 });

@@ -6,12 +6,14 @@ import { runAsJob } from "../../jobs/bridge.ts";
 import { withRuntime } from "../runtime.ts";
 import { consultKind } from "./kind.ts";
 import { formatAgents, formatConsultation } from "./format.ts";
+import { inSeedCodes } from "./seed-codes.ts";
 import type { consultInput, getConsultationInput, listAgentsInput } from "./schema.ts";
 
-/** Runs as a consult job, shaped by its job kind (./kind.ts) like job_wait and tasks/result. */
-export function consult(input: typeof consultInput.infer, ctx: ToolContext): Promise<ToolOutcome> {
+/** Runs as a consult job, shaped by its job kind (./kind.ts) like job_wait and tasks/result; a seed's client gets the seeds' codes. */
+export async function consult(input: typeof consultInput.infer, ctx: ToolContext): Promise<ToolOutcome> {
   const { background, ...request } = input;
-  return withRuntime((rt) => runAsJob(rt, ctx, { kind: "consult", request, background: background === true }, consultKind));
+  const outcome = await withRuntime((rt) => runAsJob(rt, ctx, { kind: "consult", request, background: background === true }, consultKind));
+  return ctx.seedClient ? inSeedCodes(outcome, input.source_mode === "web") : outcome;
 }
 
 export function listAgents(_input: typeof listAgentsInput.infer, ctx: ToolContext): Promise<ToolOutcome> {
@@ -21,10 +23,11 @@ export function listAgents(_input: typeof listAgentsInput.infer, ctx: ToolContex
   });
 }
 
-export function getConsultation(input: typeof getConsultationInput.infer): Promise<ToolOutcome> {
-  return withRuntime((rt) => {
+export async function getConsultation(input: typeof getConsultationInput.infer, ctx: ToolContext): Promise<ToolOutcome> {
+  const outcome = await withRuntime((rt) => {
     const out = consultationView(rt, input.id);
     if (!out.ok) return { ok: false, error: out.error };
     return { ok: true, data: { ...out.value }, text: formatConsultation(out.value) };
   });
+  return ctx.seedClient ? inSeedCodes(outcome, false) : outcome;
 }
