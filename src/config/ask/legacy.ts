@@ -48,7 +48,7 @@ export function convertAskRouter(file: AskRouterFile, env: Env): AskConverted {
   const errors: string[] = [];
   const origins: Origins = { deployments: new Map(), fallbacks: new Map() };
   for (const key of IGNORED_TOP) if (file[key] !== undefined) ignored.push(key);
-  const capabilities = convertCapabilities(file, origins, ignored, errors);
+  const capabilities = convertCapabilities(file, origins, ignored, errors, env);
   const router = file.router_settings;
   for (const [key, why] of Object.entries(REFUSED_ROUTER)) if (router && Object.hasOwn(router, key)) ignored.push(`router_settings.${key} (${why})`);
   if (router?.retry_after !== undefined)
@@ -69,7 +69,7 @@ export function convertAskRouter(file: AskRouterFile, env: Env): AskConverted {
   return { file: { ...(consult?.file ?? {}), ask }, ignored, errors, path: askRouterPath(origins) };
 }
 
-function convertCapabilities(file: AskRouterFile, origins: Origins, ignored: string[], errors: string[]): Record<string, CapabilityBlock> {
+function convertCapabilities(file: AskRouterFile, origins: Origins, ignored: string[], errors: string[], env: Env): Record<string, CapabilityBlock> {
   const declared = Object.keys(file.capabilities);
   const grouped = new Map<string, { entry: LiteDeployment; i: number }[]>(declared.map((name) => [name, []]));
   file.model_list.forEach((entry, i) => {
@@ -105,7 +105,7 @@ function convertCapabilities(file: AskRouterFile, origins: Origins, ignored: str
     const deployments: AskDeploymentFile[] = [];
     sorted.forEach(({ entry, i }, j) => {
       origins.deployments.set(`${name}/${j}`, i);
-      deployments.push(convertDeployment(entry, i, routerTimeout, ignored, errors));
+      deployments.push(convertDeployment(entry, i, routerTimeout, ignored, errors, env));
     });
     const weighted = sorted.some(({ entry }) => entry.litellm_params.weight !== undefined);
     out[name] = { description: file.capabilities[name] ?? "", deployments, strategy: strategy ?? (weighted ? "weighted" : "ordered") };
@@ -115,9 +115,32 @@ function convertCapabilities(file: AskRouterFile, origins: Origins, ignored: str
   return out;
 }
 
+/**
+ * LiteLLM's provider base-URL variables, which it reads for a deployment that names no api_base
+ * (its anthropic and openai providers): a seed 002 config written for them reaches the same server.
+ */
+const BASE_URL_ENV: Record<string, readonly string[]> = {
+  anthropic: ["ANTHROPIC_API_BASE", "ANTHROPIC_BASE_URL"],
+  openai: ["OPENAI_API_BASE", "OPENAI_BASE_URL"],
+};
+
+function baseUrlOf(p: LiteDeployment["litellm_params"], env: Env): string | undefined {
+  if (p.api_base !== undefined) return p.api_base;
+  const names = BASE_URL_ENV[p.model.split("/")[0] ?? ""] ?? [];
+  return names.map((name) => env[name]).find((value) => value !== undefined && value !== "");
+}
+
 /** An inline key is an error here and the deployment is kept without it, so nothing else reports it missing. */
-function convertDeployment(entry: LiteDeployment, i: number, routerTimeout: number | undefined, ignored: string[], errors: string[]): AskDeploymentFile {
+function convertDeployment(
+  entry: LiteDeployment,
+  i: number,
+  routerTimeout: number | undefined,
+  ignored: string[],
+  errors: string[],
+  env: Env,
+): AskDeploymentFile {
   const p = entry.litellm_params;
+  const baseUrl = baseUrlOf(p, env);
   for (const [key, why] of Object.entries(REFUSED_PARAMS)) if (Object.hasOwn(p, key)) ignored.push(`model_list[${i}].litellm_params.${key} (${why})`);
   const timeout = p.timeout ?? routerTimeout;
   let apiKeyEnv: string | undefined;
@@ -140,7 +163,7 @@ function convertDeployment(entry: LiteDeployment, i: number, routerTimeout: numb
   return {
     model: p.model,
     ...(entry.model_info?.id !== undefined ? { id: entry.model_info.id } : {}),
-    ...(p.api_base !== undefined ? { baseUrl: p.api_base } : {}),
+    ...(baseUrl !== undefined ? { baseUrl } : {}),
     ...(apiKeyEnv !== undefined ? { apiKeyEnv } : {}),
     ...(p.weight !== undefined ? { weight: p.weight } : {}),
     ...(input !== undefined ? { inputCostPerMTok: input } : {}),

@@ -5,7 +5,8 @@ import { formatConsult, type ConsultOutput } from "./format.ts";
 export const consultKind = shapedKind(
   (envelope: ConsultOutput) => {
     const { ok, error, ...data } = envelope;
-    return outcomeOf(ok, error, data, formatConsult(envelope), "consult");
+    // Seed 002's envelope says error: null when the consultation answered; a failure carries its error.
+    return outcomeOf(ok, error ?? undefined, ok ? { ...data, error: null } : data, formatConsult(envelope), "consult");
   },
   async () => (await import("./schema.ts")).consultOutput,
 );

@@ -55,7 +55,8 @@ export const consultOutput = type({
   /** store_unavailable: the history store refused this turn after the agent answered. */
   "store_notice?": "string",
   "job?": jobRef,
-  "error?": errorInfo,
+  /** null when the consultation answered (seed 002's envelope), the failure otherwise. */
+  "error?": errorInfo.or("null"),
 });
 
 export const listAgentsInput = type({ "+": "reject" });
