@@ -64,7 +64,7 @@ export interface ToolSpec<I> {
    * unexpected throw) the way the tool's own failures look — ask answers every outcome in seed
    * 002's envelope. Default: the plain isError reply.
    */
-  refusal?: (failure: Failure, args: unknown) => Promise<ToolOutcome>;
+  refusal?: (failure: Failure, args: unknown, ctx: ToolContext) => Promise<ToolOutcome>;
   /** The reply is a seed's envelope (ask, consult): for a seed's client its text block is that envelope as JSON. */
   seedEnvelope?: boolean;
   /**
@@ -118,14 +118,14 @@ async function answer<I>(spec: ToolSpec<I>, loaded: () => ReturnType<typeof load
   try {
     const { schemas, handler, validate } = await loaded();
     const input = validate(schemas.input, args);
-    if (!input.ok) return refuse(spec, { code: "invalid_arguments", message: input.message, hint: "Fix the arguments named above and call again." }, args);
+    if (!input.ok) return refuse(spec, { code: "invalid_arguments", message: input.message, hint: "Fix the arguments named above and call again." }, args, ctx);
     return toolReply(await handler(input.value, ctx));
   } catch (error) {
     // A handler never throws on purpose; if one does, the client still gets a typed answer.
     void import("../log.ts").then(({ log }) => log.error(`tool ${spec.name} failed unexpectedly`, error));
     // A store whose pages are damaged opens fine and throws on the first query that reads them.
     const { isCorruption, corruptStore } = await import("../store/corrupt.ts");
-    if (isCorruption(error)) return refuse(spec, corruptStore(undefined, `SQLite: ${(error as Error).message}`).error, args);
+    if (isCorruption(error)) return refuse(spec, corruptStore(undefined, `SQLite: ${(error as Error).message}`).error, args, ctx);
     // Any other SQLite error (disk full, read-only, locked) is the store's, and says so.
     const { isStoreError, storeReason } = await import("../services/shared/store-writes.ts");
     if (isStoreError(error))
@@ -137,6 +137,7 @@ async function answer<I>(spec: ToolSpec<I>, loaded: () => ReturnType<typeof load
           hint: "Check the store path's permissions and free space, or set ORCHESTRATE_DB to another file; `orchestrate check` shows the store.",
         },
         args,
+        ctx,
       );
     return refuse(
       spec,
@@ -146,13 +147,14 @@ async function answer<I>(spec: ToolSpec<I>, loaded: () => ReturnType<typeof load
         hint: "See the server's stderr log; the call had no effect you should rely on.",
       },
       args,
+      ctx,
     );
   }
 }
 
-async function refuse<I>(spec: ToolSpec<I>, failure: Failure, args: unknown): Promise<ToolReply> {
+async function refuse<I>(spec: ToolSpec<I>, failure: Failure, args: unknown, ctx: ToolContext): Promise<ToolReply> {
   if (!spec.refusal) return failureReply(failure);
-  return toolReply(await spec.refusal(failure, args).catch(() => ({ ok: false as const, error: failure })));
+  return toolReply(await spec.refusal(failure, args, ctx).catch(() => ({ ok: false as const, error: failure })));
 }
 
 /** The schemas, the handler and arktype's validator, loaded together on the first call. */

@@ -79,6 +79,9 @@ describe("the seed's consult envelope", () => {
     expect(lost.structuredContent?.error).toMatchObject({ code: "session_not_found" });
     const stored = await call("orchestrator_get_consultation", { consultation_id: "01NOSUCHCONSULTATION00000" });
     expect(stored.structuredContent?.error).toMatchObject({ code: "session_not_found" });
+    // Arguments refused before the tool runs too: seed 002's invalid_request.
+    const bad = await call("orchestrator_consult", { capability: "coding", prompt: "x", no_such_argument: true });
+    expect(bad.structuredContent?.error).toMatchObject({ code: "invalid_request", details: { orchestrate_code: "invalid_arguments" } });
     const signedOut = await call("orchestrator_consult", { capability: "coding", prompt: "Say PONG", target_agent: "codex-out" });
     expect(signedOut.structuredContent?.error).toMatchObject({ code: "connection_required", details: { orchestrate_code: "auth_required" } });
   }, 60_000);

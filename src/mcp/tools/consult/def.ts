@@ -1,9 +1,17 @@
 /** consult, list_agents, get_consultation: always advertised (seed 001). Schemas and handlers load on the first call. */
-import { defineTool } from "../../define.ts";
+import type { Failure } from "../../../result.ts";
+import { defineTool, type ToolContext } from "../../define.ts";
+import type { ToolOutcome } from "../../outcome.ts";
 import consultDescription from "./consult.txt" with { type: "text" };
 
 const schema = () => import("./schema.ts");
 const handlers = () => import("./handler.ts");
+
+/** Arguments refused before the handler reach a seed's client in the seeds' codes too (invalid_request). */
+const seedRefusal = async (failure: Failure, _args: unknown, ctx: ToolContext): Promise<ToolOutcome> => {
+  const outcome: ToolOutcome = { ok: false, error: failure };
+  return ctx.seedClient ? (await import("./seed-codes.ts")).inSeedCodes(outcome, false) : outcome;
+};
 
 export const consultTools = [
   defineTool({
@@ -18,6 +26,7 @@ export const consultTools = [
       return { input: s.consultInput, output: s.consultOutput };
     },
     handler: async () => (await handlers()).consult,
+    refusal: seedRefusal,
   }),
   defineTool({
     name: "list_agents",
@@ -40,5 +49,6 @@ export const consultTools = [
       return { input: s.getConsultationInput, output: s.getConsultationOutput };
     },
     handler: async () => (await handlers()).getConsultation,
+    refusal: seedRefusal,
   }),
 ];
