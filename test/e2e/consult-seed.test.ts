@@ -84,5 +84,11 @@ describe("the seed's consult envelope", () => {
     expect(bad.structuredContent?.error).toMatchObject({ code: "invalid_request", details: { orchestrate_code: "invalid_arguments" } });
     const signedOut = await call("orchestrator_consult", { capability: "coding", prompt: "Say PONG", target_agent: "codex-out" });
     expect(signedOut.structuredContent?.error).toMatchObject({ code: "connection_required", details: { orchestrate_code: "auth_required" } });
+    // The same failure read back from a background job.
+    const started = await call("orchestrator_consult", { capability: "coding", prompt: "Say PONG", target_agent: "codex-out", background: true });
+    const job = started.structuredContent?.job as { id: string };
+    let waited = await call("job_wait", { id: job.id, waitSec: 5 });
+    while (waited.structuredContent?.status === "running") waited = await call("job_wait", { id: job.id, waitSec: 5 });
+    expect(waited.structuredContent?.error).toMatchObject({ code: "connection_required" });
   }, 60_000);
 });
