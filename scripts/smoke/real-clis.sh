@@ -168,6 +168,21 @@ if command -v opencode >/dev/null && case " ${ONLY:-opencode} " in *" opencode "
     passed=$((passed + 1)); echo "PASS opencode consult without web: no web tool offered, nothing fetched (tools per request: $seen)"
   else failed=$((failed + 1)); echo "FAIL opencode consult without web: requests [$seen]; ${out:0:300}"; tail -5 "$root/opencode-noweb.err"; fi
 fi
+# ---- web mode over ACP (issue 23 §4): the same webfetch through `opencode acp`, whose tool call of
+# kind fetch is the web call orchestrate counts and returns among the sources (the anthropic
+# provider, as in the row above: answer mode's config home has no opencode.json provider). The
+# tool_call that starts it carries only the title "webfetch" (the URL comes in later updates), so
+# that title is the source here, not the URL.
+if command -v opencode >/dev/null && case " ${ONLY:-acp-opencode} " in *" acp-opencode "* | *" acp "* | *" opencode "*) true ;; *) false ;; esac; then
+  printf 'agents:\n  oa: { backend: opencode, transport: acp, model: "anthropic/claude-sonnet-4-5", capabilities: [web_search], scores: { research: 90 } }\n' > "$ORCHESTRATE_CONFIG"
+  chmod 600 "$ORCHESTRATE_CONFIG"
+  since=$(date +%s%3N)
+  out=$(cd "$home/Projects/repo" && ORCHESTRATE_HOST_RUNTIME=codex timeout 120 "$bun" "$repo/src/main.ts" consult --capability research --web --json "USE_WEB_FETCH what is pong" 2> "$root/acp-opencode-web.err")
+  seen=$(python3 -c 'import json,sys; r=[x for x in json.load(open(sys.argv[1])) if x["at"] >= int(sys.argv[2])]; c=[x for x in r if x["path"].endswith("/messages") and x["tools"]]; print(";".join(",".join(sorted(x["tools"])) for x in c) + ("|fetched" if any(x["path"] == "/pong-page" for x in r) else "") if c else "NO-REQUEST")' "$root/requests.json" "$since" 2>/dev/null)
+  if printf '%s' "$out" | grep -q '"ok":true' && printf '%s' "$out" | grep -q '"source_type":"web"' && printf '%s' "$seen" | grep -q '|fetched$' && ! printf '%s' "$seen" | grep -Eq 'bash|edit|write|task|patch'; then
+    passed=$((passed + 1)); echo "PASS acp-opencode web consult: webfetch offered, the page fetched and among the sources (tools per request: $seen)"
+  else failed=$((failed + 1)); echo "FAIL acp-opencode web consult: requests [$seen]; ${out:0:1500}"; tail -5 "$root/acp-opencode-web.err"; fi
+fi
 # ---- capacity (issue 11 §1): a persistent 429 / 503 is served by the next agent within 30 s of
 # the call; a one-shot (transient) 429 / 503 still by the first. The loopback server steers by model
 # name (fake-llm.ts). CAPACITY=0 skips these rows. Per CLI: its agent line for a model.

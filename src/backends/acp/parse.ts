@@ -82,6 +82,12 @@ function textOf(content: unknown): string | undefined {
 
 function toolStart(update: Json): AgentEvent {
   const name = str(update.title) || str(update.kind) || "tool";
+  // ACP's `fetch` kind is "retrieving external data": a web call, bounded and granted like the
+  // CLIs' own web tools (docs/design.md, web mode), with the URL as its detail where the agent gives one.
+  if (update.kind === "fetch") {
+    const url = str(asObject(update.rawInput)?.url);
+    return { kind: "tool", name, phase: "start", acts: false, web: "fetch", detail: url || name };
+  }
   return { kind: "tool", name, phase: "start", acts: kindActs(update.kind), ...(str(update.kind) ? { detail: `kind ${str(update.kind)}` } : {}) };
 }
 
