@@ -70,6 +70,12 @@ export interface RunRequest {
    */
   configuredProvider?: string;
   /**
+   * The person's own provider definitions from the CLI's config (opencode's `provider` table), read
+   * by the runner where the backend says where: an answer run whose config home is isolated must
+   * still reach a provider the person declared only there (a custom OpenAI-compatible endpoint).
+   */
+  providerDefinitions?: Json;
+  /**
    * The attempt's wall-clock budget in seconds, for CLIs that end a run on a clock of their own
    * and must have it raised to match (agy's --print-timeout defaults to 5 minutes on some builds).
    * The runner's own timer still decides; absent means the backend must not cut the run short.
@@ -180,11 +186,16 @@ export interface McpConfigFile {
   names?: RegExp;
 }
 
-/** A config file of the CLI's whose top-level `key` names the model provider it uses. */
+/**
+ * A config file of the CLI's whose top-level `key` names the model provider it uses (`name`, the
+ * default: into RunRequest.configuredProvider) or holds the person's provider definitions
+ * (`definitions`: an object, into RunRequest.providerDefinitions).
+ */
 export interface ProviderConfigFile {
   path: string;
   format: "json" | "toml";
   key: string;
+  holds?: "name" | "definitions";
 }
 
 /** What a side channel revealed about a finished run. Nothing found means "unverified". */

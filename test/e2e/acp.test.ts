@@ -5,6 +5,8 @@
  * routed task, a consultation that resumes its session, a fallback and a fail-closed turn.
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { textOf } from "../../fakes/lib/mcp-client.ts";
 import type { Recording } from "../../fakes/lib/sandbox.ts";
 import { openWorld, type World } from "../helpers/world.ts";
@@ -131,5 +133,38 @@ tiers: { light: null, standard: null, heavy: null }
     const [rec] = world.box.recordings("acp");
     expect(rec?.argv).toEqual(["--acp", "--allowed-mcp-server-names", "orchestrate-no-mcp", "-e", "none"]);
     expect(received([rec as Recording]).find((m) => m.method === "session/set_mode")?.params).toMatchObject({ modeId: "default" });
+  });
+
+  // opencode 1.18.33, found by the real-CLI smoke: answer mode isolates the config home, so a
+  // provider declared only in the person's opencode.json was not loaded — `opencode acp` refused
+  // its model -32602 and listed only its free hosted one; headless it was "model not found".
+  test.each([
+    ["over ACP", "transport: acp, command: acp", "acp"],
+    ["headless", "", "opencode"],
+  ])("opencode %s: consult reaches a provider the person declared only in their own opencode.json", async (_name, how, cli) => {
+    const config = `agents:
+  o: { backend: opencode, model: fake/fake-model${how ? `, ${how}` : ""}, scores: { coding: 80 } }
+tiers: { light: null, standard: null, heavy: null }
+`;
+    world = await openWorld(config, { ORCHESTRATE_HOST_RUNTIME: "claude", FAKE_ACP_MODELS: "opencode-config" });
+    const dir = join(world.box.home, ".config", "opencode");
+    mkdirSync(dir, { recursive: true });
+    const provider = {
+      fake: { npm: "@ai-sdk/openai-compatible", options: { baseURL: "http://127.0.0.1:9/v1", apiKey: "dummy" }, models: { "fake-model": {} } },
+    };
+    writeFileSync(join(dir, "opencode.json"), JSON.stringify({ provider, mcp: { boom: { type: "local", command: ["boom"] } } }));
+    const reply = envOf(await call(world.session, "consult", { prompt: "Is this loop correct?", capability: "coding" }));
+    expect(reply).toMatchObject({ ok: true, backend: "opencode" });
+    const [rec] = world.box.recordings(cli);
+    const inline = JSON.parse(rec?.env.OPENCODE_CONFIG_CONTENT ?? "{}") as { provider?: unknown; mcp?: unknown };
+    expect(inline.provider).toEqual(provider);
+    // Only the providers come along: the person's MCP servers stay out of the answer run.
+    expect(inline.mcp).toEqual({});
+    expect(rec?.env.XDG_CONFIG_HOME).toContain("orchestrate-home-");
+    if (cli === "acp")
+      expect(received([rec as Recording]).find((m) => m.method === "session/set_config_option")?.params).toMatchObject({
+        configId: "model",
+        value: "fake/fake-model",
+      });
   });
 });

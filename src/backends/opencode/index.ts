@@ -6,7 +6,7 @@
  * There is no terminal record: the run ends when the session goes idle, and the exit code is 1
  * iff an `error` line was written. The model is never in the stream — only `opencode export`.
  */
-import type { AcpProfile, Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest } from "../contract.ts";
+import type { AcpProfile, Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, Json, RunRequest } from "../contract.ts";
 import { opencodeMachine } from "./machine.ts";
 import { asObject as asRecord, parseObject, thinking } from "../events.ts";
 import { failureFromText } from "../events.ts";
@@ -71,9 +71,11 @@ const WEB_TOOLS: Record<string, "search" | "fetch"> = { webfetch: "fetch", webse
  * Answer mode's config, passed inline (OPENCODE_CONFIG_CONTENT, verified in research §A.1): every
  * tool denied except the read-only ones, no MCP servers, no plugins. `small_model` follows the
  * model so the title call does not go to a provider the person never chose. With web granted
- * (RunRequest.web) its two web tools are allowed too, and nothing else that acts.
+ * (RunRequest.web) its two web tools are allowed too, and nothing else that acts. The config home
+ * is isolated, so the providers the person declared in their own config come along (`providers`):
+ * without them a custom provider's model is "not found" (headless) or refused -32602 (ACP).
  */
-export function opencodeAnswerConfig(model: string | undefined, web = false): string {
+export function opencodeAnswerConfig(model: string | undefined, web = false, providers?: Json): string {
   const webPermission = web ? "allow" : "deny";
   const permission = {
     "*": "deny",
@@ -95,6 +97,7 @@ export function opencodeAnswerConfig(model: string | undefined, web = false): st
     plugin: [],
     autoupdate: false,
     share: "disabled",
+    ...(providers ? { provider: providers } : {}),
     ...(model ? { model, small_model: model } : {}),
   });
 }
@@ -131,7 +134,7 @@ function routeEnv(req: RunRequest): Pick<Invocation, "env"> {
  */
 function answerEnv(req: RunRequest): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = {
-    OPENCODE_CONFIG_CONTENT: opencodeAnswerConfig(req.model, req.web === true),
+    OPENCODE_CONFIG_CONTENT: opencodeAnswerConfig(req.model, req.web === true, req.providerDefinitions),
     OPENCODE_DISABLE_PROJECT_CONFIG: "true",
     OPENCODE_CONFIG: undefined,
     OPENCODE_CONFIG_DIR: undefined,

@@ -6,6 +6,9 @@ function configDir(env: Env, home: string): string {
   return join(env.XDG_CONFIG_HOME || join(home, ".config"), "opencode");
 }
 
+/** The person's global config files, in the order opencode reads them. */
+const GLOBAL_FILES = ["opencode.json", "opencode.jsonc", "config.json"];
+
 /** `opencode models` prints one `provider/model` per line. */
 export function opencodeListedModels(stdout: string): string[] {
   return stdout
@@ -29,12 +32,23 @@ export const opencodeMachine = {
   },
   // The global config and the repo's own: a route run loads both.
   mcpConfigFiles: ({ env, home, cwd }) => {
-    const global = ["opencode.json", "opencode.jsonc", "config.json"].map((f) => join(configDir(env, home), f));
+    const global = GLOBAL_FILES.map((f) => join(configDir(env, home), f));
     const repo = cwd
       ? [join(cwd, "opencode.json"), join(cwd, "opencode.jsonc"), join(cwd, ".opencode", "opencode.json"), join(cwd, ".opencode", "opencode.jsonc")]
       : [];
     return [...global, ...repo].map((path) => ({ path, format: "json", key: "mcp" }));
   },
+  // Answer mode moves the config home, so the providers the person declared in their own config
+  // (a custom endpoint) are carried into the inline config; a route reads them itself.
+  providerConfigFiles: ({ env, home, mode }) =>
+    mode === "answer"
+      ? [...(env.OPENCODE_CONFIG ? [env.OPENCODE_CONFIG] : []), ...GLOBAL_FILES.map((f) => join(configDir(env, home), f))].map((path) => ({
+          path,
+          format: "json",
+          key: "provider",
+          holds: "definitions",
+        }))
+      : [],
   installDirs: [".opencode/bin"],
   history: "~/.local/share/opencode/opencode.db",
   client: { names: /^opencode/i },
