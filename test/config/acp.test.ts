@@ -61,6 +61,19 @@ describe("ACP agents", () => {
     expect(text).toContain("agents.q.executionModes: isolated_write cannot be contained on acp: an agent known only by its ACP command");
   });
 
+  test("no headless containment proof crosses to ACP: every backend that claims isolated_write headless is refused it over ACP", () => {
+    const proven = Object.values(adapters).filter((a) => a.acp && !a.acp.only && a.writes.isolatedWrite);
+    // claude, codex and gemini are proven headless (test/workflow/containment.test.ts); none over ACP.
+    expect(proven.map((a) => a.backend).sort()).toEqual(["claude", "codex", "gemini"]);
+    for (const adapter of proven) {
+      const model = adapter.backend === "codex" ? "gpt-5.5" : adapter.backend === "gemini" ? "gemini-2.5-pro" : "opus";
+      const headless = check(`agents:\n  h: { backend: ${adapter.backend}, model: ${model}, executionModes: [isolated_write] }\n`);
+      if (!headless.ok) throw new Error(headless.errors.join("\n"));
+      const acp = check(`agents:\n  a: { backend: ${adapter.backend}, transport: acp, model: ${model}, executionModes: [isolated_write] }\n`);
+      expect(acp.ok ? [] : acp.errors.join("\n")).toContain(`agents.a.executionModes: isolated_write cannot be contained on ${adapter.backend} over ACP`);
+    }
+  });
+
   test("a workflow step refuses isolated_write on an agent driven over ACP, naming the transport; headless passes", () => {
     const loaded = check("agents:\n  c: { backend: claude, model: opus, executionModes: [isolated_write] }\n");
     if (!loaded.ok) throw new Error(loaded.errors.join("\n"));

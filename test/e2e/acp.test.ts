@@ -5,10 +5,11 @@
  * routed task, a consultation that resumes its session, a fallback and a fail-closed turn.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { textOf } from "../../fakes/lib/mcp-client.ts";
+import { textOf, type ToolReply } from "../../fakes/lib/mcp-client.ts";
 import type { Recording } from "../../fakes/lib/sandbox.ts";
+import { openStore } from "../../src/store/db.ts";
 import { openWorld, type World } from "../helpers/world.ts";
 import { call, envOf } from "./consult-helpers.ts";
 
@@ -166,5 +167,72 @@ tiers: { light: null, standard: null, heavy: null }
         configId: "model",
         value: "fake/fake-model",
       });
+  });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return false;
+  }
+}
+
+async function waitFor<T>(probe: () => T | undefined, ms = 15_000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > until) throw new Error("timed out waiting");
+    await Bun.sleep(25);
+  }
+}
+
+describe("an ACP agent behaves as the headless drivers do", () => {
+  test("cancel: notifications/cancelled sends session/cancel, ends an agent that never exits, and records the run cancelled", async () => {
+    // claude-agent-acp and codex-acp never exit on their own: only the group kill ends them.
+    world = await openWorld(NINTH(), { FAKE_ACP_SCENARIO: "hang", FAKE_ACP_EXIT: "never" });
+    const abort = new AbortController();
+    const pending = world.session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: world.box.repo, tier: "heavy" } }, undefined, {
+      signal: abort.signal,
+      timeout: 120_000,
+    }) as Promise<ToolReply>;
+    pending.catch(() => undefined);
+    const box = world.box;
+    const rec = await waitFor(() => box.recordings("acp").find((r) => received([r]).some((m) => m.method === "session/prompt")));
+    expect(alive(rec.pid)).toBe(true);
+    abort.abort("changed my mind");
+    await expect(pending).rejects.toThrow();
+    await waitFor(() => (alive(rec.pid) ? undefined : true));
+    const [after] = box.recordings("acp");
+    expect(received([after as Recording]).some((m) => m.method === "session/cancel")).toBe(true);
+    const store = openStore(box.dbPath, { readonly: true });
+    if (!store.ok) throw new Error(store.error.message);
+    const status = await waitFor(() => {
+      const run = store.value.runs.listRuns({ limit: 1 })[0];
+      return run && run.status !== "running" ? run.status : undefined;
+    });
+    store.value.close();
+    expect(status).toBe("cancelled");
+    // No fallback after a cancel: the second agent never ran.
+    expect(box.recordings("gemini")).toHaveLength(0);
+  });
+
+  test("progress: the agent's tool call rides on the progress notifications", async () => {
+    world = await openWorld(NINTH(), { FAKE_ACP_SCENARIO: "act-unasked", FAKE_ACT_DELAY_MS: "3000" });
+    const progress: string[] = [];
+    const reply = (await world.session.client.callTool(
+      { name: "route", arguments: { prompt: "do the thing", cwd: world.box.repo, tier: "heavy" } },
+      undefined,
+      {
+        timeout: 120_000,
+        onprogress: (p) => progress.push(String(p.message)),
+      },
+    )) as ToolReply;
+    expect(reply.isError).toBeFalsy();
+    expect(reply.structuredContent?.servedBy).toMatchObject({ agent: "q" });
+    expect(progress.some((m) => m.includes("running echo edited-by-delegate >> README.md"))).toBe(true);
   });
 });

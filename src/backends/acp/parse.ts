@@ -80,6 +80,11 @@ function textOf(content: unknown): string | undefined {
   return block?.type === "text" ? str(block.text) : undefined;
 }
 
+/**
+ * The title is what the agent says it is doing ("echo x >> README.md", "Read README.md"); the
+ * detail, as for the headless drivers, is the command or the file it touches, so progress reads
+ * "running npm test" rather than the call's kind.
+ */
 function toolStart(update: Json): AgentEvent {
   const name = str(update.title) || str(update.kind) || "tool";
   // ACP's `fetch` kind is "retrieving external data": a web call, bounded and granted like the
@@ -88,7 +93,18 @@ function toolStart(update: Json): AgentEvent {
     const url = str(asObject(update.rawInput)?.url);
     return { kind: "tool", name, phase: "start", acts: false, web: "fetch", detail: url || name };
   }
-  return { kind: "tool", name, phase: "start", acts: kindActs(update.kind), ...(str(update.kind) ? { detail: `kind ${str(update.kind)}` } : {}) };
+  const detail = targetOf(update);
+  return { kind: "tool", name, phase: "start", acts: kindActs(update.kind), ...(detail ? { detail } : {}) };
+}
+
+/** A shell call's command (`command` as text or argv, codex's `cmd`), else the first location's path. */
+function targetOf(update: Json): string | undefined {
+  const input = asObject(update.rawInput);
+  const command = input?.command ?? input?.cmd;
+  if (typeof command === "string" && command !== "") return command;
+  if (Array.isArray(command) && command.every((c) => typeof c === "string")) return command.join(" ");
+  const first = Array.isArray(update.locations) ? asObject(update.locations[0]) : undefined;
+  return str(first?.path);
 }
 
 /** Only a finished call is an end; `in_progress` updates carry nothing the fold needs. */
