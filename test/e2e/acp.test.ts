@@ -5,7 +5,7 @@
  * routed task, a consultation that resumes its session, a fallback and a fail-closed turn.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { textOf, type ToolReply } from "../../fakes/lib/mcp-client.ts";
 import type { Recording } from "../../fakes/lib/sandbox.ts";
@@ -234,5 +234,46 @@ describe("an ACP agent behaves as the headless drivers do", () => {
     expect(reply.isError).toBeFalsy();
     expect(reply.structuredContent?.servedBy).toMatchObject({ agent: "q" });
     expect(progress.some((m) => m.includes("running echo edited-by-delegate >> README.md"))).toBe(true);
+  });
+});
+
+describe("answer-only consult fails closed on an acting tool call, on every ACP profile", () => {
+  // The unasked act lands this long after its announcement, unless the turn is ended first.
+  const FAKE_ACT_DELAY_MS = 300;
+  const PROFILES: [string, string][] = [
+    ["gemini", "gemini-2.5-pro"],
+    ["opencode", "fake/fake-model"],
+    ["copilot", "gpt-5"],
+    ["claude", "opus"],
+    ["codex", "gpt-5.5"],
+    ["acp", ""],
+  ];
+  const cases = PROFILES.flatMap(([backend, model]) => ["act-unasked", "permission"].map((scenario) => [backend, model, scenario] as const));
+  test.each(cases)("%s over ACP (model %s), scenario %s: action_attempted, the answer discarded, nothing landed", async (backend, model, scenario) => {
+    const entry =
+      backend === "acp" ? "backend: acp, provider: qwen, command: [acp, --acp]" : `backend: ${backend}, transport: acp, command: acp, model: ${model}`;
+    const config = `agents:\n  a: { ${entry}, scores: { coding: 80 } }\ntiers: { light: null, standard: null, heavy: null }\n`;
+    world = await openWorld(config, {
+      ORCHESTRATE_HOST_RUNTIME: backend === "claude" ? "codex" : "claude",
+      FAKE_ACP_SCENARIO: scenario,
+      FAKE_ACT_DELAY_MS: String(FAKE_ACT_DELAY_MS),
+      // Each profile's answer mode and model must be offered, as the real agents offer theirs.
+      FAKE_ACP_MODES: "default,read-only,auto,autoEdit,acceptEdits",
+      FAKE_ACP_MODELS: "fake/fake-model,gpt-5.5,gpt-5,opus,gemini-2.5-pro",
+    });
+    const reply = envOf(await call(world.session, "consult", { prompt: "Is this loop correct?", capability: "coding" }));
+    expect(reply).toMatchObject({ ok: false, error: { code: "action_attempted" } });
+    expect(reply.content ?? null).toBeNull();
+    // One conversation (opencode's readiness probe is a process of its own), never a second attempt.
+    const recs = world.box.recordings("acp").filter((r) => received([r]).some((m) => m.method === "session/prompt"));
+    expect(recs).toHaveLength(1);
+    const got = received(recs);
+    // The call's announcement ends the turn, before the agent could ask or write; an answer that
+    // did reach it was never an allow.
+    const answer = got.find((m) => m.method === "permission-answer")?.params as { outcome?: { outcome: string; optionId?: string } } | undefined;
+    if (answer) expect(answer.outcome?.optionId ?? answer.outcome?.outcome).toMatch(/^(reject|cancelled)$/);
+    // The fake notes every act that lands (the scratch cwd is removed after the turn); its group
+    // was ended before the reply, so nothing can land later.
+    expect(existsSync(join(world.box.records, "acted"))).toBe(false);
   });
 });
