@@ -12,7 +12,18 @@ export type AcpAgentReport = { id: string; backend: string } & AcpHandshake;
 
 export async function acpReport(config: Config, env: Record<string, string | undefined>): Promise<AcpAgentReport[]> {
   const agents = Object.values(config.agents).filter((a) => a.transport === "acp" && a.enabled);
-  return Promise.all(agents.map(async (a) => ({ id: a.id, backend: a.backend, ...(await acpHandshake(a, adapters[a.backend], env, config.maxDepth)) })));
+  // Two at a time: each is a full agent start (gemini re-launches itself, 3–7 s alone); all at
+  // once on a small machine pushed the slower ones past their initialize deadline.
+  const reports: AcpAgentReport[] = new Array(agents.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < agents.length; i = next++) {
+      const a = agents[i] as (typeof agents)[number];
+      reports[i] = { id: a.id, backend: a.backend, ...(await acpHandshake(a, adapters[a.backend], env, config.maxDepth)) };
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return reports;
 }
 
 export function acpProblems(reports: readonly AcpAgentReport[]): ProbeProblem[] {
@@ -22,7 +33,9 @@ export function acpProblems(reports: readonly AcpAgentReport[]): ProbeProblem[] 
       : [
           {
             problem: `${r.id} (ACP): ${r.problem}`,
-            hint: "check the agent's command: it must start the agent in its ACP mode (e.g. gemini --acp, opencode acp, copilot --acp, claude-agent-acp, codex-acp)",
+            hint: r.problem.includes("within")
+              ? "it started but was slow to answer: run `orchestrate check` again on a quieter machine, or start its command by hand to see what it waits for"
+              : "check the agent's command: it must start the agent in its ACP mode (e.g. gemini --acp, opencode acp, copilot --acp, claude-agent-acp, codex-acp)",
             blocks: true,
           },
         ],

@@ -12,7 +12,7 @@ import { loginHintOf } from "../../backends/acp/index.ts";
 import type { Adapter, Env } from "../../backends/contract.ts";
 import { asObject, type Json } from "../../backends/events.ts";
 import type { AgentConfig } from "../../config/types.ts";
-import { runProcess } from "../../process/spawn.ts";
+import { type ProcessResult, runProcess } from "../../process/spawn.ts";
 import { VERSION } from "../../version.ts";
 import { checkDepth } from "../../safety/depth.ts";
 import { acpLaunch } from "./acp.ts";
@@ -77,15 +77,20 @@ async function initializeOnly(launch: Launch, cwd: string, timeoutMs: number): P
         problem: `it did not answer ACP's initialize (${error instanceof Error ? error.message : String(error)})`,
       }),
     );
-  const result = await Promise.race([
-    answered,
-    proc.then((): AcpHandshake => ({ ok: false, command: target, problem: "it exited before answering ACP's initialize" })),
-  ]);
+  const result = await Promise.race([answered, proc.then((end): AcpHandshake => ({ ok: false, command: target, problem: unanswered(end, timeoutMs) }))]);
   wire.endInput();
   done.abort();
   await proc;
   connection.close();
   return result;
+}
+
+/** Why no answer came: its time ran out (gemini re-launches itself first), or it ended, with its own words. */
+function unanswered(end: ProcessResult, timeoutMs: number): string {
+  if (end.endReason === "timeout") return `it did not answer ACP's initialize within ${Math.round(timeoutMs / 1000)} s`;
+  const said = end.stderrTail.trim().split("\n").at(-1)?.slice(0, 200);
+  const how = end.exitCode !== null ? `exit ${end.exitCode}` : `signal ${end.signal ?? "?"}`;
+  return `it exited before answering ACP's initialize (${how})${said ? `: ${said}` : ""}`;
 }
 
 function info(agentInfo: { name?: string; version?: string } | null | undefined): { agent?: string; version?: string } {
