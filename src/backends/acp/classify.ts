@@ -46,7 +46,7 @@ export function explainAcp(outcome: ExitOutcome): string | undefined {
   const login = messages.map((m) => /\(sign in: run `([^`]+)`\)/.exec(m)?.[1]).find(Boolean);
   if (login) return `not signed in: run \`${login}\` in a terminal`;
   const model = messages.find((m) => m.startsWith("model: "));
-  if (model) return `the agent refused the configured model (${model.slice(7, 200)}); fix the agent's model: in the config`;
+  if (model) return `the agent refused the configured model (${model.slice(7, 500)}); fix the agent's model: in the config`;
   if (!outcome.events.some((e) => e.kind === "session") && messages.some((m) => m.startsWith("initialize: ")))
     return "it did not answer ACP's initialize: check the agent's command (it must start the agent in its ACP mode)";
   return undefined;

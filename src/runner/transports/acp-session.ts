@@ -250,22 +250,31 @@ class Session {
     const option = session.options.find((o) => o.category === "model" || o.id === "model");
     if (how === "config_option" || (how === "auto" && option)) {
       if (!option) return this.fail("model", `the agent offers no model option to set ${model}`) !== undefined;
-      return this.setOption(ctx, session.sessionId, option.id, model);
+      // opencode lists only the models of the providers its config declares and refuses the rest
+      // (-32602): the refusal then names what it does list.
+      const listed = option.values.length > 0 && !option.values.includes(model) ? ` (it lists: ${option.values.slice(0, 20).join(", ")})` : "";
+      return this.setOption(ctx, session.sessionId, option.id, model, listed);
     }
     // SDK 2.4 has no constant for session/set_model (an unstable method): sent by name.
     return (await this.step("model", () => ctx.request("session/set_model", { sessionId: session.sessionId, modelId: model }))) !== undefined;
   }
 
-  private async setOption(ctx: ClientContext, sessionId: string, configId: string, value: string): Promise<boolean> {
-    return (await this.step(this.phase, () => ctx.request("session/set_config_option", { sessionId, configId, value }))) !== undefined;
+  private async setOption(ctx: ClientContext, sessionId: string, configId: string, value: string, onRefusal = ""): Promise<boolean> {
+    return (await this.step(this.phase, () => ctx.request("session/set_config_option", { sessionId, configId, value }), onRefusal)) !== undefined;
   }
 
-  /** One request; a JSON-RPC error (or the connection going away) is recorded and ends the conversation. */
-  private async step<T>(phase: AcpPhase, call: () => Promise<T>): Promise<T | undefined> {
+  /**
+   * One request; a JSON-RPC error (or the connection going away) is recorded, with `onRefusal`
+   * after the agent's message, and ends the conversation.
+   */
+  private async step<T>(phase: AcpPhase, call: () => Promise<T>, onRefusal = ""): Promise<T | undefined> {
     try {
       return await call();
     } catch (error) {
-      if (!this.ending) this.emit(errorRecord(phase, error, this.login));
+      if (!this.ending) {
+        const record = errorRecord(phase, error, this.login);
+        this.emit(record.acp === "error" ? { ...record, message: `${record.message}${onRefusal}` } : record);
+      }
       return undefined;
     }
   }

@@ -233,6 +233,8 @@ describe("acp transport: cancel, resume, model", () => {
     const refused = await attempt("route", { FAKE_ACP_MODELS: "m-1" }, { model: "nope" });
     expect(refused.result.failure).toBe("task_failed");
     expect(refused.result.explanation).toContain("refused the configured model");
+    // opencode lists only what its config declares: the refusal names the models it does list.
+    expect(refused.result.explanation).toContain("(it lists: m-1)");
   });
 
   test("without a model option the model goes out by session/set_model", async () => {
