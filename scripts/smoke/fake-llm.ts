@@ -9,7 +9,10 @@
  * 1; empty for none), one containing `overload` a 529 (Anthropic) or 503 (OpenAI, Gemini), each
  * in its provider's own error body. With `transient` in the name only the first request for that
  * model fails (one-shot), then it answers; `GET /__reset` forgets which models were asked for.
+ * A prompt saying USE_ACTING_TOOL is answered with a call to an acting tool (fake-llm-act.ts).
  */
+import { actingTurn } from "./fake-llm-act.ts";
+
 const REPLY = process.env.FAKE_REPLY ?? "PONG-FROM-REAL";
 const LOG = process.env.FAKE_LLM_LOG;
 const log: unknown[] = [];
@@ -88,6 +91,7 @@ const server = Bun.serve({
     const api = apiOf(url.pathname);
     const requested = api === "gemini" ? (url.pathname.split("/").pop()?.split(":")[0] ?? "") : ((body as { model?: string }).model ?? "");
     const failed = api ? failureFor(requested) : undefined;
+    const acting = failed ? undefined : actingTurn(api, url.pathname, body, tools, requested);
     log.push({
       at: Date.now(),
       method: req.method,
@@ -95,10 +99,14 @@ const server = Bun.serve({
       model: requested || undefined,
       tools,
       leaked: JSON.stringify(body).includes("BOOM_MARKER"),
+      // A resumed conversation carries its earlier turn: the smoke's first turn says REMEMBER_THIS.
+      remembers: JSON.stringify(body).includes("REMEMBER_THIS"),
       ...(failed ? { failed } : {}),
+      ...(acting ? { acting: acting.tool } : {}),
     });
     if (LOG) await Bun.write(LOG, JSON.stringify(log, null, 1));
     if (api && failed) return failure(api, failed);
+    if (acting) return acting.reply();
     if (url.pathname.endsWith("/messages")) {
       const model = (body as { model?: string }).model ?? "claude-x";
       const web = anthropicWeb(body, tools, model);

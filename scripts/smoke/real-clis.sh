@@ -91,10 +91,47 @@ for row in gemini opencode copilot claude-agent-acp codex-acp qwen; do
   out=$(cd "$home/Projects/repo" && timeout 180 "$bun" "$repo/src/main.ts" run --tier heavy --cwd "$home/Projects/repo" "say pong" 2> "$root/acp-$row.err")
   if [ "$out" = "PONG-FROM-REAL" ]; then passed=$((passed + 1)); echo "PASS acp-$row route"
   else failed=$((failed + 1)); echo "FAIL acp-$row route: ${out:0:200}"; tail -5 "$root/acp-$row.err"; fi
-  out=$(cd "$home/Projects/repo" && ORCHESTRATE_HOST_RUNTIME=pi timeout 180 "$bun" "$repo/src/main.ts" consult --capability coding --json "say pong" 2> "$root/acp-$row-consult.err")
+  out=$(cd "$home/Projects/repo" && ORCHESTRATE_HOST_RUNTIME=pi timeout 180 "$bun" "$repo/src/main.ts" consult --capability coding --json "say pong (REMEMBER_THIS)" 2> "$root/acp-$row-consult.err")
   if printf '%s' "$out" | grep -q '"ok":true'; then passed=$((passed + 1)); echo "PASS acp-$row answer-only consult"
   else failed=$((failed + 1)); echo "FAIL acp-$row consult: ${out:0:300}"; tail -5 "$root/acp-$row-consult.err"; fi
+  # Resume: the follow-up is a session/load of the same ACP session in a new process, so the
+  # agent's request for it carries the first turn (the loopback server logs `remembers`).
+  id=$(printf '%s' "$out" | python3 -c 'import json,sys
+try: print(json.load(sys.stdin).get("consultation_id") or "")
+except Exception: print("")')
+  since=$(date +%s%3N)
+  out=$(cd "$home/Projects/repo" && ORCHESTRATE_HOST_RUNTIME=pi timeout 180 "$bun" "$repo/src/main.ts" consult --capability coding --consultation-id "$id" --json "say pong again" 2> "$root/acp-$row-resume.err")
+  remembered=$(python3 -c 'import json,sys; print(any(x.get("remembers") for x in json.load(open(sys.argv[1])) if x["at"] >= int(sys.argv[2])))' "$root/requests.json" "$since" 2>/dev/null)
+  if [ -n "$id" ] && printf '%s' "$out" | grep -q '"ok":true' && [ "$remembered" = True ]; then passed=$((passed + 1)); echo "PASS acp-$row follow-up resumed (session/load): the model saw the first turn"
+  else failed=$((failed + 1)); echo "FAIL acp-$row follow-up: ${out:0:300}"; tail -5 "$root/acp-$row-resume.err"; fi
+  # Fail closed: the model answers with a call to an acting tool (fake-llm-act.ts); the consult
+  # must end the turn on it (action_attempted) before the command's file exists. An agent whose
+  # answer mode offers the model no acting tool at all gets the plain answer, reported as such.
+  rm -f "$root/ACTED"; since=$(date +%s%3N)
+  out=$(cd "$home/Projects/repo" && ORCHESTRATE_HOST_RUNTIME=pi timeout 180 "$bun" "$repo/src/main.ts" consult --capability coding --json "USE_ACTING_TOOL say pong" 2> "$root/acp-$row-act.err")
+  sleep 1
+  acted=$(python3 -c 'import json,sys; r=[x for x in json.load(open(sys.argv[1])) if x["at"] >= int(sys.argv[2])]; print(" ".join(sorted(set(x["acting"] for x in r if x.get("acting")))) or "-", "|", " ".join(sorted(set(t for x in r for t in x["tools"]))))' "$root/requests.json" "$since" 2>/dev/null)
+  if [ -e "$root/ACTED" ]; then failed=$((failed + 1)); echo "FAIL acp-$row acting tool call: the command ran (${acted})"
+  elif [ "${acted%% *}" != - ] && printf '%s' "$out" | grep -q '"code":"action_attempted"'; then passed=$((passed + 1)); echo "PASS acp-$row answer-only failed closed on the model's ${acted%% |*} call, nothing ran"
+  elif [ "${acted%% *}" = - ] && printf '%s' "$out" | grep -q '"ok":true'; then passed=$((passed + 1)); echo "PASS acp-$row answer-only offered no acting tool (offered: ${acted#*| })"
+  else failed=$((failed + 1)); echo "FAIL acp-$row acting tool call (${acted}): ${out:0:300}"; tail -5 "$root/acp-$row-act.err"; fi
 done
+# check: every ACP agent on PATH answers initialize; its ACP version, agent version and capabilities show.
+acp_rows=""; printf 'agents:\n' > "$ORCHESTRATE_CONFIG"
+for row in gemini opencode copilot claude-agent-acp codex-acp qwen; do
+  case " ${ONLY:-acp-$row} " in *" acp-$row "* | *" acp "*) ;; *) continue ;; esac
+  command -v "$row" >/dev/null || continue
+  acp_rows="$acp_rows $row"; printf '  %s: { %s }\n' "$row" "$(acp_agent "$row")" >> "$ORCHESTRATE_CONFIG"
+done
+if [ -n "$acp_rows" ]; then
+  printf 'tiers: { light: null, standard: null, heavy: null }\n' >> "$ORCHESTRATE_CONFIG"
+  out=$(cd "$home/Projects/repo" && timeout 180 "$bun" "$repo/src/main.ts" check 2>&1)
+  for row in $acp_rows; do
+    line=$(printf '%s\n' "$out" | grep -E "^ *$row\b.*ACP [0-9]" | head -1)
+    if [ -n "$line" ]; then passed=$((passed + 1)); echo "PASS acp-$row check: $(echo "$line" | sed 's/^ *//')"
+    else failed=$((failed + 1)); echo "FAIL acp-$row check: no ACP line"; printf '%s\n' "$out" | grep -n "$row" | head -5; fi
+  done
+fi
 # ---- answer-only codex (issue 23 §7): a consult runs codex with approval "never" and its shell,
 # unified exec and subagent tools switched off, so the model is offered no tool that could run a
 # command at all. The loopback server records which tools each request offered.
