@@ -381,6 +381,13 @@ export interface AcpProfile {
   /** Message chunks that are the agent's bookkeeping, not its answer (gemini's `[MODE_UPDATE] x`). */
   noiseText?: RegExp;
   /**
+   * Where the agent keeps each session in a file named by the UTC minute it was opened (gemini:
+   * `<root>/<project>/chats/session-<YYYY-MM-DDTHH-MM>-<id8>.jsonl`). Its session/load opens this
+   * minute's name afresh before it looks, so a resume in the session's own minute would erase it:
+   * the runner first moves that file to a free earlier minute's name (runner/session-files.ts).
+   */
+  sessionFiles?: { root(env: Env, home: string): string; name(sessionId: string, minute: string): string };
+  /**
    * What an ACP run of this agent can be trusted with, declared per transport and never inherited
    * from the headless driver: the ACP launch has other modes and switches, so a headless proof
    * (containment, usage arrival) says nothing about it. Conservative unless a test proves it.

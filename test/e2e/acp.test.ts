@@ -5,7 +5,7 @@
  * routed task, a consultation that resumes its session, a fallback and a fail-closed turn.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { textOf, type ToolReply } from "../../fakes/lib/mcp-client.ts";
 import type { Recording } from "../../fakes/lib/sandbox.ts";
@@ -134,6 +134,25 @@ tiers: { light: null, standard: null, heavy: null }
     const [rec] = world.box.recordings("acp");
     expect(rec?.argv).toEqual(["--acp", "--allowed-mcp-server-names", "orchestrate-no-mcp", "-e", "none"]);
     expect(received([rec as Recording]).find((m) => m.method === "session/set_mode")?.params).toMatchObject({ modeId: "default" });
+  });
+
+  // gemini 0.61, found by the real-CLI smoke: its session file is named by the minute it was
+  // opened, and session/load opens that name afresh before it looks, so a follow-up within the
+  // same minute erased the session ("No previous sessions found for this project.").
+  test("gemini over ACP: a follow-up in the minute the session was opened still resumes it", async () => {
+    const config = `agents:
+  g: { backend: gemini, transport: acp, command: acp, model: gemini-2.5-pro, scores: { coding: 80 } }
+tiers: { light: null, standard: null, heavy: null }
+`;
+    world = await openWorld(config, { ORCHESTRATE_HOST_RUNTIME: "claude", FAKE_ACP_SESSIONS: "gemini" });
+    const first = envOf(await call(world.session, "consult", { prompt: "Is this loop correct?", capability: "coding" }));
+    expect(first).toMatchObject({ ok: true, backend: "gemini" });
+    const again = envOf(await call(world.session, "consult", { prompt: "And the edge case?", capability: "coding", consultation_id: first.consultation_id }));
+    expect(again).toMatchObject({ ok: true, consultation_id: first.consultation_id });
+    expect(again.content?.answer).toMatch(/^PONG-FROM-FAKE \(earlier: /);
+    // The session's history stayed in the person's gemini home, under another minute's name.
+    const chats = readdirSync(join(world.box.home, ".gemini", "tmp"), { recursive: true }).filter((f) => String(f).endsWith(".jsonl"));
+    expect(chats.length).toBeGreaterThanOrEqual(2);
   });
 
   // opencode 1.18.33, found by the real-CLI smoke: answer mode isolates the config home, so a

@@ -8,6 +8,7 @@
  * 55 untrusted folder, 130 cancelled; API errors exit with HTTP status % 256 (401→145, 429→173,
  * 503→247).
  */
+import { join } from "node:path";
 import type { AcpProfile, Adapter, AgentEvent, Env, ExitOutcome, FailureClass, HomeOverlay, Invocation, Json, RunRequest } from "../contract.ts";
 import { GEMINI_RERUN_DELAY_MS, geminiMachine } from "./machine.ts";
 import { asObject as asRecord, parseObject } from "../events.ts";
@@ -280,7 +281,10 @@ function classifyExitZero(outcome: ExitOutcome): FailureClass | undefined {
  * catches it); a route is `autoEdit`. set_model accepts any id; the served model comes back in
  * `_meta.quota.model_usage` (the only agent that says so), with the router's `auto` beside it.
  * It announces a mode change as a `[MODE_UPDATE] <mode>` message chunk, dropped from the answer.
- * It takes 6–7 s to exit on a closed stdin, so its group is ended after a second.
+ * It takes 6–7 s to exit on a closed stdin, so its group is ended after a second. Its session
+ * files are named by the minute they were opened and session/load re-opens that name before it
+ * looks (0.61): a follow-up within the same minute found "No previous sessions found for this
+ * project" — the runner moves the file aside first (sessionFiles).
  */
 export const geminiAcp: AcpProfile = {
   launch: ["gemini", "--acp"],
@@ -299,6 +303,11 @@ export const geminiAcp: AcpProfile = {
     return { models: served, ...(count ? { usage: usageOf(count) } : {}) };
   },
   noiseText: /^\[MODE_UPDATE\] \S+$/,
+  // The person's own .gemini/tmp (the private home links it): where the sessions outlive the run.
+  sessionFiles: {
+    root: (env, home) => join(env.GEMINI_CLI_HOME || home, ".gemini", "tmp"),
+    name: (sessionId, minute) => `session-${minute}-${sessionId.slice(0, 8)}.jsonl`,
+  },
   writes: {
     isolatedWrite: false,
     patch: true,

@@ -20,6 +20,7 @@ import { buildHomeOverlay } from "../home-overlay.ts";
 import { mcpIsolation } from "../mcp-isolation.ts";
 import { providerConfig } from "../provider-config.ts";
 import { readinessOf } from "../readiness.ts";
+import { spareSessionFile } from "../session-files.ts";
 import { runConversation, type Launch } from "./acp-session.ts";
 import type { Channel, PrepareInput, Prepared, Transport } from "./types.ts";
 
@@ -75,6 +76,8 @@ function acpChannel(launch: Launch, request: RunRequest, agent: AgentConfig, pro
   return {
     target: launch.command,
     run: async (io) => {
+      if (request.resumeSessionId && profile.sessionFiles)
+        spareSessionFile(profile.sessionFiles, launch.env, launch.env.HOME ?? homedir(), request.resumeSessionId);
       const home = overlay ? buildHomeOverlay(overlay) : undefined;
       try {
         return await runConversation({
