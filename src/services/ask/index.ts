@@ -7,7 +7,7 @@ import type { ErrorCode } from "../../errors.ts";
 import type { Failure } from "../../result.ts";
 import type { Runtime } from "../shared/runtime.ts";
 import { safeMessage, settledReply, UsageTally, type AskEnvelope, type AskJobResult, type AskReply } from "./envelope.ts";
-import { recordAsk } from "./record.ts";
+import { askKeyValues, recordAsk } from "./record.ts";
 import { checkRequest, type AskRequest } from "./request.ts";
 import { serve, type AskRun, type LastFailure, type Served } from "./serve.ts";
 
@@ -174,3 +174,4 @@ function describe(last: LastFailure): string {
 function seconds(ms: number): string {
   return ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`;
 }
+export { askKeyValues };

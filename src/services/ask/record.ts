@@ -25,7 +25,7 @@ export interface Ended {
  */
 export function recordAsk(rt: Runtime, ended: Ended): { notice?: string; id?: string } {
   const ledger = storeLedger("ask");
-  const input = scrubbed(askInput(ended, rt.now()), keysOf(rt));
+  const input = scrubbed(askInput(ended, rt.now()), askKeyValues(rt));
   let id: string | undefined;
   ledger.write(() => {
     id = rt.store.asks.record(input);
@@ -58,7 +58,7 @@ function askInput({ request, envelope: e, legs, servedUrl }: Ended, now: number)
 }
 
 /** Every key value this server could send, whatever its shape: the store's scrubber knows only credential shapes. */
-function keysOf(rt: Runtime): string[] {
+export function askKeyValues(rt: Runtime): string[] {
   const names = new Set(Object.values(rt.config.ask.capabilities).flatMap((c) => c.deployments.flatMap((d) => (d.keyEnv ? [d.keyEnv] : []))));
   return [...names].flatMap((name) => rt.env[name] ?? []).filter((value) => value.length >= MIN_KEY_CHARS);
 }

@@ -11,7 +11,7 @@ import type { RouteOutcome, RouteRequest } from "../route/index.ts";
 import type { ConsultEnvelope, ConsultRequest } from "../consult/index.ts";
 import type { ReviewJobRequest, ReviewOutcome } from "../review/index.ts";
 import type { StepJobOutcome, StepJobRequest } from "../workflow/index.ts";
-import type { AskJobResult, AskRequest } from "../ask/index.ts";
+import { askKeyValues, type AskJobResult, type AskRequest } from "../ask/index.ts";
 import { startJob, type JobEnd, type JobHooks, type JobVerdict } from "../shared/jobs.ts";
 
 /** Each kind's request and service result; its keys must be the store's job kinds. */
@@ -32,6 +32,8 @@ interface KindRunner<K extends JobKind> {
   run: (rt: Runtime, request: JobKinds[K]["request"], hooks: JobHooks, caller: JobCaller) => Promise<JobKinds[K]["result"]>;
   /** Whether the run changed the working tree, when the kind can tell. */
   treeChanged?: (result: JobKinds[K]["result"]) => boolean | null;
+  /** Values to scrub from the stored args and result whatever their shape (an ask's deployment keys). */
+  storedSecrets?: (rt: Runtime) => string[];
 }
 
 const RUNNERS: { [K in JobKind]: KindRunner<K> } = {
@@ -56,6 +58,7 @@ const RUNNERS: { [K in JobKind]: KindRunner<K> } = {
   },
   ask: {
     run: async (rt, request, hooks) => (await import("../ask/index.ts")).askJob(rt, request, { signal: hooks.signal, onProgress: hooks.onProgress }),
+    storedSecrets: askKeyValues,
   },
 };
 
@@ -66,9 +69,11 @@ export function startKindJob<K extends JobKind>(
   caller: JobCaller = {},
 ): { id: string; done: Promise<JobEnd<JobKinds[K]["result"]>> } {
   const runner: KindRunner<K> = RUNNERS[kind];
+  const secrets = runner.storedSecrets?.(rt) ?? [];
   return startJob(rt, {
     kind,
     args: request,
+    ...(secrets.length > 0 ? { stored: (json: string) => secrets.reduce((text, secret) => text.split(secret).join("[REDACTED:key]"), json) } : {}),
     run: (hooks) => runner.run(rt, request, hooks, caller),
     verdict: (result) => verdictOf(result, runner.treeChanged?.(result)),
   });

@@ -39,6 +39,16 @@ export interface JobWork<R> {
   args: unknown;
   run: (hooks: JobHooks) => Promise<R>;
   verdict: (result: R) => JobVerdict;
+  /**
+   * Scrubs the stored copies of the args and the result beyond the store's shape-based redaction:
+   * an ask's deployment keys are replaced by value, whatever their shape (services/ask/record.ts).
+   */
+  stored?: (json: string) => string;
+}
+
+/** A value as it is stored: through the kind's own scrub, when it has one. */
+function storedCopy(value: unknown, stored: ((json: string) => string) | undefined): unknown {
+  return stored ? JSON.parse(stored(JSON.stringify(value ?? null))) : value;
 }
 
 /** A job's end as its starter sees it: the work's own result, or why the work threw. */
@@ -60,7 +70,7 @@ const live = new Map<string, LiveJob>();
 export const processStartedAt = Date.now();
 
 export function startJob<R>(rt: JobsRuntime, work: JobWork<R>): { id: string; done: Promise<JobEnd<R>> } {
-  const id = rt.store.jobs.create({ kind: work.kind, args: work.args, ownerPid: process.pid, ownerStartedAt: processStartedAt });
+  const id = rt.store.jobs.create({ kind: work.kind, args: storedCopy(work.args, work.stored), ownerPid: process.pid, ownerStartedAt: processStartedAt });
   const abort = new AbortController();
   const entry: LiveJob = { abort, done: Promise.resolve() };
   let lastWrite = 0;
@@ -84,7 +94,7 @@ export function startJob<R>(rt: JobsRuntime, work: JobWork<R>): { id: string; do
       (error: unknown): JobEnd<R> => ({ ok: false, error: { code: "internal_error", message: String(error) } }),
     )
     .then((end) => {
-      finishRow(rt, id, () => (output.flush(), finishing(end, work.verdict)));
+      finishRow(rt, id, () => (output.flush(), finishing(end, work.verdict, work.stored)));
       live.delete(id);
       return end;
     });
@@ -130,12 +140,12 @@ function finishRow(rt: JobsRuntime, id: string, row: () => Parameters<JobsRuntim
 }
 
 /** The job row's end: the verdict on the result, or a failure with nothing to show when the work threw. */
-function finishing<R>(end: JobEnd<R>, verdict: (result: R) => JobVerdict) {
+function finishing<R>(end: JobEnd<R>, verdict: (result: R) => JobVerdict, stored: ((json: string) => string) | undefined) {
   if (!end.ok) return { status: "failed" as const, result: {}, errorCode: end.error.code, errorMessage: end.error.message, treeChanged: null };
   const v = verdict(end.value);
   return {
     status: v.status,
-    result: end.value,
+    result: storedCopy(end.value, stored),
     ...(v.errorCode ? { errorCode: v.errorCode } : {}),
     ...(v.errorMessage ? { errorMessage: v.errorMessage } : {}),
     treeChanged: v.treeChanged ?? null,
