@@ -8,6 +8,11 @@ export interface FoldedRun {
   /** Every model the CLI revealed, in order of appearance, without repeats. */
   models: string[];
   usage: Usage;
+  /**
+   * Set by the runner, never by the fold: `usage.costUsd` was computed from the model's price
+   * because the CLI reports tokens but no cost (docs/cost.md) — an estimate, not the CLI's figure.
+   */
+  costEstimated?: boolean;
   structured?: unknown;
   /** True when anything that can change state ran (shell, edit, MCP tool). */
   acted: boolean;

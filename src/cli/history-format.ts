@@ -61,8 +61,15 @@ export function formatRunRecord(r: RunRecord): string {
 function attemptLine(a: AttemptRecord): string {
   const who = `${a.agentId} (${a.backend}${a.model ? ` · ${a.model}` : ""})`;
   if (a.outcome === "skipped") return `  -  ${who} skipped: ${a.reason}`;
-  if (a.outcome === "ok") return `  ${a.n}. ${who} ok: ${a.reason}`;
-  return `  ${a.n}. ${who} failed: ${wordsLine(wordsOf(a))}`;
+  if (a.outcome === "ok") return `  ${a.n}. ${who} ok: ${a.reason}${usageOf(a.usage)}`;
+  return `  ${a.n}. ${who} failed: ${wordsLine(wordsOf(a))}${usageOf(a.usage)}`;
+}
+
+/** Tokens and cost as the attempt used them; an estimated cost says so (docs/cost.md). */
+function usageOf(u: AttemptRecord["usage"]): string {
+  if (!u || (u.inputTokens === undefined && u.outputTokens === undefined && u.costUsd === undefined)) return "";
+  const cost = u.costUsd === undefined ? "" : ` · $${u.costUsd.toFixed(4)}${u.costEstimated ? " (estimated)" : ""}`;
+  return ` · ${u.inputTokens ?? 0}/${u.outputTokens ?? 0} tokens${cost}`;
 }
 
 function tokensOf(a: { inputTokens: number | null; outputTokens: number | null }): string {

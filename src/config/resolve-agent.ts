@@ -113,20 +113,39 @@ function checkLimits(entry: AgentEntryFile, transport: "acp" | undefined, at: re
     errors.push(errorLine(path([...at, "limits", problem.key]), problem.message, problem.fix));
 }
 
-/** Read from the facts of the agent's transport: an ACP launch reports what its profile says, not what the headless driver does. */
+/**
+ * Read from the facts of the agent's transport: an ACP launch reports what its profile says, not
+ * what the headless driver does. A cost the CLI never reports is estimated from its tokens and the
+ * model's price (docs/cost.md), so maxCostUsd stands where tokens are reported and `priced` is not
+ * false: the config is checked before any price is read, a call again once the price is known.
+ */
 export function unenforceableLimits(
   agent: Pick<AgentConfig, "backend" | "transport">,
   limits: Partial<Record<keyof typeof LIMIT_FIGURES, number>>,
+  priced = true,
 ): { key: string; message: string; fix: string }[] {
   const usage = drivenFacts(adapters[agent.backend], agent.transport).traits.usage;
   const backend = drivenName(adapters[agent.backend], agent);
+  const estimable = priced && usage.tokens !== "none";
   return (Object.keys(LIMIT_FIGURES) as (keyof typeof LIMIT_FIGURES)[])
-    .filter((key) => limits[key] !== undefined && usage[LIMIT_FIGURES[key]] === "none")
+    .filter((key) => limits[key] !== undefined && usage[LIMIT_FIGURES[key]] === "none" && !(key === "maxCostUsd" && estimable))
     .map((key) => ({
       key,
-      message: `${backend} reports no ${LIMIT_FIGURES[key] === "cost" ? "cost" : LIMIT_FIGURES[key] === "turns" ? "turn count" : "token usage"} while it runs, so ${key} could never stop it`,
-      fix: "remove it; maxWallSec and stallSec work on every backend",
+      message:
+        key === "maxCostUsd" && usage.tokens !== "none"
+          ? `${backend} reports no cost and its model has no price (neither the config's prices: nor the catalog), so ${key} could never stop it`
+          : `${backend} reports no ${LIMIT_FIGURES[key] === "cost" ? "cost" : LIMIT_FIGURES[key] === "turns" ? "turn count" : "token usage"} while it runs, so ${key} could never stop it`,
+      fix:
+        key === "maxCostUsd" && usage.tokens !== "none"
+          ? "add the model to prices: in the config, or remove it"
+          : "remove it; maxWallSec and stallSec work on every backend",
     }));
+}
+
+/** Whether a cost limit on this agent is held against an estimate: its CLI reports tokens but no cost. */
+export function costIsEstimated(agent: Pick<AgentConfig, "backend" | "transport">): boolean {
+  const usage = drivenFacts(adapters[agent.backend], agent.transport).traits.usage;
+  return usage.cost === "none" && usage.tokens !== "none";
 }
 
 function checkNames(entry: AgentEntryFile, at: readonly PropertyKey[], path: PathFn, errors: string[]): void {

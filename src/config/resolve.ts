@@ -327,6 +327,7 @@ export function resolveUnified(file: UnifiedFile, opts: ResolveOptions): Checked
         quotaWarnPercent: file.defaults?.quotaWarnPercent ?? DEFAULTS.quotaWarnPercent,
       },
       ask,
+      ...(file.prices ? { prices: file.prices } : {}),
     },
   };
 }

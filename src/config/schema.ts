@@ -99,6 +99,13 @@ const DefaultsDef = {
   "stallSec?": "number.integer >= 1",
   "quotaWarnPercent?": "1 <= number <= 100",
 } as const;
+/** A private or discounted price, USD per million tokens: wins over the bundled catalog (src/config/prices.ts). */
+const PriceDef = {
+  "+": "reject",
+  inputPerMTok: "0 <= number <= 100000",
+  outputPerMTok: "0 <= number <= 100000",
+  "cachedInputPerMTok?": "0 <= number <= 100000",
+} as const;
 /** `orchestrate dashboard`: editable lets the browser manage agents and reviewers in managed.yaml (never this file). */
 const DashboardDef = { "+": "reject", "editable?": "boolean" } as const;
 
@@ -123,6 +130,8 @@ const UnifiedDef = {
   /** Seed 002's direct HTTP ask: capabilities over provider APIs (ask-defs.ts). */
   "ask?": "Ask",
   "dashboard?": "Dashboard",
+  /** Model id → price, over the catalog's (docs/cost.md). */
+  "prices?": "Record<string, Price>",
 } as const;
 
 /** Orchestrator MCP (seed 001) `config.yaml`: one top-level `consult:` block. */
@@ -171,6 +180,7 @@ const $ = scope({
   Cooldowns: CooldownsDef,
   Defaults: DefaultsDef,
   Dashboard: DashboardDef,
+  Price: PriceDef,
   Unified: UnifiedDef,
   OrchAgent: OrchAgentDef,
   OrchHost: OrchHostDef,
@@ -220,6 +230,7 @@ export const KNOWN_KEYS = {
   cooldowns: keysOf(CooldownsDef),
   defaults: keysOf(DefaultsDef),
   dashboard: keysOf(DashboardDef),
+  price: keysOf(PriceDef),
   orchFile: keysOf(OrchFileDef),
   orchConsult: keysOf(OrchConsultDef),
   orchAgent: keysOf(OrchAgentDef),
@@ -259,6 +270,7 @@ function unifiedShape(rel: readonly PropertyKey[]): Shape {
   if (rel[0] === "consult" && rel[1] === "review") return "review";
   if (rel[0] === "consult" && rel[1] === "workflow") return rel[2] === "review_policy" ? "reviewPolicy" : "workflow";
   if (rel[0] === "ask") return askShape(rel.slice(1));
+  if (rel[0] === "prices" && rel.length >= 2) return "price";
   return UNIFIED_CHILDREN[String(rel[0])] ?? "unified";
 }
 

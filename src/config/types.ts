@@ -80,6 +80,8 @@ export interface ReviewConfig {
   deepReviewers: string[];
 }
 
+import type { ModelPrice } from "./prices.ts";
+export type { ModelPrice } from "./prices.ts";
 export type { ExecutionMode, WorkflowConfig } from "./workflow/types.ts";
 import type { ExecutionMode, WorkflowConfig } from "./workflow/types.ts";
 
@@ -112,4 +114,6 @@ export interface Config {
   defaults: { timeoutSec: number; stallSec: number; quotaWarnPercent: number };
   /** Seed 002's direct HTTP ask; no capabilities = the ask tools are not offered. */
   ask: AskConfig;
+  /** The config's own prices by model id, over the bundled catalog's (src/config/prices.ts). */
+  prices?: Record<string, ModelPrice>;
 }

@@ -9,7 +9,7 @@ import { foldEvents, type FoldedRun } from "../backends/fold.ts";
 import type { AgentConfig } from "../config/types.ts";
 import { checkDepth } from "../safety/depth.ts";
 import { classifyAttempt } from "./classify.ts";
-import { attemptGuards } from "./guards.ts";
+import { attemptGuards, withEstimatedCost, type CostOf } from "./guards.ts";
 import { prepareAttempt, type PrepareOutcome } from "./prepare.ts";
 import { pause, rerunDelayMs, rerunReason } from "./rerun.ts";
 import { streamAttempt } from "./stream.ts";
@@ -39,6 +39,8 @@ export interface AttemptSpec {
   onEvent?: (event: AgentEvent) => void;
   /** Web mode: how many web tool calls the run may start (guards.ts webTurnGuard). */
   webTurnLimit?: number;
+  /** The model's price, for a CLI that reports tokens but no cost: the run's cost is then estimated from it. */
+  costOf?: CostOf;
 }
 
 export interface AttemptResult {
@@ -98,7 +100,7 @@ async function runOnce(spec: AttemptSpec): Promise<AttemptResult> {
     channel,
     parse: (line) => reader.parse(line),
     ...(parseStderr ? { parseStderr: (line: string) => parseStderr(line) } : {}),
-    guards: attemptGuards(spec.agent.limits, undefined, spec.webTurnLimit),
+    guards: attemptGuards(spec.agent.limits, undefined, spec.webTurnLimit, spec.costOf),
     timeoutMs: spec.timeoutMs,
     ...(spec.stallMs ? { stallMs: spec.stallMs } : {}),
     ...(spec.signal ? { signal: spec.signal } : {}),
@@ -106,7 +108,9 @@ async function runOnce(spec: AttemptSpec): Promise<AttemptResult> {
     ...(spec.onEvent ? { onEvent: spec.onEvent } : {}),
   });
   const after = before ? await treeState(request.cwd, ignorePaths, before.repo) : undefined;
-  const { end, run, events, trip } = streamed;
+  const { end, events, trip } = streamed;
+  const estimated = withEstimatedCost(streamed.run.usage, spec.costOf);
+  const run: FoldedRun = estimated ? { ...streamed.run, usage: estimated, costEstimated: true } : streamed.run;
   const adapter = reader;
   const { failure, reason, explanation, evidence } = classifyAttempt({
     end,

@@ -36,9 +36,26 @@ const BUDGET_TRIP: GuardTrip = { guard: "budget", stop: "budget_exceeded", failu
 const HOPELESS_TRIP: GuardTrip = { guard: "hopeless_retry", stop: "cancelled", failure: "transport", beatsCancel: false };
 const CAPACITY_TRIP: GuardTrip = { guard: "capacity_retry", stop: "cancelled", failure: "capacity", beatsCancel: false };
 
+/** Prices a usage the CLI reported without a cost (src/services/shared/price.ts costEstimator). */
+export type CostOf = (usage: Usage) => number | undefined;
+
 /** Trips on a usage report that takes the folded usage past any of the agent's limits. */
-export function budgetGuard(limits: AgentLimits): Guard {
-  return { see: (event, folded) => (event.kind === "usage" && overBudget(limits, folded().usage) ? BUDGET_TRIP : undefined) };
+export function budgetGuard(limits: AgentLimits, costOf?: CostOf): Guard {
+  return {
+    see: (event, folded) =>
+      event.kind === "usage" && overBudget(limits, withEstimatedCost(folded().usage, costOf) ?? folded().usage) ? BUDGET_TRIP : undefined,
+  };
+}
+
+/**
+ * The usage with its cost computed from the price when the CLI reported none (undefined when it
+ * did, or nothing can be priced): a maxCostUsd on such a backend is held against the estimate
+ * (docs/cost.md).
+ */
+export function withEstimatedCost(usage: Usage, costOf: CostOf | undefined): Usage | undefined {
+  if (!costOf || usage.costUsd !== undefined) return undefined;
+  const costUsd = costOf(usage);
+  return costUsd === undefined ? undefined : { ...usage, costUsd };
 }
 
 /** Trips on a retry the CLI marks as never ending on its own: the transport failure it is. */
@@ -134,9 +151,9 @@ export function webTurnGuard(limit: number): Guard {
 }
 
 /** The guards every attempt runs, in verdict order: a budget overrun outranks either retry guard. */
-export function attemptGuards(limits: AgentLimits, capacityQuietMs = CAPACITY_QUIET_MS, webTurnLimit?: number): Guard[] {
+export function attemptGuards(limits: AgentLimits, capacityQuietMs = CAPACITY_QUIET_MS, webTurnLimit?: number, costOf?: CostOf): Guard[] {
   const web = webTurnLimit !== undefined ? [webTurnGuard(webTurnLimit)] : [];
-  return [budgetGuard(limits), ...web, hopelessRetryGuard, capacityRetryGuard(capacityQuietMs)];
+  return [budgetGuard(limits, costOf), ...web, hopelessRetryGuard, capacityRetryGuard(capacityQuietMs)];
 }
 
 export function overBudget(limits: AgentLimits, usage: Usage): boolean {

@@ -39,6 +39,8 @@ export interface AttemptInput {
   durationMs: number;
   sessionId?: string;
   usage?: Usage;
+  /** The usage's cost was estimated from the model's price (the CLI reports none). */
+  costEstimated?: boolean;
   fellBack: boolean;
   createdAt?: number;
   /** For an attempt that ran: the configured model checked against what the CLI reported. */
@@ -68,7 +70,8 @@ export interface AttemptRecord {
   exitCode: number | null;
   durationMs: number;
   sessionId: string | null;
-  usage: Usage | undefined;
+  /** `costEstimated` marks a cost computed from the model's price rather than reported by the CLI. */
+  usage: (Usage & { costEstimated?: boolean }) | undefined;
   fellBack: boolean;
   createdAt: number;
   /** For an attempt that ran: the configured model checked against what the CLI reported. */
@@ -191,7 +194,7 @@ export function createRunStore(db: Database, policy: ContentPolicy): RunStore {
       exitCode: input.exitCode,
       durationMs: Math.round(input.durationMs),
       sessionId: input.sessionId ?? null,
-      usage: input.usage ? redactedJson(input.usage) : null,
+      usage: input.usage ? redactedJson(input.costEstimated ? { ...input.usage, costEstimated: true } : input.usage) : null,
       fellBack: input.fellBack ? 1 : 0,
       createdAt,
       verified: input.modelVerification ?? null,
@@ -207,6 +210,7 @@ export function createRunStore(db: Database, policy: ContentPolicy): RunStore {
       backend: input.backend,
       model: input.model ?? null,
       usage: input.usage,
+      ...(input.costEstimated ? { costEstimated: true } : {}),
       latencyMs: input.durationMs,
       createdAt,
     });

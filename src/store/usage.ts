@@ -15,6 +15,8 @@ export interface UsageRow {
   backend: string;
   model?: string | null;
   usage?: Usage | undefined;
+  /** `usage.costUsd` was estimated from the model's price, not reported by the CLI (migration 010). */
+  costEstimated?: boolean;
   latencyMs: number;
   createdAt: number;
 }
@@ -46,9 +48,9 @@ export function insertUsage(db: Database, row: UsageRow): void {
   const u = row.usage ?? {};
   db.query(
     `INSERT INTO usage (source, ref_id, ref_n, agent_id, backend, model, input_tokens, output_tokens,
-       cached_input_tokens, cost_usd, latency_ms, created_at, tier)
+       cached_input_tokens, cost_usd, latency_ms, created_at, tier, cost_estimated)
      VALUES ($source, $refId, $refN, $agentId, $backend, $model, $input, $output, $cached, $cost, $latency, $createdAt,
-       CASE WHEN $source = 'attempt' THEN (SELECT tier FROM runs WHERE id = $refId) END)`,
+       CASE WHEN $source = 'attempt' THEN (SELECT tier FROM runs WHERE id = $refId) END, $estimated)`,
   ).run({
     source: row.source,
     refId: row.refId,
@@ -62,6 +64,7 @@ export function insertUsage(db: Database, row: UsageRow): void {
     cost: u.costUsd ?? null,
     latency: Math.round(row.latencyMs),
     createdAt: row.createdAt,
+    estimated: row.costEstimated === true && u.costUsd !== undefined ? 1 : 0,
   });
 }
 

@@ -24,7 +24,21 @@ export const usage = type({
   "outputTokens?": "number",
   "cachedInputTokens?": "number",
   "costUsd?": "number",
+  /** costUsd was computed from the model's price: the CLI reports tokens but no cost (docs/cost.md). */
+  "costEstimated?": "boolean",
   "turns?": "number",
+});
+
+/** A cost figured before sending (services/shared/price.ts): usd absent = the model has no price, unknown. */
+export const costEstimate = type({
+  estimate: "true",
+  method: "string",
+  inputTokens: "number",
+  maxOutputTokens: "number",
+  outputBound: "'limit' | 'typical'",
+  price: "'config' | 'catalog' | 'unknown'",
+  "usdLow?": "number",
+  "usdHigh?": "number",
 });
 
 /** Returned instead of a result when a call continues in the background. */

@@ -5,14 +5,15 @@
  */
 import type { AgentEvent, RunRequest } from "../../backends/contract.ts";
 import type { AgentConfig, AgentLimits, Tier } from "../../config/types.ts";
-import { unenforceableLimits } from "../../config/resolve-agent.ts";
 import { planRoute, type Candidate, type Plan } from "../../routing/plan.ts";
 import { attemptCapSec } from "../../routing/budget.ts";
 import { fallbackVerdict } from "../../routing/fallback.ts";
 import { checkCwd } from "../../safety/roots.ts";
 import { checkDepth } from "../../safety/depth.ts";
 import type { Failure } from "../../result.ts";
+import { callLimitProblem, costNotice, estimatorsFor, type Estimator } from "./cost.ts";
 import { runAttempt, type AttemptResult } from "../../runner/attempt.ts";
+import type { CostOf } from "../../runner/guards.ts";
 import { failed, success, terminal, traceOf, type AttemptTrace, type RouteOutcome } from "./outcome.ts";
 import { advisoryHint } from "./advisory.ts";
 import { armCooldown, coolingByAgent, healAuthCooldowns, probeSaysSignedOut } from "../shared/cooling.ts";
@@ -57,7 +58,8 @@ export async function routeTask(rt: Runtime, req: RouteRequest, hooks: RouteHook
         hint: "Run router_dry_run to see every decision, or `orchestrate check` to validate the config.",
       },
     };
-  const unenforceable = callLimitProblem(planned.plan, req.limits);
+  const estimators = await estimatorsFor(rt, planned.plan);
+  const unenforceable = callLimitProblem(planned.plan, req.limits, estimators);
   if (unenforceable) return { ok: false, attempts: [], error: unenforceable };
   let runId: string;
   try {
@@ -71,7 +73,7 @@ export async function routeTask(rt: Runtime, req: RouteRequest, hooks: RouteHook
     };
   }
   const ledger = storeLedger(`route ${runId}`);
-  const outcome = await runPlan(rt, { ...req, cwd: gate.cwd }, planned.plan, runId, ledger, hooks);
+  const outcome = await runPlan(rt, { ...req, cwd: gate.cwd }, { plan: planned.plan, estimators }, runId, ledger, hooks);
   if (!outcome.ok) ledger.write(() => recordSkips(rt, runId, planned.plan, outcome.attempts.length));
   // The run's end is written when the store takes writes again: its row is never left running.
   ledger.write(() => finishRecord(rt, runId, outcome));
@@ -109,7 +111,19 @@ function admit(rt: Runtime, req: RouteRequest): { ok: true; cwd: string } | { ok
   return { ok: true, cwd: cwd.value };
 }
 
-async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string, ledger: StoreLedger, hooks: RouteHooks): Promise<RouteOutcome> {
+interface PricedPlan {
+  plan: Plan;
+  estimators: ReadonlyMap<string, Estimator>;
+}
+
+async function runPlan(
+  rt: Runtime,
+  req: RouteRequest,
+  { plan, estimators }: PricedPlan,
+  runId: string,
+  ledger: StoreLedger,
+  hooks: RouteHooks,
+): Promise<RouteOutcome> {
   const attempts: AttemptTrace[] = [];
   const deadline = rt.now() + plan.budget.totalSec * 1000;
   const total = plan.candidates.length;
@@ -122,7 +136,8 @@ async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string
     if (remainingSec <= 0)
       return terminal(attempts, { code: "budget_exceeded", message: "The route's time budget ran out before another attempt could start." }, crossing);
     const capSec = attemptCapSec(remainingSec, plan.budget.reserveSec, total - n, candidate.agent.limits.maxWallSec);
-    const result = await runWithProgress(rt, req, candidate, { n, total, capSec, deadline }, hooks);
+    const estimator = estimators.get(candidate.agent.id);
+    const result = await runWithProgress(rt, req, candidate, { n, total, capSec, deadline, ...(estimator ? { costOf: estimator.costOf } : {}) }, hooks);
     // A run the runner re-ran on the same agent shows first, as it ended, neither fallen back nor cooled.
     for (const earlier of result.reran ?? []) {
       const trace = traceOf(attempts.length + 1, candidate, earlier);
@@ -148,8 +163,11 @@ async function runPlan(rt: Runtime, req: RouteRequest, plan: Plan, runId: string
       : undefined;
     trace.fellBack = verdict?.fallback === true && n < total;
     ledger.write(() => recordAttempt(rt, runId, trace, result));
-    if (!result.failure) return success(candidate, result, attempts, crossing);
-    if (!trace.fellBack) return failed(result, trace, attempts, crossing, verdict?.fallback ? "no more candidates" : (verdict?.reason ?? "terminal"));
+    const notice = costNotice(withCallLimits(candidate.agent, req.limits), estimator, result.run.costEstimated === true);
+    const withNotice = (outcome: RouteOutcome): RouteOutcome => (notice ? { ...outcome, costNotice: notice } : outcome);
+    if (!result.failure) return withNotice(success(candidate, result, attempts, crossing));
+    if (!trace.fellBack)
+      return withNotice(failed(result, trace, attempts, crossing, verdict?.fallback ? "no more candidates" : (verdict?.reason ?? "terminal")));
   }
   return terminal(attempts, { code: "no_candidates", message: "No candidate could be tried." }, crossing);
 }
@@ -184,6 +202,7 @@ interface AttemptSlot {
   total: number;
   capSec: number;
   deadline: number;
+  costOf?: CostOf;
 }
 
 async function runWithProgress(rt: Runtime, req: RouteRequest, candidate: Candidate, slot: AttemptSlot, hooks: RouteHooks): Promise<AttemptResult> {
@@ -210,6 +229,7 @@ async function runWithProgress(rt: Runtime, req: RouteRequest, candidate: Candid
       stallMs: (agent.limits.stallSec ?? rt.config.defaults.stallSec) * 1000,
       ...(hooks.signal ? { signal: hooks.signal } : {}),
       fingerprint: true,
+      ...(slot.costOf ? { costOf: slot.costOf } : {}),
       onActivity: (text) => {
         // The activity log is part of the partial output: a killed run still shows how far it got.
         if (text !== activity) hooks.onOutput?.(`· ${text}\n`);
@@ -220,18 +240,6 @@ async function runWithProgress(rt: Runtime, req: RouteRequest, candidate: Candid
   } finally {
     if (timer) clearInterval(timer);
   }
-}
-
-/** A per-call limit some planned recipient could never enforce (it reports no such figure): refused before anything is sent. */
-function callLimitProblem(plan: Plan, limits: AgentLimits | undefined): Failure | undefined {
-  if (!limits) return undefined;
-  const problems = [...new Set(plan.candidates.flatMap((c) => unenforceableLimits(c.agent, limits).map((p) => `${c.agent.id}: ${p.message}`)))];
-  if (problems.length === 0) return undefined;
-  return {
-    code: "limit_unenforceable",
-    message: `Nothing was sent: ${problems.join("; ")}.`,
-    hint: "Drop that limit from the call (maxWallSec and stallSec work on every backend), or route to a tier whose agents report the figure.",
-  };
 }
 
 /** The stricter of the agent's and the call's limit, per field. */
@@ -272,6 +280,7 @@ function recordAttempt(rt: Runtime, runId: string, trace: AttemptTrace, result: 
     durationMs: result.durationMs,
     ...(result.run.sessionId ? { sessionId: result.run.sessionId } : {}),
     usage: result.run.usage,
+    ...(result.run.costEstimated ? { costEstimated: true } : {}),
     fellBack: trace.fellBack,
     ...(trace.modelVerification ? { modelVerification: trace.modelVerification } : {}),
     ...(trace.modelsReported ? { modelsReported: trace.modelsReported } : {}),

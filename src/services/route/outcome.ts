@@ -7,6 +7,7 @@ import type { Tier } from "../../config/types.ts";
 import type { Candidate } from "../../routing/plan.ts";
 import { redact } from "../../safety/redact.ts";
 import { withExplanation } from "../shared/explain.ts";
+import { shownUsage, type ShownUsage } from "../shared/price.ts";
 import type { Failure, Settled } from "../../result.ts";
 import type { ErrorCode } from "../../errors.ts";
 import type { IdentityVerdict } from "../../config/model-id.ts";
@@ -54,7 +55,9 @@ interface RouteFields {
   text?: string;
   attempts: AttemptTrace[];
   crossProviderNotice?: string;
-  usage?: Usage;
+  usage?: ShownUsage;
+  /** The cost was estimated from a price (the CLI reports none): from where, and whether a maxCostUsd read it. */
+  costNotice?: string;
   sessionId?: string;
   advisory?: { hint: string };
 }
@@ -140,7 +143,7 @@ export function success(candidate: Candidate, result: AttemptResult, attempts: A
     text: redact(result.run.text),
     attempts,
     ...(crossing ? { crossProviderNotice: crossing } : {}),
-    usage: result.run.usage,
+    usage: shownUsage(result.run),
     ...(result.run.sessionId ? { sessionId: result.run.sessionId } : {}),
   };
 }
@@ -172,7 +175,7 @@ export function failed(result: AttemptResult, trace: AttemptTrace, attempts: Att
     ok: false,
     attempts,
     ...(crossing ? { crossProviderNotice: crossing } : {}),
-    usage: result.run.usage,
+    usage: shownUsage(result.run),
     ...(result.run.sessionId ? { sessionId: result.run.sessionId } : {}),
     ...(partial ? { text: partial } : {}),
     error: {

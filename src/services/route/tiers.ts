@@ -8,6 +8,10 @@ import type { Result } from "../../result.ts";
 import type { Runtime } from "../shared/runtime.ts";
 import { coolingByAgent, signedInAgain } from "../shared/cooling.ts";
 import { quotaByAgent } from "../shared/quota.ts";
+import { estimateCost, priceOf, type CostEstimate } from "../shared/price.ts";
+import { tokensOfText } from "../../config/prices.ts";
+import type { AgentConfig, AgentLimits } from "../../config/types.ts";
+import { withCallLimits } from "./index.ts";
 
 export interface TierListing {
   tiers: Record<Tier, boolean>;
@@ -31,6 +35,9 @@ export interface DryRunRequest {
   tier: Tier;
   caps?: string[];
   timeoutSec?: number;
+  /** The prompt a route would send, counted for the cost estimate (nothing is sent). */
+  prompt?: string;
+  limits?: AgentLimits;
 }
 
 export interface DryRun {
@@ -44,6 +51,8 @@ export interface DryRun {
     advisory: boolean;
     crossesProvider: boolean;
     budgetSec: number;
+    /** Absent for an advisory entry: it sends nothing. */
+    cost?: CostEstimate;
   }[];
   decisions: { agent: string; tier: Tier; decision: "include" | "skip"; reason: string }[];
   crossings: string[];
@@ -69,6 +78,9 @@ export async function dryRun(rt: Runtime, req: DryRunRequest): Promise<Result<Dr
   );
   if (!planned.ok) return { ok: false, error: planned.error };
   const { plan } = planned;
+  const costs = await Promise.all(
+    plan.candidates.map((c) => (c.agent.advisory ? undefined : routeEstimate(rt, withCallLimits(c.agent, req.limits), req.prompt ?? ""))),
+  );
   const recipients = plan.candidates.map((c, i) => ({
     n: i + 1,
     agent: c.agent.id,
@@ -79,10 +91,22 @@ export async function dryRun(rt: Runtime, req: DryRunRequest): Promise<Result<Dr
     advisory: c.agent.advisory,
     crossesProvider: c.crossesProvider,
     budgetSec: plan.budget.perAttemptSec[i] ?? 0,
+    ...(costs[i] ? { cost: costs[i] } : {}),
   }));
   const crossings = plan.candidates
     .filter((c) => c.crossesProvider)
     .map((c) => `${c.agent.id}: ${plan.homeProvider} → ${c.agent.provider}${c.agent.aggregator ? " (aggregator)" : ""}`);
   const decisions = plan.decisions.map((d) => ({ agent: d.agentId, tier: d.tier, decision: d.decision, reason: d.reason }));
   return { ok: true, value: { recipients, decisions, crossings, budget: plan.budget } };
+}
+
+/**
+ * What one route attempt may cost: the prompt counted as tokens, output bounded by what the
+ * agent's maxTokens leaves after the prompt, else the typical figure. A coding CLI adds its own
+ * system prompt and the files it reads, so a real route's input is larger (docs/cost.md).
+ */
+async function routeEstimate(rt: Runtime, agent: AgentConfig, prompt: string): Promise<CostEstimate> {
+  const quote = await priceOf(rt.config, agent.model, agent.provider);
+  const max = agent.limits.maxTokens;
+  return estimateCost(quote, prompt.length, max === undefined ? undefined : Math.max(0, max - tokensOfText(prompt.length)));
 }

@@ -11,6 +11,7 @@ import asks006 from "./006_asks.sql" with { type: "text" };
 import browseIndexes007 from "./007_browse_indexes.sql" with { type: "text" };
 import cooldownHeals008 from "./008_cooldown_heals.sql" with { type: "text" };
 import quota009 from "./009_quota.sql" with { type: "text" };
+import costEstimated010 from "./010_cost_estimated.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: "007_browse_indexes", sql: browseIndexes007 },
   { version: 8, name: "008_cooldown_heals", sql: cooldownHeals008 },
   { version: 9, name: "009_quota", sql: quota009 },
+  { version: 10, name: "010_cost_estimated", sql: costEstimated010 },
 ];
 
 /** The schema version this binary writes; a database above it came from a newer orchestrate. */

@@ -4,6 +4,7 @@
  */
 import type { DryRun, TierListing } from "../../../services/route/tiers.ts";
 import type { routeOutput } from "./schema.ts";
+import { estimateLine } from "../../../services/shared/price.ts";
 
 export type RouteOutput = typeof routeOutput.infer;
 
@@ -20,6 +21,7 @@ export function formatRoute(outcome: RouteOutput, trace?: string[]): string {
   if (outcome.modelNotice) lines.push(`Notice: ${outcome.modelNotice}`);
   if (outcome.refusalNotice) lines.push(`Notice: ${outcome.refusalNotice}`);
   if (outcome.storeNotice) lines.push(`Notice: ${outcome.storeNotice}`);
+  if (outcome.costNotice) lines.push(`Notice: ${outcome.costNotice}`);
   if (outcome.usage && Object.keys(outcome.usage).length > 0) lines.push(`Usage: ${usageLine(outcome.usage)}`);
   if (outcome.sessionId) lines.push(`Session: ${outcome.sessionId}`);
   if (outcome.text) lines.push("", outcome.ok ? outcome.text : `Partial output:\n${outcome.text}`);
@@ -37,7 +39,7 @@ export function usageLine(u: NonNullable<RouteOutput["usage"]>): string {
   const parts: string[] = [];
   if (u.inputTokens !== undefined) parts.push(`${u.inputTokens} in`);
   if (u.outputTokens !== undefined) parts.push(`${u.outputTokens} out`);
-  if (u.costUsd !== undefined) parts.push(`$${u.costUsd.toFixed(4)}`);
+  if (u.costUsd !== undefined) parts.push(`$${u.costUsd.toFixed(4)}${u.costEstimated ? " (estimated)" : ""}`);
   if (u.turns !== undefined) parts.push(`${u.turns} turns`);
   return parts.join(", ");
 }
@@ -56,7 +58,7 @@ export function formatDryRun(d: DryRun): string {
   const lines = [`Budget: ${d.budget.totalSec} s total, ${d.budget.reserveSec} s reserved per later attempt`, "Recipients (in order):"];
   for (const r of d.recipients)
     lines.push(
-      `  ${r.n}. ${r.tier}:${r.agent} → ${r.backend}${r.model ? `/${r.model}` : ""} [${r.provider}]${r.advisory ? " (advisory: hint only)" : ""}${r.crossesProvider ? " (crosses provider)" : ""} · up to ${r.budgetSec} s`,
+      `  ${r.n}. ${r.tier}:${r.agent} → ${r.backend}${r.model ? `/${r.model}` : ""} [${r.provider}]${r.advisory ? " (advisory: hint only)" : ""}${r.crossesProvider ? " (crosses provider)" : ""} · up to ${r.budgetSec} s${r.cost ? ` · ${estimateLine(r.cost)}` : ""}`,
     );
   lines.push("Decisions:");
   for (const x of d.decisions) lines.push(`  ${x.decision === "include" ? "+" : "-"} ${x.tier}:${x.agent} — ${x.reason}`);

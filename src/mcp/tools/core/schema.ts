@@ -1,5 +1,5 @@
 import { type } from "arktype";
-import { errorInfo, jobRef, tier, usage } from "../shared.ts";
+import { costEstimate, errorInfo, jobRef, tier, usage } from "../shared.ts";
 
 /** Prompts are large (diffs, files); the cap keeps a hostile request from exhausting memory. */
 const prompt = type("0 < string <= 1000000");
@@ -66,6 +66,7 @@ export const routeOutput = type({
   attempts: attempt.array(),
   "crossProviderNotice?": "string",
   "usage?": usage,
+  "costNotice?": "string",
   "sessionId?": "string",
   "advisory?": { hint: "string" },
   "job?": jobRef,
@@ -87,6 +88,9 @@ export const dryRunInput = type({
   "+": "reject",
   cwd,
   tier,
+  /** The prompt a route would send: its estimate counts it (nothing is sent). */
+  "prompt?": prompt,
+  "limits?": callLimits,
   "caps?": caps,
   "timeoutSec?": timeoutSec,
 });
@@ -103,6 +107,7 @@ export const dryRunOutput = type({
     advisory: "boolean",
     crossesProvider: "boolean",
     budgetSec: "number",
+    "cost?": costEstimate,
   }).array(),
   decisions: type({ agent: "string", tier, decision: "'include' | 'skip'", reason: "string" }).array(),
   crossings: "string[]",
