@@ -55,7 +55,7 @@ export const smokeCommand = defineCommand({
   },
 });
 
-const cost = (r: SmokeResult) => (r.usage.costUsd === undefined ? "—" : `$${r.usage.costUsd.toFixed(4)}`);
+const cost = (r: SmokeResult) => (r.usage.costUsd === undefined ? "—" : `$${r.usage.costUsd.toFixed(4)}${r.costEstimated ? " (estimated)" : ""}`);
 const toks = (r: SmokeResult) =>
   r.usage.inputTokens === undefined && r.usage.outputTokens === undefined ? "—" : `${r.usage.inputTokens ?? "?"} in / ${r.usage.outputTokens ?? "?"} out`;
 

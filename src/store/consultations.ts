@@ -31,6 +31,8 @@ export interface TurnInput {
   modelReported?: string;
   modelVerified: ModelVerification;
   usage?: Usage;
+  /** The usage's cost was estimated from the model's price (the CLI reports none; migration 010). */
+  costEstimated?: boolean;
   latencyMs: number;
   now?: number;
 }
@@ -151,6 +153,7 @@ export function createConsultationStore(db: Database, policy: ContentPolicy): Co
       backend: owner.backend,
       model: turn.modelReported ?? owner.model,
       usage: turn.usage,
+      ...(turn.costEstimated ? { costEstimated: true } : {}),
       latencyMs: turn.latencyMs,
       createdAt: now,
     });
@@ -256,7 +259,7 @@ function insertTurn(db: Database, policy: ContentPolicy, consultationId: string,
     errorMessage: metaText(turn.errorMessage),
     modelReported: turn.modelReported ?? null,
     modelVerified: turn.modelVerified,
-    usage: turn.usage ? redactedJson(turn.usage) : null,
+    usage: turn.usage ? redactedJson(turn.costEstimated ? { ...turn.usage, costEstimated: true } : turn.usage) : null,
     latency: Math.round(turn.latencyMs),
     now,
   });

@@ -118,6 +118,8 @@ export interface ReviewerEnd {
   modelReported?: string;
   modelVerified: "verified" | "unverified" | "mismatch";
   usage?: Usage;
+  /** The usage's cost was estimated from the model's price (the CLI reports none; migration 010). */
+  costEstimated?: boolean;
   latencyMs: number;
 }
 
@@ -293,7 +295,7 @@ export function createReviewStore(db: Database, policy: ContentPolicy): ReviewSt
       errorMessage: metaText(end.errorMessage),
       modelReported: end.modelReported ?? null,
       modelVerified: end.modelVerified,
-      usage: end.usage ? redactedJson(end.usage) : null,
+      usage: end.usage ? redactedJson(end.costEstimated ? { ...end.usage, costEstimated: true } : end.usage) : null,
       latency: Math.round(end.latencyMs),
       now,
     });
@@ -305,6 +307,7 @@ export function createReviewStore(db: Database, policy: ContentPolicy): ReviewSt
       backend: reviewer.backend,
       model: end.modelReported ?? reviewer.model,
       usage: end.usage,
+      ...(end.costEstimated ? { costEstimated: true } : {}),
       latencyMs: end.latencyMs,
       createdAt: now,
     });

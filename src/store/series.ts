@@ -62,6 +62,14 @@ export interface SeriesStore {
   rates(opts: BucketedWindow): RatePoint[];
   agentRates(opts: Window): AgentRate[];
   totals(opts: Window): WindowTotals;
+  /** Per key, the calls whose cost was estimated from a price rather than reported (migration 010). */
+  estimatedCost(opts: Window & { by: SeriesDimension }): EstimatedCost[];
+}
+
+export interface EstimatedCost {
+  key: string;
+  calls: number;
+  costUsd: number;
 }
 
 const HOUR_MS = 3_600_000;
@@ -185,6 +193,16 @@ export function createSeriesStore(db: Database): SeriesStore {
         )
         .all({ since });
       return rows.map((r) => ({ agentId: r.agent_id, calls: r.calls, failures: r.failures }));
+    },
+
+    estimatedCost({ since, by }) {
+      return db
+        .query<{ key: string; calls: number; cost: number }, Params>(
+          `SELECT ${KEY_SQL[by]} AS key, count(*) AS calls, sum(cost_usd) AS cost FROM usage
+           WHERE created_at >= $since AND cost_estimated = 1 GROUP BY key ORDER BY key`,
+        )
+        .all({ since })
+        .map((r) => ({ key: r.key, calls: r.calls, costUsd: r.cost }));
     },
 
     totals({ since }) {

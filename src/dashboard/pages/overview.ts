@@ -24,7 +24,7 @@ export function overviewPage(ctx: DashboardContext): Html {
   <div class="card"><b>${percent(totals.failed, totals.runs)}</b><span>failed</span></div>
   <div class="card"><b>${percent(totals.fellBack, totals.runs)}</b><span>fell back</span></div>
   <div class="card"><b>${totals.consultations}</b><span>consultations, 24 h</span></div>
-  <div class="card"><b>${usd(totals.costUsd)}</b><span>reported cost, 24 h</span></div>
+  <div class="card"><b>${usd(totals.costUsd)}</b><span>cost, 24 h (reported or estimated)</span></div>
   <div class="card"><b id="card-attention"><a href="/workflows?status=needs_attention">${attention}</a></b><span>workflows need attention</span></div>
 </section>
 <h2>Agents</h2>

@@ -1,5 +1,5 @@
 /** `/usage`: tokens, cost and latency over time per agent / tier / backend; fallback and failure rates. */
-import { SERIES_DIMENSIONS, type SeriesDimension, type UsagePoint } from "../../store/index.ts";
+import { SERIES_DIMENSIONS, type EstimatedCost, type SeriesDimension, type UsagePoint } from "../../store/index.ts";
 import { barChart, failureColour, lineChart, type Series } from "../chart.ts";
 import type { DashboardContext } from "../context.ts";
 import { duration, percent, tokens, usd } from "../format.ts";
@@ -40,6 +40,13 @@ function links(current: { range: string; by: SeriesDimension }): Html {
   return html`<p class="switch">${rangeLinks} · ${byLinks}</p>`;
 }
 
+/** Which lines of the cost plot hold estimates: a CLI that reports tokens but no cost, priced from the catalog or the config (docs/cost.md). */
+function estimatedNote(estimated: readonly EstimatedCost[]): Html {
+  if (estimated.length === 0) return html``;
+  const items = estimated.map((e) => html`<li><code>${e.key}</code>: ${usd(e.costUsd)} over ${String(e.calls)} call(s) estimated</li>`);
+  return html`<p class="why" id="cost-estimated">Estimated, not reported: these CLIs report tokens but no cost, so their cost is the tokens at the model's API price (the config's prices:, else the bundled catalog) — an API-equivalent, not a bill.</p><ul>${items}</ul>`;
+}
+
 function totalsTable(points: UsagePoint[], by: SeriesDimension): Html {
   const sums = new Map<string, { calls: number; inT: number; outT: number; cost: number | null; latency: number }>();
   for (const p of points) {
@@ -59,7 +66,7 @@ function totalsTable(points: UsagePoint[], by: SeriesDimension): Html {
     usd(s.cost),
     duration(s.calls ? s.latency / s.calls : null),
   ]);
-  return table([by, "calls", "tokens in", "tokens out", "reported cost", "avg latency"], rows, "usage-totals");
+  return table([by, "calls", "tokens in", "tokens out", "cost", "avg latency"], rows, "usage-totals");
 }
 
 export function usagePage(ctx: DashboardContext, params: URLSearchParams): Html {
@@ -80,8 +87,9 @@ export function usagePage(ctx: DashboardContext, params: URLSearchParams): Html 
       ]
     : [];
   const agentRates = ctx.rt.store.series.agentRates({ since: from });
+  const estimated = ctx.rt.store.series.estimatedCost({ since: from, by });
   const body = html`${links({ range, by })}
-<p class="why">${spec.label}; one point per bucket per ${by}. Calls are route attempts, consult turns, reviewers' runs and asks (per agent an ask counts under its capability, per backend under http). Cost is what each CLI or provider reported (or an ask deployment's configured prices); one that reports none adds nothing.</p>
+<p class="why">${spec.label}; one point per bucket per ${by}. Calls are route attempts, consult turns, reviewers' runs and asks (per agent an ask counts under its capability, per backend under http). Cost is what each CLI or provider reported (or an ask deployment's configured prices); a CLI that reports tokens but no cost (codex) adds an estimate from the model's price, listed under the cost plot; one that reports neither adds nothing.</p>
 <h2>Calls</h2>${plot(
     "calls",
     `Calls per ${by}`,
@@ -90,7 +98,7 @@ export function usagePage(ctx: DashboardContext, params: URLSearchParams): Html 
     true,
   )}
 <h2>Tokens (in + out)</h2>${plot("tokens", `Tokens per ${by}`, (p) => p.inputTokens + p.outputTokens, tokens)}
-<h2>Cost</h2>${plot("cost", `Reported cost per ${by}`, (p) => p.costUsd ?? 0, axisUsd)}
+<h2>Cost</h2>${plot("cost", `Cost per ${by}${estimated.length ? " (reported, some estimated)" : " (reported)"}`, (p) => p.costUsd ?? 0, axisUsd)}${estimatedNote(estimated)}
 <h2>Latency</h2>${plot("latency", `Average latency per ${by}`, (p) => p.latencyMsAvg, duration)}
 <h2>Fallback and failure rates (runs)</h2>${trusted(lineChart({ id: "rates", title: "Share of runs that failed or fell back", series: rateSeries, from, to, formatY: (y) => `${Number(y.toPrecision(3))}%` }))}
 <h2>Failure rate per agent (attempts, consult turns and asks: an ask under its capability)</h2>${trusted(

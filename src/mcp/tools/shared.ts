@@ -41,6 +41,12 @@ export const costEstimate = type({
   "usdHigh?": "number",
 });
 
+/** A plan's cost: each recipient's estimate and their sum (unknown as soon as one is). */
+export const planCost = type({
+  reviewers: costEstimate.and({ id: "string" }).array(),
+  total: { price: "'known' | 'unknown'", "usdLow?": "number", "usdHigh?": "number" },
+});
+
 /** Returned instead of a result when a call continues in the background. */
 export const jobRef = type({
   id: "string",

@@ -20,6 +20,9 @@ import type { AnswerContract } from "./envelope.ts";
 import { reportedModels, sideChannelReport } from "../../runner/side-channel.ts";
 import type { AnswerTraits } from "./cli-variant.ts";
 import type { Runtime } from "../shared/runtime.ts";
+import { costIsEstimated } from "../../config/resolve-agent.ts";
+import { withEstimatedCost, type CostOf } from "../../runner/guards.ts";
+import { costEstimator } from "../shared/price.ts";
 
 export interface TurnSpec<C> {
   agent: AgentConfig;
@@ -50,6 +53,8 @@ export interface TurnOutcome<C> {
   models: string[];
   verification: IdentityVerdict;
   usage: Usage;
+  /** usage.costUsd was estimated from the model's price: the CLI reports tokens but no cost (docs/cost.md). */
+  costEstimated?: boolean;
   repaired: boolean;
   /** Why the runner ran the same agent once more (its backend's capacity re-run), one entry per re-run. */
   reruns: string[];
@@ -61,23 +66,26 @@ interface RunView {
   attempt: AttemptResult;
   models: string[];
   usage: Usage;
+  costEstimated: boolean;
 }
 
 type Judgement<C> = { content: C } | { error: Failure } | { repair: true };
 
 export async function consultTurn<C>(rt: Runtime, spec: TurnSpec<C>): Promise<TurnOutcome<C>> {
-  const first = await runAnswer(rt, spec, spec.prompt, spec.resumeSessionId);
+  // Only a CLI that reports tokens but no cost loads a price (the catalog is imported lazily).
+  const costOf = costIsEstimated(spec.agent) ? await costEstimator(rt.config, spec.agent.model, spec.agent.provider) : undefined;
+  const first = await runAnswer(rt, spec, spec.prompt, spec.resumeSessionId, costOf);
   const sessionId = first.attempt.run.sessionId ?? spec.resumeSessionId;
   const verdict = judge(spec, rt, first);
   if (!("repair" in verdict)) return outcome(rt, spec.agent, [first], verdict, sessionId, false);
   if (!sessionId || !spec.traits.supportsResume) return outcome(rt, spec.agent, [first], { error: badOutput(spec.agent, false) }, sessionId, false);
-  const second = await runAnswer(rt, spec, spec.contract.repairPrompt(), sessionId);
+  const second = await runAnswer(rt, spec, spec.contract.repairPrompt(), sessionId, costOf);
   const again = judge(spec, rt, second);
   const final = "repair" in again ? { error: badOutput(spec.agent, true) } : again;
   return outcome(rt, spec.agent, [first, second], final, second.attempt.run.sessionId ?? sessionId, true);
 }
 
-async function runAnswer<C>(rt: Runtime, spec: TurnSpec<C>, prompt: string, resumeSessionId: string | undefined): Promise<RunView> {
+async function runAnswer<C>(rt: Runtime, spec: TurnSpec<C>, prompt: string, resumeSessionId: string | undefined, costOf: CostOf | undefined): Promise<RunView> {
   const env = { ...rt.env, ...spec.agent.env };
   const adapter = rt.adapters[spec.agent.backend];
   const home = mkdtempSync(join(tmpdir(), "orchestrate-home-"));
@@ -110,6 +118,7 @@ async function runAnswer<C>(rt: Runtime, spec: TurnSpec<C>, prompt: string, resu
       fingerprint: false,
       ...(spec.onActivity ? { onActivity: spec.onActivity } : {}),
       ...(spec.web ? { webTurnLimit: spec.web.turnLimit } : {}),
+      ...(costOf ? { costOf } : {}),
     });
     const side = await sideChannelReport({
       adapter,
@@ -118,7 +127,16 @@ async function runAnswer<C>(rt: Runtime, spec: TurnSpec<C>, prompt: string, resu
       request: attempt.request,
       sessionId: attempt.run.sessionId ?? resumeSessionId,
     });
-    return { attempt, models: reportedModels(servedModels(spec.agent, attempt.events), side), usage: { ...attempt.run.usage, ...side.usage } };
+    // Priced again once the side channel has added its tokens (copilot reports them only there).
+    const { costUsd: _runEstimate, ...tokens } = attempt.run.usage;
+    const reported = attempt.run.costEstimated ? { ...tokens, ...side.usage } : { ...attempt.run.usage, ...side.usage };
+    const estimated = withEstimatedCost(reported, costOf);
+    return {
+      attempt,
+      models: reportedModels(servedModels(spec.agent, attempt.events), side),
+      usage: estimated ?? reported,
+      costEstimated: estimated !== undefined,
+    };
   } finally {
     rmSync(home, { recursive: true, force: true });
   }
@@ -169,6 +187,7 @@ function outcome<C>(
       drivenFacts(rt.adapters[agent.backend], agent.transport).traits.resumedUsage,
       views.map((v) => v.usage),
     ),
+    ...(views.some((v) => v.costEstimated) ? { costEstimated: true } : {}),
     repaired,
     reruns: views.flatMap((v) => (v.attempt.reran ?? []).map((r) => r.reason)),
     webCalls: views.flatMap((v) => webCallsOf(v.attempt.events)),

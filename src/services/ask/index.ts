@@ -14,6 +14,7 @@ import { serve, type AskRun, type LastFailure, type Served } from "./serve.ts";
 export type { AskEnvelope, AskJobResult, AskReply } from "./envelope.ts";
 export type { AskRequest } from "./request.ts";
 export { listCapabilities, type CapabilityListing } from "./views.ts";
+export { askDryRun, type AskDryRun } from "./dry-run.ts";
 
 export interface AskHooks {
   signal?: AbortSignal;

@@ -17,6 +17,8 @@ export interface AskRequest {
   context?: string;
   response_schema?: string | Record<string, unknown>;
   max_output_tokens?: number;
+  /** Check the request and show where it would go with its estimated cost; send nothing (dry-run.ts). */
+  dry_run?: boolean;
 }
 
 export interface CheckedRequest {

@@ -44,7 +44,7 @@ interface ConsultFields {
   /** The agent's envelope, with sources as seed 002's {title, locator, source_type} objects. */
   content: (Omit<EnvelopeContent, "sources"> & { sources: Source[] }) | null;
   /** orchestrate's usage, with the seed's prompt_tokens, completion_tokens, total_tokens (and cost_usd) beside it. */
-  usage: Usage & Partial<SeedUsage>;
+  usage: Usage & Partial<SeedUsage> & { costEstimated?: boolean };
   latency_ms: number;
   /** Seed 001's fields (seed-fields.ts): what was asked for, in which mode, and why this agent. */
   capability_requested: string;
@@ -203,6 +203,7 @@ function record(
     ...(turn.models.length ? { modelReported: turn.models.at(-1) as string } : {}),
     modelVerified: turn.verification,
     usage: turn.usage,
+    ...(turn.costEstimated ? { costEstimated: true } : {}),
     latencyMs,
   };
   ledger.write(() => store.addTurn(id, entry));
@@ -224,7 +225,7 @@ function envelopeOf(
     backend: agent.backend,
     model: turn.models.at(-1) ?? agent.model ?? null,
     model_verification: turn.verification,
-    usage: withSeedUsage(turn.usage),
+    usage: { ...withSeedUsage(turn.usage), ...(turn.costEstimated ? { costEstimated: true } : {}) },
     latency_ms: latencyMs,
     ...(turn.repaired ? { repaired: true } : {}),
     ...(turn.reruns.length > 0 ? { rerun: redact(turn.reruns.join("; ")) } : {}),

@@ -24,6 +24,7 @@ import { bindToken, digest, newToken } from "../shared/tokens.ts";
 import type { Runtime } from "../shared/runtime.ts";
 import { webGrant } from "../answer/web.ts";
 import { Redacted } from "../../safety/redact.ts";
+import { agentEstimate, sumEstimates, type CostEstimate } from "../shared/price.ts";
 
 /** Long enough to read a plan and ask the person; short enough that a token in a transcript dies. */
 export const REVIEW_TOKEN_TTL_MS = 30 * 60_000;
@@ -48,6 +49,8 @@ export interface ReviewPlan {
   /** granted: any reviewer may browse; per reviewer, whether it may and why not (answer/web.ts). */
   web: { requested: boolean; granted: boolean; reviewers?: { id: string; granted: boolean; why?: string }[]; note?: string };
   requests: { reviewers: number; at_most: number };
+  /** Each reviewer's estimated first request, and their sum (unknown when one reviewer's model has no price). */
+  cost: { reviewers: ({ id: string } & CostEstimate)[]; total: ReturnType<typeof sumEstimates> };
   secrets: SecretLocation[];
   expires_at: string;
 }
@@ -86,6 +89,8 @@ export async function planReview(rt: Runtime, req: ReviewPlanRequest, host: Host
   const id = newId(rt.now());
   const named = [{ label: "goal", text: req.goal }, ...(req.context ? [{ label: "context", text: req.context }] : []), ...items.value];
   const secrets = await locateSecretsYielding(named);
+  const chars = sizeOf(items.value, `${req.goal}${req.context ?? ""}`).chars;
+  const estimates = await Promise.all(pick.pick.reviewers.map(async (a) => ({ id: a.id, ...(await agentEstimate(rt.config, a, chars)) })));
   const plan = describe(
     id,
     req,
@@ -95,6 +100,7 @@ export async function planReview(rt: Runtime, req: ReviewPlanRequest, host: Host
     expiresAt,
     secrets,
     grants.map((g) => ({ id: g.id, granted: g.grant.granted, ...(g.grant.granted ? {} : { why: g.grant.why }) })),
+    { reviewers: estimates, total: sumEstimates(estimates) },
   );
   const material = await Promise.all(
     items.value.map(async ({ label, text, firstLine }) => ({ label, text: await Redacted.of(text), ...(firstLine !== undefined ? { firstLine } : {}) })),
@@ -130,6 +136,7 @@ function describe(
   expiresAt: number,
   secrets: SecretLocation[],
   web: WebLine[],
+  cost: ReviewPlan["cost"],
 ): ReviewPlan {
   const granted = web.some((w) => w.granted);
   return {
@@ -145,6 +152,7 @@ function describe(
     web: { requested: req.web === true, granted, ...(req.web ? { reviewers: web } : {}), ...(req.web && !granted ? { note: NO_WEB } : {}) },
     // A reply that is not the required JSON gets one repair turn on the same session.
     requests: { reviewers: scope.reviewers.length, at_most: scope.reviewers.length * 2 },
+    cost,
     secrets,
     expires_at: new Date(expiresAt).toISOString(),
   };

@@ -52,7 +52,13 @@ export async function runReviewer(rt: Runtime, spec: ReviewerSpec): Promise<Revi
 
 function endOf(turn: TurnOutcome<ReviewContent>, latencyMs: number): ReviewerEnd {
   const reported = turn.models.at(-1);
-  const base = { modelVerified: turn.verification, usage: turn.usage, latencyMs, ...(reported ? { modelReported: reported } : {}) };
+  const base = {
+    modelVerified: turn.verification,
+    usage: turn.usage,
+    ...(turn.costEstimated ? { costEstimated: true } : {}),
+    latencyMs,
+    ...(reported ? { modelReported: reported } : {}),
+  };
   if (turn.content) return { ...base, status: "answered", summary: turn.content.summary, findings: turn.content.findings };
   const error = turn.error ?? { code: "bad_output", message: "No reply was produced." };
   const errorFields = { errorCode: error.code, errorMessage: error.message };

@@ -2,7 +2,7 @@
  * The shape of a route's answer: the public attempt trace (where auth vs capacity is never told) and
  * the outcome for success, a terminal failure and a plan that ran out, each with what to do next.
  */
-import { UNAVAILABLE_CLASSES, type FailureClass, type Usage } from "../../backends/contract.ts";
+import { UNAVAILABLE_CLASSES, type FailureClass } from "../../backends/contract.ts";
 import type { Tier } from "../../config/types.ts";
 import type { Candidate } from "../../routing/plan.ts";
 import { redact } from "../../safety/redact.ts";

@@ -8,9 +8,8 @@ import type { Result } from "../../result.ts";
 import type { Runtime } from "../shared/runtime.ts";
 import { coolingByAgent, signedInAgain } from "../shared/cooling.ts";
 import { quotaByAgent } from "../shared/quota.ts";
-import { estimateCost, priceOf, type CostEstimate } from "../shared/price.ts";
-import { tokensOfText } from "../../config/prices.ts";
-import type { AgentConfig, AgentLimits } from "../../config/types.ts";
+import { agentEstimate, type CostEstimate } from "../shared/price.ts";
+import type { AgentLimits } from "../../config/types.ts";
 import { withCallLimits } from "./index.ts";
 
 export interface TierListing {
@@ -79,7 +78,7 @@ export async function dryRun(rt: Runtime, req: DryRunRequest): Promise<Result<Dr
   if (!planned.ok) return { ok: false, error: planned.error };
   const { plan } = planned;
   const costs = await Promise.all(
-    plan.candidates.map((c) => (c.agent.advisory ? undefined : routeEstimate(rt, withCallLimits(c.agent, req.limits), req.prompt ?? ""))),
+    plan.candidates.map((c) => (c.agent.advisory ? undefined : agentEstimate(rt.config, withCallLimits(c.agent, req.limits), (req.prompt ?? "").length))),
   );
   const recipients = plan.candidates.map((c, i) => ({
     n: i + 1,
@@ -98,15 +97,4 @@ export async function dryRun(rt: Runtime, req: DryRunRequest): Promise<Result<Dr
     .map((c) => `${c.agent.id}: ${plan.homeProvider} → ${c.agent.provider}${c.agent.aggregator ? " (aggregator)" : ""}`);
   const decisions = plan.decisions.map((d) => ({ agent: d.agentId, tier: d.tier, decision: d.decision, reason: d.reason }));
   return { ok: true, value: { recipients, decisions, crossings, budget: plan.budget } };
-}
-
-/**
- * What one route attempt may cost: the prompt counted as tokens, output bounded by what the
- * agent's maxTokens leaves after the prompt, else the typical figure. A coding CLI adds its own
- * system prompt and the files it reads, so a real route's input is larger (docs/cost.md).
- */
-async function routeEstimate(rt: Runtime, agent: AgentConfig, prompt: string): Promise<CostEstimate> {
-  const quote = await priceOf(rt.config, agent.model, agent.provider);
-  const max = agent.limits.maxTokens;
-  return estimateCost(quote, prompt.length, max === undefined ? undefined : Math.max(0, max - tokensOfText(prompt.length)));
 }

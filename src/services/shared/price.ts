@@ -6,7 +6,7 @@
  */
 import type { Usage } from "../../backends/contract.ts";
 import { costOfUsage, costRange, TOKEN_METHOD, tokensOfText, type ModelPrice } from "../../config/prices.ts";
-import type { Config } from "../../config/types.ts";
+import type { AgentConfig, Config } from "../../config/types.ts";
 
 export type PriceSource = "config" | "catalog";
 
@@ -81,6 +81,17 @@ export function estimateCost(quote: PriceQuote | undefined, promptChars: number,
   return { ...base, price: quote.source, usdLow: lowUsd, usdHigh: highUsd };
 }
 
+/**
+ * What one turn of a CLI agent may cost: the prompt counted as tokens, output bounded by what the
+ * agent's maxTokens leaves after the prompt, else the typical figure. A coding CLI adds its own
+ * system prompt and the files it reads, so its real input is larger (docs/cost.md).
+ */
+export async function agentEstimate(config: Config, agent: Pick<AgentConfig, "model" | "provider" | "limits">, promptChars: number): Promise<CostEstimate> {
+  const quote = await priceOf(config, agent.model, agent.provider);
+  const max = agent.limits.maxTokens;
+  return estimateCost(quote, promptChars, max === undefined ? undefined : Math.max(0, max - tokensOfText(promptChars)));
+}
+
 /** The sum of several estimates; unknown as soon as one of them is. */
 export function sumEstimates(estimates: readonly CostEstimate[]): { usdLow?: number; usdHigh?: number; price: "known" | "unknown" } {
   if (estimates.some((e) => e.usdLow === undefined || e.usdHigh === undefined)) return { price: "unknown" };
@@ -108,4 +119,11 @@ export function estimateLine(e: CostEstimate): string {
   const bound = `${e.inputTokens} tokens in by ${e.method}, ≤ ${e.maxOutputTokens} out (${e.outputBound === "limit" ? "the limit" : "typical"})`;
   if (e.usdLow === undefined || e.usdHigh === undefined) return `cost unknown (no price for this model; ${bound})`;
   return `~$${e.usdLow.toFixed(4)}–$${e.usdHigh.toFixed(4)} (estimate: ${bound}; ${e.price} price)`;
+}
+
+/** A plan's total in words: the sum of its recipients' ranges, or unknown when one has no price. */
+export function totalLine(total: { usdLow?: number; usdHigh?: number }): string {
+  return total.usdLow === undefined || total.usdHigh === undefined
+    ? "unknown (a recipient's model has no price)"
+    : `~$${total.usdLow.toFixed(4)}–$${total.usdHigh.toFixed(4)} (estimate)`;
 }

@@ -28,6 +28,8 @@ export interface SmokeResult {
   modelsReported: string[];
   latencyMs: number;
   usage: Usage;
+  /** usage.costUsd was estimated from the model's price: the CLI reports tokens but no cost (docs/cost.md). */
+  costEstimated?: boolean;
   /** The answer's text when it came back clean. */
   answer?: string;
   error?: Failure;
@@ -98,6 +100,7 @@ async function smokeOne(rt: Runtime, agent: AgentConfig, opts: SmokeOptions): Pr
       modelsReported: turn.models,
       latencyMs,
       usage: turn.usage,
+      ...(turn.costEstimated ? { costEstimated: true } : {}),
       ...(turn.content ? { answer: turn.content.answer } : {}),
       ...(turn.error ? { error: turn.error } : {}),
     };

@@ -19,6 +19,7 @@ import { buildStepPrompt, type PromptPayload } from "./prompt.ts";
 import { asStep, openFindings } from "./order.ts";
 import { currentNext, latestReview, snapshotOf } from "./state.ts";
 import type { StepBinding, WorkflowSnapshot } from "./snapshot.ts";
+import { agentEstimate, sumEstimates, type CostEstimate } from "../shared/price.ts";
 
 export const STEP_TOKEN_TTL_MS = 30 * 60_000;
 
@@ -43,6 +44,8 @@ export interface StepPreview {
   context_chars: number;
   context_redacted: boolean;
   open_findings: number;
+  /** The estimated cost of the step's first request per recipient, and their sum (absent for a host step: nothing is sent). */
+  cost?: { reviewers: ({ id: string } & CostEstimate)[]; total: ReturnType<typeof sumEstimates> };
   expires_at: string;
   token: string;
 }
@@ -92,6 +95,7 @@ export async function planStep(rt: Runtime, req: PlanStepRequest): Promise<Resul
     rt.now(),
   );
   rt.store.workflows.bind(step.id, bindToken(token, stepSnapshot(step)));
+  const cost = binding.kind === "agent" ? await stepCost(rt, binding.agent, prompt.length) : undefined;
   return ok({
     workflow_id: wf.id,
     step_id: id,
@@ -104,9 +108,18 @@ export async function planStep(rt: Runtime, req: PlanStepRequest): Promise<Resul
     context_chars: context.length,
     context_redacted: context !== req.context,
     open_findings: findings.length,
+    ...(cost ? { cost } : {}),
     expires_at: new Date(expiresAt).toISOString(),
     token,
   });
+}
+
+/** One agent's estimate for the step's prompt, in the review plan's shape (one recipient, its own total). */
+async function stepCost(rt: Runtime, agentId: string, chars: number): Promise<StepPreview["cost"]> {
+  const agent = rt.config.agents[agentId];
+  if (!agent) return undefined;
+  const estimate = { id: agentId, ...(await agentEstimate(rt.config, agent, chars)) };
+  return { reviewers: [estimate], total: sumEstimates([estimate]) };
 }
 
 /** What a token approves: the step, its agent and mode, its round, the commit, and the prompt's hash. */
@@ -191,6 +204,7 @@ async function planReviewStep(
     context_chars: payload.context.length,
     context_redacted: redacted,
     open_findings: findings,
+    cost: plan.value.cost,
     expires_at: plan.value.expires_at,
     token: plan.value.token,
   });

@@ -5,7 +5,8 @@
  * still waiting for its provider when the sync budget ends answers with a job id and keeps its
  * whole request_timeout_s, instead of being cut at the client's ceiling.
  */
-import { listCapabilities as capabilityListing } from "../../../services/ask/index.ts";
+import { askDryRun, listCapabilities as capabilityListing, type AskDryRun } from "../../../services/ask/index.ts";
+import { estimateLine } from "../../../services/shared/price.ts";
 import { getRuntime, runtimeFailure } from "../../../services/shared/runtime.ts";
 import type { ToolContext } from "../../define.ts";
 import { runAsJob } from "../../jobs/bridge.ts";
@@ -19,8 +20,22 @@ import type { askInput, listCapabilitiesInput } from "./schema.ts";
 export async function ask(input: typeof askInput.infer, ctx: ToolContext): Promise<ToolOutcome> {
   const rt = await getRuntime(process.env);
   if (!rt.ok) return askRefusal(input.capability, runtimeFailure(rt.error));
-  const { background, ...request } = input;
+  if (input.dry_run) {
+    const plan = await askDryRun(rt.value, input);
+    return plan.ok ? dryRunOutcome(plan.value) : askRefusal(input.capability, plan.error);
+  }
+  const { background, dry_run: _dryRun, ...request } = input;
   return runAsJob(rt.value, ctx, { kind: "ask", request, background: background === true }, askKind);
+}
+
+/** A dry run: the deployments in the envelope's own shape, with nothing sent (content null, no usage). */
+function dryRunOutcome(plan: AskDryRun): ToolOutcome {
+  const lines = [`Dry run of ${plan.capability} (${plan.strategy}); nothing was sent. Deployments:`];
+  for (const d of plan.deployments)
+    lines.push(
+      `  ${d.fallback ? "fallback " : ""}${d.capability}: ${d.id} (${d.model})${d.cooling_until ? ` cooling until ${d.cooling_until}` : ""} · ${estimateLine(d.cost)}`,
+    );
+  return { ok: true, data: { capability_requested: plan.capability, content: null, usage: null, error: null, dry_run: plan }, text: lines.join("\n") };
 }
 
 export function listCapabilities(_input: typeof listCapabilitiesInput.infer): Promise<ToolOutcome> {

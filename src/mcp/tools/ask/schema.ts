@@ -7,7 +7,7 @@
  */
 import { type } from "arktype";
 import { ERROR_CODE_LIST } from "../../../errors.ts";
-import { errorInfo, jobRef } from "../shared.ts";
+import { costEstimate, errorInfo, jobRef } from "../shared.ts";
 
 export const askInput = type({
   "+": "reject",
@@ -20,6 +20,8 @@ export const askInput = type({
   "max_output_tokens?": "1 <= number.integer <= 1000000",
   /** Beside seed 002's arguments: answer with a job id at once (job_wait reads the envelope later). */
   "background?": "boolean",
+  /** Check the request and return the deployments it would go to, each with an estimated cost; nothing is sent. */
+  "dry_run?": "boolean",
 });
 
 /** Exactly seed 002's error: {code, message}; what to do next is in the text block. */
@@ -44,6 +46,12 @@ export const askOutput = type({
   "error?": envelopeError.or("null"),
   /** Beside seed 002's fields: store_unavailable when the history store refused this ask after the provider answered. */
   "store_notice?": "string",
+  /** Beside seed 002's fields, for dry_run: true: where the ask would go, nothing sent. */
+  "dry_run?": type({
+    capability: "string",
+    strategy: "string",
+    deployments: type({ capability: "string", id: "string", model: "string", fallback: "boolean", cooling_until: "string | null", cost: costEstimate }).array(),
+  }),
   /** Beside seed 002's fields: an ask still running at the sync budget continues as this job. */
   "job?": jobRef,
 });

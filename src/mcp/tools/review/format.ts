@@ -3,6 +3,7 @@
  * so one read back from the job store formats like a fresh one.
  */
 import type { reviewListOutput, reviewOutput, reviewPlanOutput } from "./schema.ts";
+import { estimateLine, totalLine } from "../../../services/shared/price.ts";
 
 export type ReviewOutput = typeof reviewOutput.infer;
 type PlanOutput = typeof reviewPlanOutput.infer;
@@ -22,6 +23,7 @@ export function describePlan(p: PlanOutput): string[] {
     );
   for (const w of p.web?.reviewers ?? []) lines.push(`  web ${w.granted ? "granted" : "not granted"}: ${w.id}${w.why ? ` — ${w.why}` : ""}`);
   if (p.requests) lines.push(`Requests: ${p.requests.reviewers} (at most ${p.requests.at_most} with repair turns)`);
+  if (p.cost) lines.push(...costLines(p.cost));
   const secrets = p.secrets ?? [];
   lines.push(
     secrets.length === 0
@@ -30,6 +32,11 @@ export function describePlan(p: PlanOutput): string[] {
   );
   for (const s of secrets) lines.push(`  - ${s.where} line ${s.line}, column ${s.column}: ${s.kind}`);
   return lines;
+}
+
+/** The estimate per reviewer and the plan's total, their sum (unknown if any is). */
+function costLines(cost: NonNullable<PlanOutput["cost"]>): string[] {
+  return [`Estimated cost, first request per reviewer: ${totalLine(cost.total)}`, ...cost.reviewers.map((r) => `  ${r.id}: ${estimateLine(r)}`)];
 }
 
 export function formatPlan(p: PlanOutput): string {

@@ -1,6 +1,6 @@
 import { type } from "arktype";
 import { REVIEW_STATUSES } from "../../../store/vocabulary.ts";
-import { disposition, errorInfo, jobRef, severity } from "../shared.ts";
+import { planCost, disposition, errorInfo, jobRef, severity } from "../shared.ts";
 
 const reviewId = type("0 < string <= 64");
 const agentId = type("0 < string <= 128");
@@ -92,6 +92,7 @@ export const reviewPlanOutput = type({
     "note?": "string",
   }),
   "requests?": type({ reviewers: "number", at_most: "number" }),
+  "cost?": planCost,
   "secrets?": type({ where: "string", line: "number", column: "number", kind: "string" }).array(),
   "token?": "string",
   "expires_at?": "string",

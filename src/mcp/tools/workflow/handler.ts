@@ -4,6 +4,7 @@ import type { ToolOutcome } from "../../outcome.ts";
 import type { Result } from "../../../result.ts";
 import { resolveHost } from "../../../services/consult/target.ts";
 import { runAsJob } from "../../jobs/bridge.ts";
+import { totalLine } from "../../../services/shared/price.ts";
 import { withRuntime } from "../runtime.ts";
 import { workflowStepKind } from "./kind.ts";
 import type {
@@ -90,7 +91,7 @@ export function workflowPlanStep(input: typeof workflowPlanStepInput.infer, ctx:
     return reply<Success<typeof workflowPlanStepOutput>>(
       out.ok ? { ok: true, value: { ...out.value, approval } } : out,
       (v) =>
-        `Step ${v.step} (round ${v.round}) planned for ${v.executor === "host" ? "the host" : v.agent ? `${v.agent.id} in ${v.execution} mode` : `reviewers ${(v.reviewers ?? []).map((r) => r.id).join(", ")}`}; nothing was sent. Show this to the person, then ${v.executor === "host" ? "workflow_record_host_step" : "workflow_run_step"} with step_id ${v.step_id} and the token${approval === "elicitation" ? " (the person is asked to approve)" : ""}.`,
+        `Step ${v.step} (round ${v.round}) planned for ${v.executor === "host" ? "the host" : v.agent ? `${v.agent.id} in ${v.execution} mode` : `reviewers ${(v.reviewers ?? []).map((r) => r.id).join(", ")}`}; nothing was sent.${v.cost ? ` Estimated cost: ${totalLine(v.cost.total)}.` : ""} Show this to the person, then ${v.executor === "host" ? "workflow_record_host_step" : "workflow_run_step"} with step_id ${v.step_id} and the token${approval === "elicitation" ? " (the person is asked to approve)" : ""}.`,
     );
   });
 }

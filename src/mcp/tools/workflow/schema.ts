@@ -1,6 +1,6 @@
 import { type } from "arktype";
 import { STEP_STATUSES } from "../../../store/vocabulary.ts";
-import { disposition, errorInfo, jobRef, severity } from "../shared.ts";
+import { disposition, errorInfo, jobRef, planCost, severity } from "../shared.ts";
 
 const id = type("0 < string <= 64");
 const step = type("'research' | 'plan' | 'author_execution_prompt' | 'implement' | 'apply_patch' | 'test' | 'review' | 'synthesize' | 'fix'");
@@ -174,6 +174,7 @@ export const workflowPlanStepOutput = type({
   context_chars: "number",
   context_redacted: "boolean",
   open_findings: "number",
+  "cost?": planCost,
   expires_at: "string",
   token: "string",
   approval,
