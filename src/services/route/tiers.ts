@@ -9,8 +9,6 @@ import type { Runtime } from "../shared/runtime.ts";
 import { coolingByAgent, signedInAgain } from "../shared/cooling.ts";
 import { quotaByAgent } from "../shared/quota.ts";
 import { agentEstimate, type CostEstimate } from "../shared/price.ts";
-import type { AgentLimits } from "../../config/types.ts";
-import { withCallLimits } from "./index.ts";
 
 export interface TierListing {
   tiers: Record<Tier, boolean>;
@@ -36,7 +34,6 @@ export interface DryRunRequest {
   timeoutSec?: number;
   /** The prompt a route would send, counted for the cost estimate (nothing is sent). */
   prompt?: string;
-  limits?: AgentLimits;
 }
 
 export interface DryRun {
@@ -77,9 +74,7 @@ export async function dryRun(rt: Runtime, req: DryRunRequest): Promise<Result<Dr
   );
   if (!planned.ok) return { ok: false, error: planned.error };
   const { plan } = planned;
-  const costs = await Promise.all(
-    plan.candidates.map((c) => (c.agent.advisory ? undefined : agentEstimate(rt.config, withCallLimits(c.agent, req.limits), (req.prompt ?? "").length))),
-  );
+  const costs = await Promise.all(plan.candidates.map((c) => (c.agent.advisory ? undefined : agentEstimate(rt.config, c.agent, (req.prompt ?? "").length))));
   const recipients = plan.candidates.map((c, i) => ({
     n: i + 1,
     agent: c.agent.id,

@@ -33,7 +33,7 @@ export const coreTools = [
     name: "router_dry_run",
     group: "core",
     description:
-      "Preview exactly who a route call would reach, in order, with every authorization decision, cross-provider crossing and the time-budget split. Sends no prompt.",
+      "Preview exactly who a route call would reach, in order, with every authorization decision, cross-provider crossing, the time-budget split and an estimated cost per recipient (pass the prompt to count it). Sends nothing.",
     annotations: { title: "Preview a route", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     schemas: async () => {
       const s = await schema();

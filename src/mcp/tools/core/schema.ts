@@ -90,7 +90,6 @@ export const dryRunInput = type({
   tier,
   /** The prompt a route would send: its estimate counts it (nothing is sent). */
   "prompt?": prompt,
-  "limits?": callLimits,
   "caps?": caps,
   "timeoutSec?": timeoutSec,
 });
