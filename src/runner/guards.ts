@@ -42,8 +42,11 @@ export type CostOf = (usage: Usage) => number | undefined;
 /** Trips on a usage report that takes the folded usage past any of the agent's limits. */
 export function budgetGuard(limits: AgentLimits, costOf?: CostOf): Guard {
   return {
-    see: (event, folded) =>
-      event.kind === "usage" && overBudget(limits, withEstimatedCost(folded().usage, costOf) ?? folded().usage) ? BUDGET_TRIP : undefined,
+    see(event, folded) {
+      if (event.kind !== "usage") return undefined;
+      const { usage } = folded();
+      return overBudget(limits, withEstimatedCost(usage, costOf) ?? usage) ? BUDGET_TRIP : undefined;
+    },
   };
 }
 

@@ -20,7 +20,7 @@ function configOf(yaml: string, format: "yaml" | "json" = "yaml"): Config {
 describe("closed objects: unknown keys are errors, one line each", () => {
   test("top level, with a did-you-mean", () => {
     expect(errorsOf("allowCrossProviderFalback: true\n")).toEqual([
-      "allowCrossProviderFalback: unknown key (did you mean allowCrossProviderFallback? known keys: $schema, agents, tiers, capabilities, fallbacks, allowCrossProviderFallback, roots, maxDepth, host, consult, store, store_full_content, cooldowns, syncBudgetSec, defaults, ask, dashboard)",
+      "allowCrossProviderFalback: unknown key (did you mean allowCrossProviderFallback? known keys: $schema, agents, tiers, capabilities, fallbacks, allowCrossProviderFallback, roots, maxDepth, host, consult, store, store_full_content, cooldowns, syncBudgetSec, defaults, ask, dashboard, prices)",
     ]);
   });
 

@@ -85,10 +85,11 @@ describe("limits stop the run mid-stream, or are refused where they could never 
     expect(box!.recordings("copilot")).toEqual([]);
   });
 
-  test("a per-call maxCostUsd on codex (which reports no cost) is refused before spawning", async () => {
-    const r = await route(`{ backend: codex, model: gpt-5.5 }`, { limits: { maxCostUsd: 1 } });
+  test("a per-call maxCostUsd on codex (which reports no cost) is refused before spawning when its model has no price", async () => {
+    // A priced model's cost is estimated from its tokens instead (test/e2e/cost.test.ts).
+    const r = await route(`{ backend: codex, model: gpt-6.2-sol }`, { limits: { maxCostUsd: 1 } });
     expect(code(r)).toBe("limit_unenforceable");
-    expect(JSON.stringify(r.structuredContent)).toContain("codex reports no cost");
+    expect(JSON.stringify(r.structuredContent)).toContain("codex reports no cost and its model has no price");
     expect(box!.recordings("codex").filter((rec) => rec.argv[0] === "exec")).toEqual([]);
   });
 });

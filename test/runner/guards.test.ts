@@ -23,6 +23,9 @@ describe("one guard: event (+ folded usage) → trip", () => {
     ["tokens exactly at maxTokens", budgetGuard({ maxTokens: 100 }), usage({}), { inputTokens: 60, outputTokens: 40 }, undefined],
     ["cost over maxCostUsd", budgetGuard({ maxCostUsd: 0.01 }), usage({}), { costUsd: 0.02 }, "budget"],
     ["cost unreported", budgetGuard({ maxCostUsd: 0.01 }), usage({}), { inputTokens: 5 }, undefined],
+    // An unreported cost priced from the tokens ($1 per token here): held to the limit as an estimate.
+    ["cost estimated over maxCostUsd", budgetGuard({ maxCostUsd: 0.01 }, (u) => u.inputTokens), usage({}), { inputTokens: 5 }, "budget"],
+    ["a reported cost is not re-estimated", budgetGuard({ maxCostUsd: 0.01 }, (u) => u.inputTokens), usage({}), { inputTokens: 5, costUsd: 0.001 }, undefined],
     ["turns over maxTurns", budgetGuard({ maxTurns: 2 }), usage({}), { turns: 3 }, "budget"],
     ["no limits at all", budgetGuard({}), usage({}), { inputTokens: 1e9, costUsd: 1e6, turns: 1e6 }, undefined],
     ["over, but on a non-usage event", budgetGuard({ maxTokens: 1 }), { kind: "text", text: "hi" }, { inputTokens: 50 }, undefined],

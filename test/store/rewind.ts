@@ -8,6 +8,7 @@ import type { Database } from "bun:sqlite";
 import { SCHEMA_VERSION } from "../../src/store/migrations/index.ts";
 
 const UNDO: Readonly<Record<number, string>> = {
+  10: "ALTER TABLE usage DROP COLUMN cost_estimated",
   9: "DROP TABLE quota",
   8: "ALTER TABLE cooldowns DROP COLUMN heals",
   7: "DROP INDEX runs_status_started; DROP INDEX jobs_kind_created; DROP INDEX jobs_created; CREATE INDEX jobs_created ON jobs (created_at DESC)",
