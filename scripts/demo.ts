@@ -47,13 +47,14 @@ async function main(): Promise<void> {
     heading("tools/list");
     out(tools.tools.map((t) => `  ${t.name} — ${t.description?.split(".")[0]}`).join("\n"));
     await show(session, "list_tiers", {});
-    await show(session, "router_dry_run", { cwd: box.repo, tier: "heavy" });
+    await show(session, "router_dry_run", { cwd: box.repo, tier: "heavy", prompt: "Refactor the parser for speed" });
     await show(session, "route", { prompt: "Add a CONTRIBUTING.md stub", cwd: box.repo, tier: "light" });
     await show(session, "route", { prompt: "Refactor the parser for speed", cwd: box.repo, tier: "heavy" });
     const started = await show(session, "route", { prompt: "Write the changelog entry", cwd: box.repo, tier: "standard", background: true });
     const job = (started.structuredContent?.job as { id?: string } | undefined)?.id;
     if (job) await show(session, "job_wait", { id: job, waitSec: 30 });
-    await show(session, "route", { prompt: "Tidy the imports", cwd: box.repo, tier: "standard", limits: { maxCostUsd: 0.5 } });
+    // codex counts no turns, so a turn limit could never stop it: refused before anything is sent.
+    await show(session, "route", { prompt: "Tidy the imports", cwd: box.repo, tier: "standard", limits: { maxTurns: 5 } });
     await show(session, "consult", { prompt: "Is a trie or a hash map better for prefix lookups here?", capability: "review" });
     const plan = await show(session, "review", {
       goal: "Find bugs in the prefix index",

@@ -27,7 +27,8 @@ describe("orchestrate smoke (demo world, bundled fakes)", () => {
     expect(lines.find((l) => l.startsWith("cheap"))).toMatch(
       /opencode · deepseek\/deepseek-v4-flash\s+yes\s+verified\s+\d+\.\d s\s+\d+ in \/ \d+ out\s+\$0\.\d{4}/,
     );
-    expect(lines.find((l) => l.startsWith("codex-main"))).toMatch(/codex · gpt-5\.5\s+yes\s+verified\s+\d+\.\d s\s+42 in \/ 7 out\s+—/);
+    // codex reports tokens but no cost: 42 × $5 + 7 × $30 per million at the catalog's gpt-5.5 price, marked (docs/cost.md).
+    expect(lines.find((l) => l.startsWith("codex-main"))).toMatch(/codex · gpt-5\.5\s+yes\s+verified\s+\d+\.\d s\s+42 in \/ 7 out\s+\$0\.0004 \(estimated\)/);
     expect(lines.find((l) => l.startsWith("claude-opus"))).toMatch(/claude · opus\s+NO\s+/);
     expect(out.stdout).toContain("claude-opus: [rate_limited]");
     expect(out.stderr).toContain("uses a little real capacity");
@@ -51,6 +52,7 @@ describe("orchestrate smoke (demo world, bundled fakes)", () => {
     }
     expect(results[0]?.usage.costUsd).toBeGreaterThan(0);
     expect(results[1]?.usage).toMatchObject({ inputTokens: 42, outputTokens: 7 });
+    expect(results[1]?.costEstimated).toBe(true);
     const store = openStore(box.dbPath, { readonly: true });
     if (store.ok) {
       expect(store.value.consultations.list()).toEqual([]);
