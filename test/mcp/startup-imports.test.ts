@@ -8,7 +8,9 @@ import { join } from "node:path";
 import { REPO_ROOT } from "../../fakes/lib/sandbox.ts";
 
 const STATIC_IMPORT = /^import\s*(?:\{[^}]*\}|\*\s+as\s+\w+|\w+)?\s*(?:from\s*)?"(\.\/[^"]+)"/gm;
-const MODULE_MARK = /^\/\/ ((?:src|node_modules)\/\S+)$/gm;
+// A node_modules reached through a symlink (a git worktree sharing one) is marked by its real
+// path, `../../main/node_modules/…`: read as `node_modules/…` all the same.
+const MODULE_MARK = /^\/\/ (?:(?:\.\.\/)+[^/\s]+\/)?((?:src|node_modules)\/\S+)$/gm;
 
 /** Source modules whose code runs when the entry loads (dynamic imports excluded). */
 async function staticModules(entry: string): Promise<string[]> {
@@ -45,12 +47,22 @@ describe("startup path", () => {
     expect(modules).toContain("src/mcp/generated/schemas.json");
     const heavy = modules.filter(
       (m) =>
-        /^node_modules\/(arktype|@ark|@modelcontextprotocol|zod)\//.test(m) ||
+        /^node_modules\/(arktype|@ark|@modelcontextprotocol|zod|@pydantic)\//.test(m) ||
         (/^src\/(services|config|store|runner|setup)\//.test(m) && !LIGHT_CONFIG.includes(m)) ||
         /^src\/mcp\/(server|tasks|prompts)\.ts$/.test(m) ||
         /^src\/mcp\/tools\/[^/]+\/(handler|schema)\.ts$/.test(m) ||
         /^src\/mcp\/jobs\//.test(m),
     );
     expect(heavy).toEqual([]);
+  });
+
+  test("the price catalog loads only when a price is needed: no static import reaches it", async () => {
+    // src/services/shared/price.ts imports it with a dynamic import (docs/cost.md); the route, the
+    // review plan and the tools' formatters reach price.ts statically.
+    for (const entry of ["src/services/shared/price.ts", "src/services/route/index.ts", "src/mcp/tools/core/handler.ts"]) {
+      const modules = await staticModules(join(REPO_ROOT, entry));
+      expect(modules).toContain("src/services/shared/price.ts");
+      expect(modules.filter((m) => m.startsWith("node_modules/@pydantic/"))).toEqual([]);
+    }
   });
 });
