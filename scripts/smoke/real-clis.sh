@@ -66,6 +66,10 @@ for spec in "claude:sonnet" "codex:gpt-5.5" "opencode:fake/fake-model" "copilot:
   if [ "$backend" = gemini ] && ! python3 -c 'import json,sys; r=[x for x in json.load(open(sys.argv[1])) if ":streamGenerateContent" in x["path"]]; t=r[-1]["tools"]; sys.exit(0 if "write_file" in t and "replace" in t and "run_shell_command" not in t else 1)' "$root/requests.json"; then
     failed=$((failed + 1)); echo "FAIL gemini: the model was not offered auto_edit's tools (write_file, replace; no shell)"; continue
   fi
+  # codex reports tokens but no cost: the run's cost is estimated from them (docs/cost.md), and stored so.
+  if [ "$backend" = codex ] && ! "$bun" -e 'import { Database } from "bun:sqlite"; const r = new Database(process.env.ORCHESTRATE_DB, { readonly: true }).query("SELECT cost_usd AS c, cost_estimated AS e FROM usage ORDER BY rowid DESC LIMIT 1").get(); process.exit(r && r.e === 1 && r.c > 0 ? 0 : 1)'; then
+    failed=$((failed + 1)); echo "FAIL codex: its run has no estimated cost in the usage row"; continue
+  fi
   if [ "$out" = "PONG-FROM-REAL" ]; then passed=$((passed + 1)); echo "PASS $backend ($version), user MCP servers not started"
   else failed=$((failed + 1)); echo "FAIL $backend: ${out:0:200}"; tail -5 "$root/$backend.err"; fi
 done
