@@ -9,6 +9,7 @@ import type { ToolReply } from "../../fakes/lib/mcp-client.ts";
 import { startFakeProvider } from "../../fakes/lib/fake-provider.ts";
 import { openWorld, type World } from "../helpers/world.ts";
 import { orchestrate } from "../setup/helpers.ts";
+import { openWorkflowWorld, seedConfig, type WorkflowWorld } from "../workflow/world.ts";
 
 let world: World | undefined;
 afterEach(async () => {
@@ -146,6 +147,29 @@ describe("estimates before sending", () => {
       expect(db.query<{ n: number }, []>(`SELECT count(*) AS n FROM asks`).get()?.n).toBe(0);
     } finally {
       db.close();
+    }
+  });
+
+  test("a workflow step preview shows the step's agent's estimate; a host step has none", async () => {
+    const wfw: WorkflowWorld = await openWorkflowWorld(seedConfig({ hostResearch: true }));
+    try {
+      const wf = String((await wfw.call("workflow_start", { goal: "add a greeting", workdir: wfw.box.repo })).workflow_id);
+      const research = await wfw.call("workflow_plan_step", { workflow_id: wf, step: "research", context: "c" });
+      expect(research.cost).toBeUndefined();
+      for (const step of ["research", "plan", "author_execution_prompt"]) {
+        const p = await wfw.call("workflow_plan_step", { workflow_id: wf, step, context: "c" });
+        await wfw.call("workflow_record_host_step", { workflow_id: wf, step_id: String(p.step_id), token: String(p.token), text: step });
+      }
+      const impl = await wfw.call("workflow_plan_step", { workflow_id: wf, step: "implement", context: "README.md:\nhello\n" });
+      const cost = impl.cost as { reviewers: (Estimate & { id: string })[]; total: { usdLow?: number; usdHigh?: number } };
+      // codex-sol is gpt-5.5 ($5 in, $30 out): the step's whole prompt by chars/4, output the typical 8000.
+      expect(cost.reviewers[0]).toMatchObject({ id: "codex-sol", estimate: true, method: "chars/4", maxOutputTokens: 8000, price: "catalog" });
+      const tokensIn = cost.reviewers[0]?.inputTokens ?? 0;
+      expect(tokensIn).toBeGreaterThan(0);
+      expect(cost.total.usdLow).toBeCloseTo((tokensIn * 5) / 1e6, 12);
+      expect(cost.total.usdHigh).toBeCloseTo((tokensIn * 5 + 8000 * 30) / 1e6, 12);
+    } finally {
+      await wfw.close();
     }
   });
 });
