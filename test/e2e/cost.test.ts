@@ -93,6 +93,25 @@ describe("a codex route's cost is estimated from its tokens", () => {
   });
 });
 
+describe("answer turns (consult, review, smoke)", () => {
+  test("a consult to codex reports its estimated cost", async () => {
+    const w = await open("agents:\n  a: { backend: codex, model: gpt-5.5, scores: { coding: 90 } }\n", { ORCHESTRATE_HOST_RUNTIME: "gemini" });
+    const r = await call(w, "consult", { prompt: "q", capability: "coding" });
+    expect(r.isError).toBeFalsy();
+    expect(data(r).usage).toMatchObject({ inputTokens: 42, outputTokens: 7, costEstimated: true });
+    expect((data(r).usage as { costUsd?: number }).costUsd).toBeCloseTo(GPT55_RUN_USD, 10);
+  });
+
+  test("an agent's maxCostUsd on codex with no price for its model is refused before anything is sent", async () => {
+    const w = await open("agents:\n  a: { backend: codex, model: gpt-6.2-sol, scores: { coding: 90 }, limits: { maxCostUsd: 1 } }\n", {
+      ORCHESTRATE_HOST_RUNTIME: "gemini",
+    });
+    const r = await call(w, "consult", { prompt: "q", capability: "coding" });
+    expect(codeOf(r)).toBe("limit_unenforceable");
+    expect(w.box.recordings("codex").filter((rec) => rec.argv[0] === "exec")).toEqual([]);
+  });
+});
+
 describe("estimates before sending", () => {
   test("router_dry_run shows each recipient's estimate from the prompt, and unknown for a model without a price", async () => {
     const w = await open(

@@ -20,7 +20,7 @@ import type { AnswerContract } from "./envelope.ts";
 import { reportedModels, sideChannelReport } from "../../runner/side-channel.ts";
 import type { AnswerTraits } from "./cli-variant.ts";
 import type { Runtime } from "../shared/runtime.ts";
-import { costIsEstimated } from "../../config/resolve-agent.ts";
+import { costIsEstimated, unenforceableLimits } from "../../config/resolve-agent.ts";
 import { withEstimatedCost, type CostOf } from "../../runner/guards.ts";
 import { costEstimator } from "../shared/price.ts";
 
@@ -74,6 +74,9 @@ type Judgement<C> = { content: C } | { error: Failure } | { repair: true };
 export async function consultTurn<C>(rt: Runtime, spec: TurnSpec<C>): Promise<TurnOutcome<C>> {
   // Only a CLI that reports tokens but no cost loads a price (the catalog is imported lazily).
   const costOf = costIsEstimated(spec.agent) ? await costEstimator(rt.config, spec.agent.model, spec.agent.provider) : undefined;
+  const limit = spec.agent.limits.maxCostUsd;
+  const unpriced = limit !== undefined && costIsEstimated(spec.agent) && !costOf ? unenforceableLimits(spec.agent, { maxCostUsd: limit }, false) : [];
+  if (unpriced[0]) return unenforceable(spec.agent, unpriced[0]);
   const first = await runAnswer(rt, spec, spec.prompt, spec.resumeSessionId, costOf);
   const sessionId = first.attempt.run.sessionId ?? spec.resumeSessionId;
   const verdict = judge(spec, rt, first);
@@ -83,6 +86,20 @@ export async function consultTurn<C>(rt: Runtime, spec: TurnSpec<C>): Promise<Tu
   const again = judge(spec, rt, second);
   const final = "repair" in again ? { error: badOutput(spec.agent, true) } : again;
   return outcome(rt, spec.agent, [first, second], final, second.attempt.run.sessionId ?? sessionId, true);
+}
+
+/** The agent's own maxCostUsd on a CLI that reports no cost, with no price to estimate it from: nothing is sent. */
+function unenforceable<C>(agent: AgentConfig, problem: { message: string; fix: string }): TurnOutcome<C> {
+  return {
+    error: { code: "limit_unenforceable", message: `Nothing was sent: ${agent.id}: ${problem.message}.`, hint: problem.fix },
+    text: "",
+    models: [],
+    verification: "unverified",
+    usage: {},
+    repaired: false,
+    reruns: [],
+    webCalls: [],
+  };
 }
 
 async function runAnswer<C>(rt: Runtime, spec: TurnSpec<C>, prompt: string, resumeSessionId: string | undefined, costOf: CostOf | undefined): Promise<RunView> {
