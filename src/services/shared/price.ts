@@ -56,12 +56,21 @@ function catalogPrice(catalog: Catalog, model: string, provider: string | undefi
   return { inputPerMTok: input, outputPerMTok: output, ...(cached !== undefined && cached !== input ? { cachedInputPerMTok: cached } : {}) };
 }
 
+/** A catalog that fails to load or to answer leaves the price unknown: a cost figure never fails the call it describes. */
+async function fromCatalog(model: string, provider: string | undefined): Promise<ModelPrice | undefined> {
+  try {
+    return catalogPrice(await import("@pydantic/genai-prices"), model, provider);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The price of `model` (as the config names it), or undefined: an unknown model is said to be unknown. */
 export async function priceOf(config: Config, model: string | undefined, provider?: string): Promise<PriceQuote | undefined> {
   if (!model) return undefined;
   const own = config.prices?.[model] ?? config.prices?.[catalogId(model)];
   if (own) return { price: own, source: "config" };
-  const price = catalogPrice(await import("@pydantic/genai-prices"), model, provider);
+  const price = await fromCatalog(model, provider);
   return price ? { price, source: "catalog" } : undefined;
 }
 
