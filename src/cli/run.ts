@@ -27,8 +27,8 @@ export const runCommand = defineCommand({
     timeout: { type: "string", description: "Time budget in seconds (30–3600)" },
     ...configArg,
     json: { type: "boolean", description: "Print the whole result (trace, usage, answer) as JSON on stdout" },
-    "dry-run": { type: "boolean", description: "Print the ordered recipients, every decision and the budget split; send nothing" },
-    prompt: { type: "positional", required: false, description: "The task (- reads it from stdin); not with --dry-run" },
+    "dry-run": { type: "boolean", description: "Print the ordered recipients, every decision, the budget split and each one's estimated cost; send nothing" },
+    prompt: { type: "positional", required: false, description: "The task (- reads it from stdin); with --dry-run, optional: counted for the estimate" },
   },
   async run({ args }) {
     const tier = TIERS.find((t) => t === args.tier);
@@ -49,8 +49,8 @@ export const runCommand = defineCommand({
     const unknownCap = caps && unknownCapability(rt.value.config, caps);
     if (unknownCap) return exitWith(unknownCap, EXIT.usage);
     const request = { cwd: resolve(args.cwd ?? process.cwd()), tier, ...(caps ? { caps } : {}), ...(timeoutSec !== undefined ? { timeoutSec } : {}) };
-    if (args["dry-run"]) return dryRunExit(rt.value, request, args.json === true);
     const prompt = args.prompt === "-" ? await Bun.stdin.text() : (args.prompt ?? "");
+    if (args["dry-run"]) return dryRunExit(rt.value, { ...request, ...(prompt ? { prompt } : {}) }, args.json === true);
     const abort = new AbortController();
     const status = new StatusLine(stderr);
     installShutdownHandlers({ onShutdown: () => abort.abort("shutdown") });

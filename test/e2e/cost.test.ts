@@ -129,6 +129,14 @@ describe("estimates before sending", () => {
     expect(w.box.recordings("codex").filter((rec) => rec.argv[0] === "exec")).toEqual([]);
   });
 
+  test("`orchestrate run --dry-run` with a prompt prints the same estimate from a shell", async () => {
+    const w = await open(tierConfig("  a: { backend: codex, model: gpt-5.5, limits: { maxTokens: 1100 } }\n"));
+    const out = await orchestrate(["run", "--dry-run", "--tier", "heavy", "--cwd", w.box.repo, "p".repeat(400)], w.box.env);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain("~$0.0005–$0.0305 (estimate: 100 tokens in by chars/4, ≤ 1000 out (the limit); catalog price)");
+    expect(w.box.recordings("codex").filter((rec) => rec.argv[0] === "exec")).toEqual([]);
+  });
+
   test("the review plan shows each reviewer's estimate, and its total is their sum", async () => {
     const w = await open(
       "agents:\n  r1: { backend: claude, model: claude-sonnet-4-6 }\n  r2: { backend: gemini, model: gemini-2.5-flash }\nconsult:\n  review:\n    deep_reviewers: [r1, r2]\n",
