@@ -224,7 +224,7 @@ describe.skipIf(!haveChromium)("dashboard in headless Chromium", () => {
 
   test("jobs: the kind filter offers every kind the store has; review and workflow-step jobs link to their pages", async () => {
     await page.goto(`${dash.origin}/jobs`);
-    expect(await page.locator('select[name="kind"] option').allInnerTexts()).toEqual(["any", "route", "consult", "review", "workflow_step"]);
+    expect(await page.locator('select[name="kind"] option').allInnerTexts()).toEqual(["any", "route", "consult", "review", "workflow_step", "ask"]);
     await page.goto(`${dash.origin}/jobs?kind=workflow_step`);
     const steps = page.locator("table.jobs tbody tr");
     // implement and review ran as workflow_step jobs; the host's steps are not jobs.

@@ -65,12 +65,13 @@ describe("browse.workflows", () => {
 describe("browse.jobs refs", () => {
   test("every job kind is listed, and each names what it delivered: a run, consultation, review or workflow", () => {
     const store = mustOpen(tmpStorePath());
-    expect([...JOB_KIND_VALUES]).toEqual(["route", "consult", "review", "workflow_step"]);
+    expect([...JOB_KIND_VALUES]).toEqual(["route", "consult", "review", "workflow_step", "ask"]);
     const made: [string, unknown, unknown][] = [
       ["route", { prompt: "p" }, { runId: "run-1" }],
       ["consult", { prompt: "p" }, { consultation_id: "con-1" }],
       ["review", { review_id: "rev-1", agents: ["a"] }, { ok: true }],
       ["workflow_step", { workflow_id: "wf-1", step_id: "st-1", review: { review_id: "rev-2" } }, undefined],
+      ["ask", { capability: "fast", prompt: "p" }, { ask_id: "ask-1" }],
     ];
     made.forEach(([kind, args, result], i) => {
       const found = JOB_KIND_VALUES.find((k) => k === kind);
@@ -79,6 +80,7 @@ describe("browse.jobs refs", () => {
       if (result !== undefined) store.jobs.finish(id, { status: "ok", result, now: 2000 });
     });
     expect(store.browse.jobs().rows.map((j) => [j.kind, j.ref])).toEqual([
+      ["ask", "ask-1"],
       ["workflow_step", "wf-1"],
       ["review", "rev-1"],
       ["consult", "con-1"],
