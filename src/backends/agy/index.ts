@@ -32,7 +32,7 @@ export function agyPrintTimeout(timeoutSec: number | undefined): string {
 }
 
 /**
- * The child's environment (§1.1, §5.3): the background self-updater replaced the binary mid-run
+ * The child's environment (docs/backends/agy.md): the background self-updater replaced the binary mid-run
  * and lives outside the process group, and only the literal `true` stops it; the gateway, ADC and
  * endpoint overrides would send prompts or bills elsewhere than the person's own sign-in.
  */
@@ -45,8 +45,8 @@ export const AGY_ENV: Readonly<Record<string, string | undefined>> = {
 
 /**
  * route: the repo is the workspace (`--add-dir`; without it tools target agy's app-data scratch
- * dir, §2.4), where headless auto-allows file reads and writes while shell, web and MCP calls are
- * soft-denied (§5.4) — edits without arbitrary commands, like gemini's auto_edit. Never
+ * dir), where headless auto-allows file reads and writes while shell, web and MCP calls are
+ * soft-denied — edits without arbitrary commands, like gemini's auto_edit. Never
  * `--dangerously-skip-permissions`. `--sandbox` puts any command a person's allow-rules let
  * through in the terminal sandbox.
  *
@@ -54,7 +54,7 @@ export const AGY_ENV: Readonly<Record<string, string | undefined>> = {
  * envelope as `structured_output`. Any tool step fails the consult (the service's rule on `acts`).
  *
  * The person's HOME is kept in both modes: the login sits in the keyring or, without a D-Bus
- * session, in a file under HOME, and macOS loses it under a foreign HOME (§5.3); conversations
+ * session, in a file under HOME, and macOS loses it under a foreign HOME; conversations
  * live under HOME too, so a throw-away HOME would also make every follow-up start afresh.
  */
 export function agyInvocation(req: RunRequest): Invocation {
@@ -63,12 +63,12 @@ export function agyInvocation(req: RunRequest): Invocation {
   if (req.resumeSessionId) args.push("--conversation", req.resumeSessionId);
   if (req.mode === "route") args.push("--add-dir", req.cwd);
   if (req.mode === "answer" && req.outputSchemaPath) args.push("--json-schema", req.outputSchemaPath);
-  // The log holds the account e-mail and the default one is shared and overwritten (§2.4).
+  // The log holds the account e-mail and the default one is shared and overwritten.
   if (req.mode === "answer" && req.isolatedHome) args.push("--log-file", join(req.isolatedHome, "agy.log"));
   return { args, stdin: req.prompt, env: { ...AGY_ENV } };
 }
 
-/** `agy models` is the cheap, quota-free sign-in check (§4.5): exit 1 "Please sign in…" when out. */
+/** `agy models` is the cheap, quota-free sign-in check: exit 1 "Please sign in…" when out. */
 function agyReadiness(out: ProbeOutput): Readiness {
   if (out.exitCode === 0) return "ready";
   return /Please sign in|not logged into Antigravity|authentication required|secret keyring is locked/i.test(`${out.stdout}\n${out.stderr}`)
@@ -76,7 +76,7 @@ function agyReadiness(out: ProbeOutput): Readiness {
     : "unknown";
 }
 
-/** Flags orchestrate passes, with the first version known to list them (§1.4, §2.1). */
+/** Flags orchestrate passes, with the first version known to list them. */
 const REQUIRED_FLAGS = [
   { flag: "--output-format", since: "1.1.8" },
   { flag: "--json-schema", since: "1.1.8" },
@@ -90,8 +90,8 @@ const REQUIRED_FLAGS = [
 ];
 
 /**
- * agy retries 502/503/504 and per-minute 429s in-process and says nothing while it does (§4.3,
- * §4.6): there is no mid-run signal to read. What stderr does say, at the end, is when an
+ * agy retries 502/503/504 and per-minute 429s in-process and says nothing while it does: there
+ * is no mid-run signal to read. What stderr does say, at the end, is when an
  * exhausted quota resets — the provider's retry-after, hours away — so the cooldown lasts that long.
  */
 function parseAgyStderr(line: string): AgentEvent[] {
@@ -117,11 +117,11 @@ export const agyAdapter: Adapter = {
     help: ["--help"],
     requiredFlags: REQUIRED_FLAGS,
     auth: ["models"],
-    // There is no login subcommand; sign-in happens in the TUI (§1.3, §4.5).
+    // There is no login subcommand; sign-in happens in the TUI.
     loginHint: "agy (run it once in a terminal and sign in with your Google account)",
   },
   readiness: agyReadiness,
-  // Signed out, a print run can sit ~60 s in an OAuth wait (§4.5); `agy models` answers in ~1.5 s.
+  // Signed out, a print run can sit ~60 s in an OAuth wait; `agy models` answers in ~1.5 s.
   preflight: true,
   supportsResume: true,
   variant: agyVariant,

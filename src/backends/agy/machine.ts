@@ -1,12 +1,12 @@
 /**
- * What agy keeps around a run, as data the services act on (research/cli-agy.md §1, §5): where
+ * What agy keeps around a run, as data the services act on (docs/backends/agy.md): where
  * its installer puts it, where it keeps conversations, how it is registered as an MCP client, how
  * it lists models. Pure: paths are computed, never read, here.
  */
 import { join } from "node:path";
 import type { BackendMachine, AgentFacts } from "../contract.ts";
 
-/** `agy models` prints `slug<TAB>label` lines (§4.5, 1.1.18 and 1.2.14). */
+/** `agy models` prints `slug<TAB>label` lines (1.1.18 and 1.2.14). */
 export function agyModelsFrom(stdout: string): string[] {
   return stdout
     .split("\n")
@@ -15,8 +15,8 @@ export function agyModelsFrom(stdout: string): string[] {
 }
 
 /**
- * Gemini slugs carry their effort (`gemini-3.8-flash-high`); a bare base name is refused (§2.4,
- * 1.2.11). Third-party slugs (`claude-sonnet-4-6`) have no suffix.
+ * Gemini slugs carry their effort (`gemini-3.8-flash-high`); a bare base name is refused
+ * (1.2.11). Third-party slugs (`claude-sonnet-4-6`) have no suffix.
  */
 export function agyValidModel(id: string): boolean {
   if (!/^[a-z0-9][\w.-]*$/i.test(id)) return false;
@@ -24,24 +24,24 @@ export function agyValidModel(id: string): boolean {
 }
 
 export const agyMachine = {
-  // §5.3: no flag or env var points agy at other settings, MCP or hook files.
+  // No flag or env var points agy at other settings, MCP or hook files (docs/backends/agy.md).
   risks: (agent: AgentFacts) => [
     {
       code: "agy_user_config",
       message: `${agent.id}: agy loads your own MCP servers, hooks, rules and plugins (~/.gemini/config, ~/.gemini/antigravity-cli) into every delegated run and has no switch to leave them out; headless mode soft-denies shell and MCP calls, and an answer-only consult fails on any tool step`,
     },
   ],
-  // Usage rides on every DONE step; the model shows only as an echo of --model (§3.4);
+  // Usage rides on every DONE step; the model shows only as an echo of --model;
   // summed step usage is per run even on a resumed conversation; shell and MCP calls are
-  // soft-denied headless and file tools stay in the workspace (§5.4).
+  // soft-denied headless and file tools stay in the workspace.
   traits: { usage: { tokens: "streamed", cost: "none", turns: "none" }, identity: "none", resumedUsage: "per-turn", containment: "permission-mode" },
   writes: { isolatedWrite: false, patch: true, why: "agy's allow-rules are the person's own settings: orchestrate cannot prove its writes stay in the cwd" },
-  // The installer writes ~/.local/bin/agy (§1.1).
+  // The installer writes ~/.local/bin/agy.
   installDirs: [".local/bin"],
   history: "~/.gemini/antigravity-cli (conversations/<id>.db, brain/<id>/ transcripts, cache/last_conversations.json)",
   // agy's clientInfo name is not captured [INF]; it abandons a tool call after ~180 s (#780).
   client: { names: /^(antigravity|agy)\b/i, requestTimeoutSec: 180 },
-  // The global MCP file (§5.1, gcli-migration doc): stdio servers take command/args/env. The
+  // The global MCP file (docs/backends/agy.md): stdio servers take command/args/env. The
   // runtime is named in env because agy's clientInfo name is unknown.
   registration: ({ name, self, home }) => {
     const [command = "", ...args] = self;

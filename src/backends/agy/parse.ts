@@ -1,5 +1,5 @@
 /**
- * agy's `--output-format stream-json` (written against agy 1.2.17, research/cli-agy.md §3.3; the
+ * agy's `--output-format stream-json` (written against agy 1.2.17, docs/backends/agy.md; the
  * shapes are Google's headless page plus third-party captures of 1.1.10–1.2.17, not a run of ours).
  * One JSON object per line; `event` names the type and the payload sits under a key of that name:
  *   init         {conversation_id (top level), init:{cwd, tools, permission_mode, model?}}
@@ -31,7 +31,7 @@ export function parseAgyLine(line: string): AgentEvent[] {
 
 /**
  * The conversation id sits at the top level of the init line. `init.model` appears only when
- * --model was passed and echoes it (§3.4): what was asked for, not evidence of what served.
+ * --model was passed and echoes it: what was asked for, not evidence of what served.
  */
 function initEvents(obj: Json): AgentEvent[] {
   const out: AgentEvent[] = [];
@@ -46,7 +46,7 @@ function stepEvents(step: Json | undefined): AgentEvent[] {
   if (!step) return [];
   const out = stepBody(step);
   // Each DONE step carries the usage of its own model call (the checkpoint's too); summed they
-  // make this run's figures, while result.usage counts the whole conversation (§3.4).
+  // make this run's figures, while result.usage counts the whole conversation.
   const usage = step.state === "DONE" ? usageOf(asObject(step.usage)) : undefined;
   if (usage) out.push({ kind: "usage", usage, delta: true });
   return out;
@@ -74,7 +74,7 @@ function stepBody(step: Json): AgentEvent[] {
 /**
  * Tools that only read. Everything else — run_command, write_to_file, call_mcp_tool, browser_*,
  * invoke_subagent, and any name not listed — counts as acting, so answer mode fails closed.
- * The names are agy's as captured (list_dir, view_file §3.3/§5.4) plus the read tools of the
+ * The names are agy's as captured (list_dir, view_file) plus the read tools of the
  * Antigravity toolset [INF].
  */
 const READ_ONLY_TOOLS = new Set([
@@ -119,7 +119,7 @@ function resultEvents(result: Json | undefined): AgentEvent[] {
   if (!result) return [];
   const out: AgentEvent[] = [];
   const id = str(result.conversation_id);
-  // A failed run reports "" (§3.2).
+  // A failed run reports "".
   if (id) out.push({ kind: "session", sessionId: id });
   if (result.status === "SUCCESS") return [...out, successFinal(result)];
   const status = str(result.status) ?? "no status";
@@ -131,7 +131,7 @@ function resultEvents(result: Json | undefined): AgentEvent[] {
 /**
  * SUCCESS is not an answer by itself: a tool headless mode could not ask approval for is
  * soft-denied and the run still ends SUCCESS, often with an empty response and `denied_actions`
- * (§4.2, §5.4). With nothing to show, that is a failure that names what was denied.
+ * (docs/backends/agy.md). With nothing to show, that is a failure that names what was denied.
  */
 function successFinal(result: Json): AgentEvent {
   const text = trimReplyNewline(str(result.response) ?? "");
@@ -147,7 +147,7 @@ function successFinal(result: Json): AgentEvent {
   return { kind: "final", ok: true, text, ...(structured !== undefined ? { structured } : {}) };
 }
 
-/** agy ends every reply with one newline of its own (§3.1). */
+/** agy ends every reply with one newline of its own. */
 function trimReplyNewline(text: string): string {
   return text.endsWith("\n") ? text.slice(0, -1) : text;
 }
@@ -161,7 +161,7 @@ function deniedActions(value: unknown): string[] {
   });
 }
 
-/** The 1.1.x print-timeout ends as an ERROR result with this text (§4.2). */
+/** The 1.1.x print-timeout ends as an ERROR result with this text. */
 function resultFailure(message: string): FailureClass | undefined {
   if (/timeout waiting for response/i.test(message)) return "timeout";
   return agyTextFailure(message);

@@ -1,8 +1,8 @@
 /**
  * Which agy build is installed, from `agy --version` (a bare semver line, e.g. `1.1.10`; the TUI
- * banner reads `Antigravity CLI 1.1.18` — research/cli-agy.md §1.3), and whether orchestrate can
+ * banner reads `Antigravity CLI 1.1.18`), and whether orchestrate can
  * drive it at all. The version is the variant: behaviour changed in 1.1.1, 1.1.8, 1.2.6, 1.2.11
- * (§1.4), and a build from before 1.1.1 writes nothing to a pipe in print mode (#76, §4.1), which
+ * (docs/backends/agy.md), and a build from before 1.1.1 writes nothing to a pipe in print mode (#76), which
  * must be refused up front and never read as an empty answer.
  */
 import type { ProbeOutput, VariantProbe, VariantTraits } from "../contract.ts";
@@ -10,7 +10,7 @@ import type { ProbeOutput, VariantProbe, VariantTraits } from "../contract.ts";
 /**
  * The oldest build orchestrate drives. 1.1.1 stopped print mode exiting 0 with nothing on a pipe
  * and stopped the stdin hang; 1.1.8 added `--output-format stream-json`; 1.1.10 is the first build
- * whose flag list was captured with every flag orchestrate passes (§2.1, ORCH).
+ * whose flag list was captured with every flag orchestrate passes (docs/backends/agy.md).
  */
 export const AGY_MIN_VERSION = "1.1.10";
 
