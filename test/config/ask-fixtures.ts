@@ -43,3 +43,18 @@ model_list:
 
 /** The seed, copied into the repo (test/fixtures/seeds): tests read nothing outside it. */
 export const SEED_002_PATH = join(import.meta.dir, "..", "fixtures", "seeds", "002_6144608932b35f49.txt");
+
+/** The fields of seed 002's ask envelope, sorted: exactly these, none renamed (extras are orchestrate's). */
+export const ENVELOPE_KEYS = [
+  "ok",
+  "content",
+  "data",
+  "insufficient_context",
+  "capability_requested",
+  "model_used",
+  "fallback_used",
+  "finish_reason",
+  "usage",
+  "latency_ms",
+  "error",
+].sort();

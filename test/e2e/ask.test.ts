@@ -3,6 +3,7 @@
  * provider (both wire formats) and a real SQLite file. Each point of issue 14 has a test here that
  * fails without it.
  */
+import { ENVELOPE_KEYS } from "../config/ask-fixtures.ts";
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,19 +17,6 @@ const KEYS = {
   anthropic: ["sk", "ant", "api03", "E2eK3yTh4tMustN3v3rL34k0ut77QQ"].join("-"),
 };
 const ENV = { OPENAI_KEY: KEYS.openai, ANTHROPIC_KEY: KEYS.anthropic };
-const ENVELOPE_KEYS = [
-  "ok",
-  "content",
-  "data",
-  "insufficient_context",
-  "capability_requested",
-  "model_used",
-  "fallback_used",
-  "finish_reason",
-  "usage",
-  "latency_ms",
-  "error",
-].sort();
 
 const p = startFakeProvider({ keys: KEYS });
 afterAll(() => p.stop());

@@ -14,6 +14,7 @@ import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { startFakeProvider } from "../../fakes/lib/fake-provider.ts";
 import { SEED_001_CONFIG_YAML } from "../config/helpers.ts";
+import { ENVELOPE_KEYS, SEED_002_CONFIG_YAML } from "../config/ask-fixtures.ts";
 
 let box: Sandbox | undefined;
 let session: ClientSession | undefined;
@@ -183,27 +184,7 @@ describe("a drop-in for the tools it replaces", () => {
   test("orchestrator-mcp (seed 002): its config.yaml at ORCHESTRATOR_CONFIG; ask and list_capabilities, its envelope and codes", async () => {
     // Its README's Configuration example, verbatim: no api_base, so the key's provider URL comes from
     // ANTHROPIC_BASE_URL as LiteLLM reads it — here the loopback provider.
-    const config = `capabilities:
-  coding: "Writing, refactoring, reviewing, and debugging code."
-  fast: "Cheap, low-latency answers. Classification, extraction, short replies."
-
-model_list:
-  - model_name: coding
-    litellm_params:
-      model: anthropic/claude-sonnet-4-5
-      api_key: os.environ/ANTHROPIC_API_KEY
-
-  - model_name: fast
-    litellm_params:
-      model: anthropic/claude-haiku-4-5-20251001
-      api_key: os.environ/ANTHROPIC_API_KEY
-
-router_settings:
-  num_retries: 2
-  cooldown_time: 60
-  fallbacks:
-    - coding: [fast]
-`;
+    const config = SEED_002_CONFIG_YAML;
     const env = { ANTHROPIC_API_KEY: KEYS.anthropic, ANTHROPIC_BASE_URL: provider.url };
     const s = await open(seedSandbox("ORCHESTRATOR_CONFIG", "work", "config.yaml", config, env));
     const listed = (await s.client.listTools()).tools;
@@ -226,21 +207,7 @@ router_settings:
     provider.script("claude-haiku-4-5-20251001", { kind: "ok", text: "From the fast capability." });
     const answered = await call(s, "ask", { capability: "coding", prompt: "Say hello" });
     const e = answered.structuredContent ?? {};
-    expect(Object.keys(e).sort()).toEqual(
-      [
-        "ok",
-        "content",
-        "data",
-        "insufficient_context",
-        "capability_requested",
-        "model_used",
-        "fallback_used",
-        "finish_reason",
-        "usage",
-        "latency_ms",
-        "error",
-      ].sort(),
-    );
+    expect(Object.keys(e).sort()).toEqual(ENVELOPE_KEYS);
     expect(e).toMatchObject({
       ok: true,
       content: "From the fast capability.",

@@ -1,22 +1,9 @@
 import { describe, expect, test } from "bun:test";
+import { ENVELOPE_KEYS } from "../config/ask-fixtures.ts";
 import { existsSync, readFileSync } from "node:fs";
 import { ask } from "../../src/services/ask/index.ts";
 import { deploymentKey } from "../../src/services/ask/cooling.ts";
 import { dep, KEYS, provider, world } from "./ask-world.ts";
-
-const ENVELOPE_KEYS = [
-  "ok",
-  "content",
-  "data",
-  "insufficient_context",
-  "capability_requested",
-  "model_used",
-  "fallback_used",
-  "finish_reason",
-  "usage",
-  "latency_ms",
-  "error",
-].sort();
 
 const p = provider();
 /** A unique model name per test, so scripts on the shared fake never meet. */
