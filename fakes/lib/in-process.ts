@@ -19,6 +19,7 @@ import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { serveFront } from "../../src/mcp/front.ts";
 import { stdioWire } from "../../src/mcp/stdio.ts";
 import { shutdown } from "../../src/cli/serve.ts";
+import { endServerLifetime } from "../../src/lifetime.ts";
 import { log } from "../../src/log.ts";
 import { checkedReplies, type ClientSession, type Elicitor } from "./mcp-client.ts";
 
@@ -29,6 +30,10 @@ let open = false;
 export async function connectInProcess(env: Record<string, string>, opts: { clientName?: string; elicit?: Elicitor } = {}): Promise<InProcessSession> {
   if (open) throw new Error("an in-process session is already open: close it first, or use connect() for two servers");
   open = true;
+  // Start as a fresh process would, whatever this worker ran before: a test file earlier in the
+  // same module registry (bun test --no-isolate) may have built the runtime by calling a service
+  // directly, with its own environment, and never ended a server.
+  await endServerLifetime();
   const restore = takeEnv(env);
   // A server process reads its log level once, at start (src/log.ts).
   const level = log.level;
