@@ -73,12 +73,19 @@ export type SpendOutcome =
   | { outcome: "unknown" | "invalid" | "expired" }
   | { outcome: "wrong_state"; status: StepStatus };
 
+export type AddStepOutcome = { outcome: "planned"; step: StepRecord; superseded: number } | { outcome: "step_running"; running: StepRecord };
+
 export interface WorkflowStore {
   create(input: { id: string; goal: string; workdir: string; commit: string; snapshot: unknown; now: number }): void;
   get(id: string): WorkflowRecord | undefined;
   list(limit?: number): WorkflowRecord[];
   update(id: string, patch: { status?: WorkflowStatus; currentCommit?: string; round?: number; snapshot?: unknown }, now: number): void;
-  addStep(step: NewStep, now: number): StepRecord;
+  /**
+   * Plans a step: in one write transaction, cancels the workflow's other planned steps and inserts
+   * this one — unless one of its steps is running, then nothing changes. Two plans racing (two
+   * calls, or two servers on one store) leave exactly one planned step: the one inserted last.
+   */
+  addStep(step: NewStep, now: number): AddStepOutcome;
   /** Sets a step's token binding once its id is known (the binding covers the id). */
   bind(stepId: string, binding: string): void;
   steps(workflowId: string): StepRecord[];
@@ -204,6 +211,44 @@ export function createWorkflowStore(db: Database, _policy: ContentPolicy): Workf
     const step = getStep(stepId);
     return won === 1 && step ? { outcome: "spent", step } : { outcome: "invalid" };
   });
+  const addStepTx = db.transaction((s: NewStep, now: number): AddStepOutcome => {
+    const running = db
+      .query<StepRow, { id: string }>(`SELECT * FROM workflow_steps WHERE workflow_id = $id AND status = 'running' ORDER BY seq DESC LIMIT 1`)
+      .get({ id: s.workflowId });
+    if (running) return { outcome: "step_running", running: stepOf(running) };
+    const superseded = db
+      .query(`UPDATE workflow_steps SET status = 'cancelled', updated_at = $now WHERE workflow_id = $id AND status = 'planned'`)
+      .run({ id: s.workflowId, now }).changes;
+    const seq =
+      (db.query<{ n: number }, { id: string }>(`SELECT coalesce(max(seq), 0) AS n FROM workflow_steps WHERE workflow_id = $id`).get({ id: s.workflowId })?.n ??
+        0) + 1;
+    db.query(
+      `INSERT INTO workflow_steps (id, workflow_id, seq, step, round, status, executor, agent_id, execution, preview_json, context, prompt_sha256,
+         token_sha256, token_binding, token_expires_at, commit_before, review_id, created_at, updated_at)
+       VALUES ($id, $wf, $seq, $step, $round, 'planned', $executor, $agent, $execution, $preview, $context, $prompt, $sha, $binding, $expires, $commit, $review, $now, $now)`,
+    ).run({
+      id: s.id,
+      wf: s.workflowId,
+      seq,
+      step: s.step,
+      round: s.round,
+      executor: s.executor,
+      agent: s.agentId ?? null,
+      execution: s.execution ?? null,
+      preview: redactedJson(s.preview),
+      context: redact(s.context),
+      prompt: s.promptSha256,
+      sha: s.token.sha256,
+      binding: s.token.binding,
+      expires: s.token.expiresAt,
+      commit: s.commitBefore,
+      review: s.reviewId ?? null,
+      now,
+    });
+    const step = getStep(s.id);
+    if (!step) throw new Error(`workflow step ${s.id} vanished after insert`);
+    return { outcome: "planned", step, superseded };
+  });
   return {
     create: (w) => {
       db.query(
@@ -231,37 +276,7 @@ export function createWorkflowStore(db: Database, _policy: ContentPolicy): Workf
         now,
       });
     },
-    addStep: (s, now) => {
-      const seq =
-        (db.query<{ n: number }, { id: string }>(`SELECT coalesce(max(seq), 0) AS n FROM workflow_steps WHERE workflow_id = $id`).get({ id: s.workflowId })
-          ?.n ?? 0) + 1;
-      db.query(
-        `INSERT INTO workflow_steps (id, workflow_id, seq, step, round, status, executor, agent_id, execution, preview_json, context, prompt_sha256,
-           token_sha256, token_binding, token_expires_at, commit_before, review_id, created_at, updated_at)
-         VALUES ($id, $wf, $seq, $step, $round, 'planned', $executor, $agent, $execution, $preview, $context, $prompt, $sha, $binding, $expires, $commit, $review, $now, $now)`,
-      ).run({
-        id: s.id,
-        wf: s.workflowId,
-        seq,
-        step: s.step,
-        round: s.round,
-        executor: s.executor,
-        agent: s.agentId ?? null,
-        execution: s.execution ?? null,
-        preview: redactedJson(s.preview),
-        context: redact(s.context),
-        prompt: s.promptSha256,
-        sha: s.token.sha256,
-        binding: s.token.binding,
-        expires: s.token.expiresAt,
-        commit: s.commitBefore,
-        review: s.reviewId ?? null,
-        now,
-      });
-      const step = getStep(s.id);
-      if (!step) throw new Error(`workflow step ${s.id} vanished after insert`);
-      return step;
-    },
+    addStep: (s, now) => addStepTx.immediate(s, now),
     bind: (stepId, binding) => {
       db.query(`UPDATE workflow_steps SET token_binding = $binding WHERE id = $id`).run({ id: stepId, binding });
     },

@@ -36,7 +36,23 @@ async function hostThrough(w: WorkflowWorld, wf: string, steps: readonly string[
 }
 
 const stepsOf = async (w: WorkflowWorld, wf: string) =>
-  (await w.call("workflow_status", { workflow_id: wf })).steps as { step: string; status: string; error_code?: string }[];
+  (await w.call("workflow_status", { workflow_id: wf })).steps as { step_id: string; step: string; status: string; error_code?: string }[];
+
+/** research and plan by claude-opus, the implement patch applied and committed, a passing test: the review is next. */
+async function throughTest(w: WorkflowWorld, wf: string): Promise<void> {
+  expect((await spend(w, wf, await plan(w, wf, "research"))).status).toBe("succeeded");
+  expect((await spend(w, wf, await plan(w, wf, "plan"))).status).toBe("succeeded");
+  await hostThrough(w, wf, ["author_execution_prompt"]);
+  const impl = await spend(w, wf, await plan(w, wf, "implement"));
+  const file = join(w.box.root, "impl.patch");
+  writeFileSync(file, String((impl.result as { patch: string }).patch));
+  w.git("apply", "--index", file);
+  w.git("commit", "-q", "-m", "apply");
+  await hostThrough(w, wf, ["apply_patch"]);
+  expect(
+    (await spend(w, wf, await plan(w, wf, "test"), { test: { command: "bun test", exit_code: 0, status: "pass", output: "ok", duration_ms: 1 } })).status,
+  ).toBe("succeeded");
+}
 
 describe("patch mode", () => {
   test("the diff comes back for the host to apply; apply_patch without a new commit is refused, with one it advances", async () => {
@@ -99,6 +115,21 @@ describe("replan, cancel, delete", () => {
     }
   }, 60_000);
 
+  test("two plans of one step at once leave one planned step: only the later token runs", async () => {
+    const w = (world = await openWorkflowWorld(seedConfig()));
+    const wf = await start(w);
+    await throughTest(w, wf);
+    // A review step's plan awaits the review's own planning, so two calls interleave in one server.
+    const [a, b] = await Promise.all([plan(w, wf, "review"), plan(w, wf, "review")]);
+    expect(a.error).toBeUndefined();
+    expect(b.error).toBeUndefined();
+    const planned = (await stepsOf(w, wf)).filter((s) => s.status === "planned");
+    expect(planned).toHaveLength(1);
+    const [stale, live] = a.step_id === planned[0]?.step_id ? [b, a] : [a, b];
+    expect((await spend(w, wf, stale)).error?.code).toBe("workflow_wrong_state");
+    expect((await spend(w, wf, live)).error?.code).not.toBe("workflow_wrong_state");
+  }, 60_000);
+
   test("workflow_cancel kills planned tokens and ends the workflow; delete removes it", async () => {
     const w = (world = await openWorkflowWorld(seedConfig()));
     const wf = await start(w);
@@ -128,18 +159,7 @@ describe("review_policy.different_from_planner", () => {
       .replace("review:    {agents: [claude-opus]}", `review:    {agents: [${reviewers}]}`);
 
   async function toReview(w: WorkflowWorld, wf: string): Promise<Reply> {
-    expect((await spend(w, wf, await plan(w, wf, "research"))).status).toBe("succeeded");
-    expect((await spend(w, wf, await plan(w, wf, "plan"))).status).toBe("succeeded");
-    await hostThrough(w, wf, ["author_execution_prompt"]);
-    const impl = await spend(w, wf, await plan(w, wf, "implement"));
-    const file = join(w.box.root, "impl.patch");
-    writeFileSync(file, String((impl.result as { patch: string }).patch));
-    w.git("apply", "--index", file);
-    w.git("commit", "-q", "-m", "apply");
-    await hostThrough(w, wf, ["apply_patch"]);
-    expect(
-      (await spend(w, wf, await plan(w, wf, "test"), { test: { command: "bun test", exit_code: 0, status: "pass", output: "ok", duration_ms: 1 } })).status,
-    ).toBe("succeeded");
+    await throughTest(w, wf);
     return plan(w, wf, "review");
   }
 

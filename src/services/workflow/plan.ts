@@ -78,7 +78,7 @@ export async function planStep(rt: Runtime, req: PlanStepRequest): Promise<Resul
   const token = newToken("wfs");
   const expiresAt = rt.now() + STEP_TOKEN_TTL_MS;
   const id = newId(rt.now());
-  const step = rt.store.workflows.addStep(
+  const added = rt.store.workflows.addStep(
     {
       id,
       workflowId: wf.id,
@@ -94,6 +94,8 @@ export async function planStep(rt: Runtime, req: PlanStepRequest): Promise<Resul
     },
     rt.now(),
   );
+  if (added.outcome === "step_running") return stepRunning(added.running);
+  const step = added.step;
   rt.store.workflows.bind(step.id, bindToken(token, stepSnapshot(step)));
   const cost = binding.kind === "agent" ? await stepCost(rt, binding.agent, prompt.length) : undefined;
   return ok({
@@ -112,6 +114,11 @@ export async function planStep(rt: Runtime, req: PlanStepRequest): Promise<Resul
     expires_at: new Date(expiresAt).toISOString(),
     token,
   });
+}
+
+/** A step started while this one was being planned (another call, or another server on the store). */
+function stepRunning(running: StepRecord): Result<never> {
+  return fail("workflow_wrong_state", `Step ${running.step} (${running.id}) of this workflow is running; wait for it (workflow_status), then plan again.`);
 }
 
 /** One agent's estimate for the step's prompt, in the review plan's shape (one recipient, its own total). */
@@ -175,7 +182,7 @@ async function planReviewStep(
   if (!plan.ok) return plan;
   const id = newId(rt.now());
   const expiresAt = Date.parse(plan.value.expires_at);
-  rt.store.workflows.addStep(
+  const added = rt.store.workflows.addStep(
     {
       id,
       workflowId: wf.id,
@@ -191,6 +198,7 @@ async function planReviewStep(
     },
     rt.now(),
   );
+  if (added.outcome === "step_running") return stepRunning(added.running);
   return ok({
     workflow_id: wf.id,
     step_id: id,
