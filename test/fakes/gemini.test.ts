@@ -234,7 +234,10 @@ describe("fake gemini is as strict as gemini 0.61.0 (retries-and-trust §4)", ()
     expect(ran.stderrTail.match(/^Attempt \d+ failed/gm)).toEqual(["Attempt 1 failed", "Attempt 2 failed"]);
     // The fake notes each retry line's time as it writes it (fakes/lib/retries.ts), so the gap is
     // the fake's schedule, not when this process under load got round to reading the pipe.
-    const at = readFileSync(join(d.rec, "retry-signals"), "utf8").trim().split("\n").map((line) => Number(line.split(" ")[0]));
+    const at = readFileSync(join(d.rec, "retry-signals"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => Number(line.split(" ")[0]));
     expect(at).toHaveLength(2);
     expect((at[1] ?? 0) - (at[0] ?? 0)).toBeGreaterThanOrEqual(6151 * 0.02 - 2); // whole milliseconds, each side
   });
