@@ -298,7 +298,7 @@ export function resolveUnified(file: UnifiedFile, opts: ResolveOptions): Checked
   const host = checkHost(file, ctx);
   const review = resolveReview(file, ctx);
   const workflow = resolveWorkflow(file.consult?.workflow, store.fullContent, ctx);
-  const ask = resolveAsk(file.ask, ctx.path, ctx.errors);
+  const ask = resolveAsk(file.ask, ctx.path, ctx.errors, opts.env);
   if (ctx.errors.length > 0) return { ok: false, errors: ctx.errors };
   return {
     ok: true,

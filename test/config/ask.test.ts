@@ -186,6 +186,26 @@ describe("the unified ask: block", () => {
     expect(again.ok && again.value.config.source.legacy).toBeUndefined();
   });
 
+  test("a base URL from the environment stays a variable's name: loading reads it, importing writes the name", () => {
+    const env = { ANTHROPIC_BASE_URL: "http://127.0.0.1:9998", VLLM_BASE: "http://127.0.0.1:8000/v1" };
+    const seed = SEED_002_TWO_DEPLOYMENTS.replace("api_base: http://vllm.internal:8000/v1", "api_base: os.environ/VLLM_BASE");
+    const loaded = validate(yaml(seed), env);
+    if (!loaded.ok) throw new Error(loaded.errors.join("\n"));
+    const urls = Object.values(loaded.value.config.ask.capabilities).flatMap((c) => c.deployments.map((d) => d.endpoint.url));
+    expect(urls).toEqual(["http://127.0.0.1:9998/v1/messages", "http://127.0.0.1:8000/v1/chat/completions"]);
+    // What an import writes: the names, never the URLs this shell had.
+    const written = JSON.stringify(loaded.value.unified);
+    expect(written).not.toContain("127.0.0.1");
+    expect(written).toContain('"baseUrlEnv":"ANTHROPIC_BASE_URL"');
+    expect(written).toContain('"baseUrlEnv":"VLLM_BASE"');
+    // The written file, loaded where the variable is unset, goes to the provider's own URL.
+    const elsewhere = validate(loaded.value.unified, {});
+    if (!elsewhere.ok) throw new Error(elsewhere.errors.join("\n"));
+    expect(elsewhere.value.config.ask.capabilities.coding?.deployments[0]?.endpoint.url).toBe("https://api.anthropic.com/v1/messages");
+    const both = errorsOf({ ask: { capabilities: { c: { deployments: [{ model: "anthropic/x", baseUrl: "http://h", baseUrlEnv: "H" }] } } } });
+    expect(both).toEqual([expect.stringMatching(/^ask\.capabilities\.c\.deployments\[0\]\.baseUrlEnv: is set beside baseUrl/)]);
+  });
+
   test("sits beside seed 000's capability slots without touching them", () => {
     const r = validate({ ...(JSON.parse(SEED_000_CONFIG_JSON) as object), ...block });
     if (!r.ok) throw new Error(r.errors.join("\n"));

@@ -17,6 +17,12 @@ export const AskDeploymentDef = {
   model: "string > 0",
   "id?": "string > 0",
   "baseUrl?": "string > 0",
+  /**
+   * The NAME of an environment variable holding the base URL, read when the config loads; unset or
+   * empty means the provider's own URL. What an imported seed 002 deployment keeps, so the file
+   * written does not pin the URL the importing shell happened to have.
+   */
+  "baseUrlEnv?": "string > 0",
   /** The NAME of the environment variable holding the key; never the key. */
   "apiKeyEnv?": "string > 0",
   "weight?": "number > 0",

@@ -124,10 +124,20 @@ const BASE_URL_ENV: Record<string, readonly string[]> = {
   openai: ["OPENAI_API_BASE", "OPENAI_BASE_URL"],
 };
 
-function baseUrlOf(p: LiteDeployment["litellm_params"], env: Env): string | undefined {
-  if (p.api_base !== undefined) return p.api_base;
+/**
+ * Where a deployment's base URL comes from, kept as a reference where LiteLLM reads a variable:
+ * `api_base: os.environ/NAME`, or no api_base and the provider's variable set. Resolution reads
+ * the variable (config/ask/resolve.ts), so loading the file behaves as LiteLLM does, and an import
+ * writes the variable's name, not the URL the importing shell had.
+ */
+function baseUrlOf(p: LiteDeployment["litellm_params"], env: Env): { baseUrl: string } | { baseUrlEnv: string } | undefined {
+  if (p.api_base !== undefined) {
+    const named = KEY_REF.exec(p.api_base)?.[1];
+    return named !== undefined ? { baseUrlEnv: named } : { baseUrl: p.api_base };
+  }
   const names = BASE_URL_ENV[p.model.split("/")[0] ?? ""] ?? [];
-  return names.map((name) => env[name]).find((value) => value !== undefined && value !== "");
+  const set = names.find((name) => env[name] !== undefined && env[name] !== "");
+  return set !== undefined ? { baseUrlEnv: set } : undefined;
 }
 
 /** An inline key is an error here and the deployment is kept without it, so nothing else reports it missing. */
@@ -163,7 +173,7 @@ function convertDeployment(
   return {
     model: p.model,
     ...(entry.model_info?.id !== undefined ? { id: entry.model_info.id } : {}),
-    ...(baseUrl !== undefined ? { baseUrl } : {}),
+    ...baseUrl,
     ...(apiKeyEnv !== undefined ? { apiKeyEnv } : {}),
     ...(p.weight !== undefined ? { weight: p.weight } : {}),
     ...(input !== undefined ? { inputCostPerMTok: input } : {}),
@@ -232,6 +242,7 @@ function convertLimits(l: NonNullable<AskRouterFile["limits"]>): NonNullable<Ask
 const DEPLOYMENT_KEYS: Record<string, readonly string[]> = {
   model: ["litellm_params", "model"],
   baseUrl: ["litellm_params", "api_base"],
+  baseUrlEnv: ["litellm_params", "api_base"],
   apiKeyEnv: ["litellm_params", "api_key"],
   weight: ["litellm_params", "weight"],
   apiVersion: ["litellm_params", "api_version"],

@@ -12,18 +12,19 @@ import { errorLine } from "../format-errors.ts";
 import { placeholderProblem } from "../placeholder.ts";
 import { NAME, type PathFn } from "../resolve-agent.ts";
 import type { AskBlockFile, AskDeploymentFile } from "../schema.ts";
+import type { Env } from "../paths.ts";
 import type { AskCapability, AskConfig, AskDeployment } from "../types.ts";
 
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 type CapabilityFile = NonNullable<AskBlockFile["capabilities"]>[string];
 
-export function resolveAsk(block: AskBlockFile | undefined, path: PathFn, errors: string[]): AskConfig {
+export function resolveAsk(block: AskBlockFile | undefined, path: PathFn, errors: string[], env: Env): AskConfig {
   if (!block) return emptyAsk();
   const capabilities: Record<string, AskCapability> = {};
   const declared = Object.keys(block.capabilities ?? {});
   for (const [name, cap] of Object.entries(block.capabilities ?? {})) {
-    const resolved = resolveCapability(name, cap, declared, path, errors);
+    const resolved = resolveCapability(name, cap, declared, { path, errors, env });
     if (resolved) capabilities[name] = resolved;
   }
   return {
@@ -35,7 +36,14 @@ export function resolveAsk(block: AskBlockFile | undefined, path: PathFn, errors
   };
 }
 
-function resolveCapability(name: string, cap: CapabilityFile, declared: readonly string[], path: PathFn, errors: string[]): AskCapability | undefined {
+interface AskCtx {
+  path: PathFn;
+  errors: string[];
+  env: Env;
+}
+
+function resolveCapability(name: string, cap: CapabilityFile, declared: readonly string[], ctx: AskCtx): AskCapability | undefined {
+  const { path, errors } = ctx;
   const at = ["ask", "capabilities", name];
   if (!NAME.test(name)) {
     errors.push(errorLine(path(at), `${JSON.stringify(name)} is not a valid capability name`, "use at most 64 letters, digits, _, . or -"));
@@ -51,7 +59,7 @@ function resolveCapability(name: string, cap: CapabilityFile, declared: readonly
     );
   const deployments: AskDeployment[] = [];
   cap.deployments.forEach((entry, i) => {
-    const deployment = resolveDeployment(entry, [...at, "deployments", i], deployments, path, errors);
+    const deployment = resolveDeployment(entry, [...at, "deployments", i], deployments, ctx);
     if (deployment) deployments.push(deployment);
   });
   const fallbacks = resolveFallbacks(name, cap.fallbacks ?? [], declared, [...at, "fallbacks"], path, errors);
@@ -59,25 +67,24 @@ function resolveCapability(name: string, cap: CapabilityFile, declared: readonly
   return { name, description: cap.description ?? "", strategy: cap.strategy ?? "ordered", deployments, fallbacks, contextFallbacks };
 }
 
-function resolveDeployment(
-  entry: AskDeploymentFile,
-  at: readonly PropertyKey[],
-  earlier: readonly AskDeployment[],
-  path: PathFn,
-  errors: string[],
-): AskDeployment | undefined {
+function resolveDeployment(entry: AskDeploymentFile, at: readonly PropertyKey[], earlier: readonly AskDeployment[], ctx: AskCtx): AskDeployment | undefined {
+  const { path, errors } = ctx;
+  const baseUrl = baseUrlOf(entry, at, ctx);
+  if (baseUrl === null) return undefined;
   const modelPlaceholder = placeholderProblem(entry.model, "the provider/model id the deployment serves");
-  const urlPlaceholder = placeholderProblem(entry.baseUrl, "the server's URL");
+  const urlPlaceholder = placeholderProblem(baseUrl, "the server's URL");
   if (modelPlaceholder) errors.push(errorLine(path([...at, "model"]), modelPlaceholder.what, modelPlaceholder.fix));
   if (urlPlaceholder) errors.push(errorLine(path([...at, "baseUrl"]), urlPlaceholder.what, urlPlaceholder.fix));
   if (modelPlaceholder || urlPlaceholder) return undefined;
-  const endpoint = resolveEndpoint(entry.model, entry.baseUrl, entry.apiVersion);
+  const endpoint = resolveEndpoint(entry.model, baseUrl, entry.apiVersion);
   if (!endpoint.ok) {
     const key =
       endpoint.what.includes("api-version") || endpoint.what.includes("api_version")
         ? "apiVersion"
-        : entry.baseUrl !== undefined && endpoint.what.includes("URL")
-          ? "baseUrl"
+        : baseUrl !== undefined && endpoint.what.includes("URL")
+          ? entry.baseUrlEnv !== undefined
+            ? "baseUrlEnv"
+            : "baseUrl"
           : "model";
     errors.push(errorLine(path([...at, key]), endpoint.what, endpoint.fix));
     return undefined;
@@ -185,4 +192,20 @@ function resolveFallbacks(
     else out.push(target);
   });
   return out;
+}
+
+/** baseUrl as written, or read from the variable baseUrlEnv names (unset or empty: the provider's own URL); null after an error. */
+function baseUrlOf(entry: AskDeploymentFile, at: readonly PropertyKey[], ctx: AskCtx): string | undefined | null {
+  if (entry.baseUrlEnv === undefined) return entry.baseUrl;
+  const where = ctx.path([...at, "baseUrlEnv"]);
+  if (entry.baseUrl !== undefined) {
+    ctx.errors.push(errorLine(where, "is set beside baseUrl", "keep one: baseUrl for a fixed URL, baseUrlEnv for the variable that holds it"));
+    return null;
+  }
+  if (!ENV_NAME.test(entry.baseUrlEnv)) {
+    ctx.errors.push(errorLine(where, "is not an environment variable's name", "write the NAME of the variable that holds the URL"));
+    return null;
+  }
+  const value = ctx.env[entry.baseUrlEnv];
+  return value === undefined || value === "" ? undefined : value;
 }
