@@ -1,6 +1,6 @@
-import type { AgentEvent, ExitOutcome, FailureClass, FailurePatterns, Json, Usage } from "./events.ts";
+import type { AgentEvent, ExitOutcome, FailureClass, FailurePatterns, Json, QuotaEvent, Usage } from "./events.ts";
 
-export type { AgentEvent, ExitOutcome, FailureClass, FailurePatterns, Json, Usage } from "./events.ts";
+export type { AgentEvent, ExitOutcome, FailureClass, FailurePatterns, Json, QuotaEvent, Usage } from "./events.ts";
 export { UNAVAILABLE_CLASSES } from "./events.ts";
 
 /**
@@ -236,6 +236,22 @@ export type SideChannel =
   | { kind: "command"; argv(sessionId: string): string[]; read(stdout: string): SideReport | undefined; maxLines?: number };
 
 /**
+ * Where a CLI writes its rate-limit windows outside its stream (codex: its session rollout), as
+ * data: after a run the runner takes, from the first of `dirs` that holds any, the newest file
+ * that `matches` and was written during the run, reads at most `tailBytes` of its end and hands
+ * them to `read`, which keeps only the rate-limit fields (docs/design.md, "Quota").
+ */
+export interface QuotaFile {
+  /** Folders to look in, the likeliest first (codex: today's and yesterday's day folder). */
+  dirs(ctx: { env: Env; home: string; now: Date }): string[];
+  matches(fileName: string): boolean;
+  /** How much of the file's end to read: the windows are restated near the end of every turn. */
+  tailBytes: number;
+  /** The windows of the last report in this text; a first line may be cut. Pure. */
+  read(text: string): QuotaEvent[];
+}
+
+/**
  * Programs that differ under one name (grok: community vs Grok Build) or one name across release
  * lines with different flags (pi 0.73 vs 1.x): probed once per binary, read by the backend.
  */
@@ -425,6 +441,7 @@ export type BackendMachine = Partial<
     | "registration"
     | "registrationHelp"
     | "risks"
+    | "quotaFile"
     | "sideChannel"
     | "traits"
     | "wizard"
@@ -519,6 +536,8 @@ export interface Adapter {
   variant?: VariantProbe;
   /** Where the served model (and usage) can be read after a run. */
   sideChannel?: SideChannel;
+  /** Where the CLI writes its rate-limit windows beside its stream, read after every run. */
+  quotaFile?: QuotaFile;
   /**
    * The CLI's config files listing the user's MCP servers, for CLIs that can only switch them off
    * by name (the names reach `invocation` as `disableMcpServers`). Absent: isolated by flags alone.

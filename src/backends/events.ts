@@ -29,6 +29,11 @@ export function str(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
+/** A finite number, or undefined. */
+export function num(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
 /** Each CLI's own wording of the three "unavailable" failures. */
 export interface FailurePatterns {
   auth: RegExp;
@@ -51,6 +56,23 @@ export interface Usage {
   cachedInputTokens?: number;
   costUsd?: number;
   turns?: number;
+}
+
+/**
+ * A rate-limit window as the vendor reported it (claude's `rate_limit_event`, agy's and gemini's
+ * failure text, codex's rollout `rate_limits`, an HTTP provider's rate-limit headers): recorded per
+ * execution identity so the router skips or defers the agent before sending anything
+ * (docs/design.md, "Quota"). `resetsAt` is epoch ms; `resetsInSec` a wait relative to when the
+ * line was read.
+ */
+export interface QuotaEvent {
+  kind: "quota";
+  window: string;
+  state: "ok" | "warning" | "exhausted";
+  usedPercent?: number;
+  resetsAt?: number;
+  resetsInSec?: number;
+  source: string;
 }
 
 /**
@@ -90,13 +112,8 @@ export type AgentEvent =
    * loop early instead of waiting out the CLI's schedule, and cools the agent down that long.
    */
   | { kind: "retry"; message: string; hopeless?: boolean; failure?: "capacity" | "transport"; retryAfterSec?: number }
-  /**
-   * A rate-limit window as the vendor reported it (claude's `rate_limit_event`, agy's "Individual
-   * quota reached … Resets in", codex's rollout `rate_limits`): recorded per execution identity so
-   * the router skips or defers the agent before sending anything (docs/design.md, "Quota").
-   * `resetsAt` is epoch ms; `resetsInSec` a wait relative to when the line was read.
-   */
-  | { kind: "quota"; window: string; state: "ok" | "warning" | "exhausted"; usedPercent?: number; resetsAt?: number; resetsInSec?: number; source: string }
+  /** A rate-limit window as the vendor reported it (QuotaEvent above). */
+  | QuotaEvent
   /**
    * A non-fatal notice from the CLI that is not a retry (codex's `error` items: "Model metadata …
    * not found", "model rerouted …"): shown as a warning, never counted as a failure text.

@@ -11,6 +11,7 @@ import { checkDepth } from "../safety/depth.ts";
 import { classifyAttempt } from "./classify.ts";
 import { attemptGuards, withEstimatedCost, type CostOf } from "./guards.ts";
 import { prepareAttempt, type PrepareOutcome } from "./prepare.ts";
+import { quotaFromFile } from "./quota-file.ts";
 import { pause, rerunDelayMs, rerunReason } from "./rerun.ts";
 import { streamAttempt } from "./stream.ts";
 import { treeState } from "./tree.ts";
@@ -108,7 +109,8 @@ async function runOnce(spec: AttemptSpec): Promise<AttemptResult> {
     ...(spec.onEvent ? { onEvent: spec.onEvent } : {}),
   });
   const after = before ? await treeState(request.cwd, ignorePaths, before.repo) : undefined;
-  const { end, events, trip } = streamed;
+  const { end, trip } = streamed;
+  const events = [...streamed.events, ...writtenQuota(spec, started, end.endReason !== "spawn_failed")];
   const estimated = withEstimatedCost(streamed.run.usage, spec.costOf);
   const run: FoldedRun = estimated ? { ...streamed.run, usage: estimated, costEstimated: true } : streamed.run;
   const adapter = reader;
@@ -140,6 +142,15 @@ async function runOnce(spec: AttemptSpec): Promise<AttemptResult> {
     stderrTail: end.stderrTail,
     request,
   };
+}
+
+/**
+ * The quota windows the CLI wrote beside its stream during this run (codex's rollout), as quota
+ * events after the streamed ones. A second of slack: file times come from a coarser clock.
+ */
+function writtenQuota(spec: AttemptSpec, started: number, spawned: boolean): AgentEvent[] {
+  const file = spec.adapter.quotaFile;
+  return file && spawned ? quotaFromFile(file, { ...spec.env, ...spec.agent.env }, started - 1000) : [];
 }
 
 /** The wait the last capacity retry announced, if it named one. */

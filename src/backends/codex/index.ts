@@ -9,6 +9,7 @@
 import type { AcpProfile, Adapter, AgentEvent, ExitOutcome, FailureClass, Invocation, RunRequest } from "../contract.ts";
 import { codexSandbox, type CodexSandbox } from "./options.ts";
 import { codexMachine } from "./machine.ts";
+import { codexQuotaFile } from "./quota.ts";
 import { asObject, parseObject, str, type Json, thinking } from "../events.ts";
 import { failureFromText } from "../events.ts";
 
@@ -289,6 +290,7 @@ export const codexAdapter: Adapter = {
   // `-c web_search="live"` offers the hosted web_search tool, "disabled" withholds it (peers' argv).
   web: { tools: "web_search" },
   ...codexMachine,
+  quotaFile: codexQuotaFile,
   invocation: codexInvocation,
   parse: parseCodexLine,
   parseStderr: parseCodexStderr,
