@@ -11,6 +11,7 @@
 import { join } from "node:path";
 import type { AcpProfile, Adapter, AgentEvent, Env, ExitOutcome, FailureClass, HomeOverlay, Invocation, Json, RunRequest } from "../contract.ts";
 import { GEMINI_RERUN_DELAY_MS, geminiMachine } from "./machine.ts";
+import { geminiQuotaEvents } from "./quota.ts";
 import { asObject as asRecord, parseObject } from "../events.ts";
 import { failureFromText } from "../events.ts";
 
@@ -120,6 +121,8 @@ export function capAttempts(settings: Json): Json {
 
 function parseStderr(line: string): AgentEvent[] {
   const text = line.trim();
+  const quota = geminiQuotaEvents(text);
+  if (quota.length > 0) return quota;
   const status = STATUS_RETRY.exec(text)?.[1];
   if (status) return [{ kind: "retry", message: text.slice(0, 200), ...(status === "429" || status.startsWith("5") ? { failure: "capacity" as const } : {}) }];
   if (FETCH_RETRY.test(text)) return [{ kind: "retry", message: text.slice(0, 200), failure: "transport" }];
@@ -193,7 +196,13 @@ function resultEvents(obj: Record<string, unknown>): AgentEvent[] {
   if (obj.status === "success") return [...events, { kind: "final", ok: true }];
   const message = firstString(asRecord(obj.error)?.message) ?? "gemini reported an error";
   const failure = textFailure(message);
-  return [...events, ...suggestedWait(message), { kind: "error", message, ...(failure ? { failure } : {}) }, { kind: "final", ok: false, message }];
+  return [
+    ...events,
+    ...suggestedWait(message),
+    ...geminiQuotaEvents(message),
+    { kind: "error", message, ...(failure ? { failure } : {}) },
+    { kind: "final", ok: false, message },
+  ];
 }
 
 /**
