@@ -9,8 +9,23 @@
  * and a deployment that never answers.
  *
  * It checks keys like a provider does (401 with the provider's own error body) and records what it
- * received — the key only as ok / missing / wrong, never its value.
+ * received — the key only as ok / missing / wrong, never its value. A scenario's `rateLimit` sends
+ * the format's own rate-limit headers with the reply: OpenAI's `x-ratelimit-{limit,remaining,
+ * reset}-{requests,tokens}` (the reset a duration, `6m0s`) or Anthropic's
+ * `anthropic-ratelimit-{requests,tokens}-{limit,remaining,reset}` (the reset an RFC 3339 time).
  */
+
+/** One budget of a rate limit as the provider reports it: its size, what is left, and when it refills. */
+export interface RateBudget {
+  limit: number;
+  remaining: number;
+  resetSec: number;
+}
+
+export interface RateLimit {
+  requests?: RateBudget;
+  tokens?: RateBudget;
+}
 
 export type Scenario =
   | {
@@ -22,9 +37,10 @@ export type Scenario =
       usage?: { input: number; output: number };
       cost?: number;
       costHeader?: string;
+      rateLimit?: RateLimit;
     }
   | { kind: "json"; value: unknown; delayMs?: number }
-  | { kind: "status"; status: number; retryAfter?: string; retryAfterMs?: string; delayMs?: number; echoKey?: boolean; message?: string }
+  | { kind: "status"; status: number; retryAfter?: string; retryAfterMs?: string; delayMs?: number; echoKey?: boolean; message?: string; rateLimit?: RateLimit }
   | { kind: "truncate"; text?: string }
   | { kind: "filter" }
   | { kind: "tool_call" }
@@ -177,8 +193,27 @@ function errorResponse(format: WireFormat, status: number, message: string, head
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 }
 
+/** The rate-limit headers a scenario asks for, named and formatted as the format's API sends them. */
+function rateLimitHeaders(format: WireFormat, limit: RateLimit | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const kind of ["requests", "tokens"] as const) {
+    const b = limit?.[kind];
+    if (!b) continue;
+    if (format === "openai") {
+      out[`x-ratelimit-limit-${kind}`] = String(b.limit);
+      out[`x-ratelimit-remaining-${kind}`] = String(b.remaining);
+      out[`x-ratelimit-reset-${kind}`] = b.resetSec >= 60 ? `${Math.floor(b.resetSec / 60)}m${b.resetSec % 60}s` : `${b.resetSec}s`;
+    } else {
+      out[`anthropic-ratelimit-${kind}-limit`] = String(b.limit);
+      out[`anthropic-ratelimit-${kind}-remaining`] = String(b.remaining);
+      out[`anthropic-ratelimit-${kind}-reset`] = new Date(Math.ceil(Date.now() / 1000) * 1000 + b.resetSec * 1000).toISOString().replace(".000Z", "Z");
+    }
+  }
+  return out;
+}
+
 function statusResponse(format: WireFormat, s: Extract<Scenario, { kind: "status" }>, req: Request): Response {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = rateLimitHeaders(format, s.rateLimit);
   if (s.retryAfter !== undefined) headers["retry-after"] = s.retryAfter;
   if (s.retryAfterMs !== undefined) headers["retry-after-ms"] = s.retryAfterMs;
   // A careless provider quoting the credential back, as some do in 401 bodies: the client must scrub it.
@@ -265,7 +300,10 @@ function openaiReply(model: string, s: Scenario, stream: boolean, body: Record<s
     total_tokens: reply.usage.input + reply.usage.output,
     ...(s.kind === "ok" && s.cost !== undefined ? { cost: s.cost } : {}),
   };
-  const headers: Record<string, string> = s.kind === "ok" && s.costHeader ? { "x-litellm-response-cost": s.costHeader } : {};
+  const headers: Record<string, string> = {
+    ...(s.kind === "ok" && s.costHeader ? { "x-litellm-response-cost": s.costHeader } : {}),
+    ...rateLimitHeaders("openai", s.kind === "ok" ? s.rateLimit : undefined),
+  };
   if (!stream) {
     const message = {
       role: "assistant",
@@ -310,17 +348,21 @@ function anthropicReply(model: string, s: Scenario, stream: boolean): Response {
   const reply = replyOf(model, s);
   if (!reply) return errorResponse("anthropic", 500, "unscripted");
   const stop = reply.native ?? STOP_REASONS[reply.finish] ?? "end_turn";
+  const headers = rateLimitHeaders("anthropic", s.kind === "ok" ? s.rateLimit : undefined);
   if (!stream) {
     const content = reply.toolCall ? [{ type: "tool_use", id: "toolu_1", name: "lookup", input: {} }] : reply.text ? [{ type: "text", text: reply.text }] : [];
-    return Response.json({
-      id: "msg_fake",
-      type: "message",
-      role: "assistant",
-      model,
-      content,
-      stop_reason: stop,
-      usage: { input_tokens: reply.usage.input, output_tokens: reply.usage.output },
-    });
+    return Response.json(
+      {
+        id: "msg_fake",
+        type: "message",
+        role: "assistant",
+        model,
+        content,
+        stop_reason: stop,
+        usage: { input_tokens: reply.usage.input, output_tokens: reply.usage.output },
+      },
+      { headers },
+    );
   }
   const parts = [start];
   if (reply.toolCall)
@@ -338,5 +380,5 @@ function anthropicReply(model: string, s: Scenario, stream: boolean): Response {
     event("message_delta", { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: reply.usage.output } }),
     event("message_stop", {}),
   );
-  return streamed(parts, { chunkDelayMs: s.kind === "ok" ? s.chunkDelayMs : undefined });
+  return streamed(parts, { chunkDelayMs: s.kind === "ok" ? s.chunkDelayMs : undefined }, headers);
 }

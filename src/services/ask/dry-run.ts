@@ -8,6 +8,7 @@ import type { Result } from "../../result.ts";
 import type { Runtime } from "../shared/runtime.ts";
 import { estimateCost, priceOf, type CostEstimate, type PriceQuote } from "../shared/price.ts";
 import { coolingUntil } from "./cooling.ts";
+import { deploymentQuota } from "./quota.ts";
 import { checkRequest, type AskRequest, type CheckedRequest } from "./request.ts";
 
 export interface AskDryRun {
@@ -19,6 +20,8 @@ export interface AskDryRun {
     model: string;
     fallback: boolean;
     cooling_until: string | null;
+    /** Its last reported quota, while a window is in force: an exhausted one is skipped until its reset. */
+    quota?: string;
     cost: CostEstimate;
   }[];
 }
@@ -33,8 +36,10 @@ export async function askDryRun(rt: Runtime, req: AskRequest): Promise<Result<As
   const deployments: AskDryRun["deployments"] = [];
   for (const [i, c] of capabilities.entries()) {
     const cooling = coolingUntil(rt, c.deployments, now);
+    const quota = deploymentQuota(rt, c.deployments, now);
     for (const d of c.deployments) {
       const until = cooling.get(d);
+      const line = quota.get(d);
       const outputLimit = Math.min(checked.value.maxOutputTokens, d.maxOutputTokens ?? Number.POSITIVE_INFINITY);
       deployments.push({
         capability: c.name,
@@ -42,6 +47,7 @@ export async function askDryRun(rt: Runtime, req: AskRequest): Promise<Result<As
         model: d.model,
         fallback: i > 0,
         cooling_until: until !== undefined ? new Date(until).toISOString() : null,
+        ...(line ? { quota: line } : {}),
         cost: estimateCost(await deploymentPrice(rt, d), chars, outputLimit),
       });
     }

@@ -54,6 +54,7 @@ export async function ask(rt: Runtime, req: AskRequest, hooks: AskHooks = {}): P
     repairsLeft: limits.schemaRepairAttempts,
     legs: 0,
     trail: [],
+    quotaSkipped: [],
     finish: null,
     random: hooks.random ?? Math.random,
     ...(hooks.onProgress ? { onProgress: hooks.onProgress } : {}),
@@ -131,14 +132,15 @@ function exhausted(run: AskRun, budget: boolean, budgetMs: number): FailureShape
   }
   if (!last) {
     const back = run.coolingEnds !== undefined ? ` The first comes back in ${seconds(Math.max(0, run.coolingEnds - run.rt.now()))}.` : "";
-    return {
-      code: "no_deployment",
-      message: `Every deployment of ${name}${run.request.capability.fallbacks.length ? " and of its fallbacks" : ""} failed recently and is cooling down.${back}`,
-      ...tried,
-    };
+    const which = `Every deployment of ${name}${run.request.capability.fallbacks.length ? " and of its fallbacks" : ""}`;
+    const why = run.quotaSkipped.length
+      ? `is out of quota or cooling down; nothing was sent (${run.quotaSkipped.join("; ")}).`
+      : "failed recently and is cooling down.";
+    return { code: "no_deployment", message: `${which} ${why}${back}`, ...tried };
   }
   const also = run.request.capability.fallbacks.length ? " and its fallbacks" : "";
-  return { ...byFailure(last), message: `No deployment of ${name}${also} answered; the last failure was ${describe(last)}.`, ...tried };
+  const skipped = run.quotaSkipped.length ? ` Skipped before sending: ${run.quotaSkipped.join("; ")}.` : "";
+  return { ...byFailure(last), message: `No deployment of ${name}${also} answered; the last failure was ${describe(last)}.${skipped}`, ...tried };
 }
 
 function byFailure(last: LastFailure): { code: ErrorCode; hint: string } {

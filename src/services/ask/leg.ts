@@ -6,6 +6,8 @@
  */
 import { classifyExchange, type DeploymentFailure, type ExchangeVerdict } from "../../backends/http/classify.ts";
 import { wireFor } from "../../backends/http/index.ts";
+import { quotaFromHeaders } from "../../backends/http/quota.ts";
+import type { QuotaEvent } from "../../backends/events.ts";
 import type { FinishReason, ReplyUsage } from "../../backends/http/types.ts";
 import type { AskDeployment } from "../../config/types.ts";
 import { httpChannel } from "../../runner/transports/http.ts";
@@ -47,6 +49,8 @@ export interface Leg {
   usage?: ReplyUsage;
   /** The HTTP status, when a response arrived (the history's leg row keeps it). */
   status?: number | null;
+  /** The rate-limit windows the reply's headers reported (backends/http/quota.ts). */
+  quota?: QuotaEvent[];
 }
 
 export async function runLeg(spec: LegSpec): Promise<Leg> {
@@ -79,7 +83,8 @@ export async function runLeg(spec: LegSpec): Promise<Leg> {
   if (end.endReason === "cancelled" || end.endReason === "shutdown" || end.endReason === "budget_exceeded") return { result: { kind: "cancelled" } };
   const usage = reply.usage;
   const costUsd = costOf(d, usage, end.headers);
-  const spent = { ...(usage ? { usage } : {}), ...(costUsd !== undefined ? { costUsd } : {}), status: end.status };
+  const quota = end.status === null ? [] : quotaFromHeaders(end.headers, end.status, spec.now());
+  const spent = { ...(usage ? { usage } : {}), ...(costUsd !== undefined ? { costUsd } : {}), status: end.status, ...(quota.length > 0 ? { quota } : {}) };
   if (end.endReason === "timeout" || end.endReason === "stalled") {
     // A hung deployment: cooled, and not tried again within this budget (there is too little of it left).
     const what =

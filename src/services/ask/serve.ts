@@ -14,6 +14,7 @@ import type { AskCapability, AskDeployment } from "../../config/types.ts";
 import { atRateLimit, backoffMs, legTimeoutMs, orderDeployments, roomForLeg } from "../../routing/ask-plan.ts";
 import type { Runtime } from "../shared/runtime.ts";
 import { coolDown, coolingUntil } from "./cooling.ts";
+import { quotaSpent, recordDeploymentQuota } from "./quota.ts";
 import type { UsageTally } from "./envelope.ts";
 import { legEntry, type LegEntry } from "./trail.ts";
 import { loadOf, startLeg } from "./load.ts";
@@ -59,6 +60,8 @@ export interface AskRun {
   finish: FinishReason | null;
   /** When the earliest cooling deployment comes back, if every one was cooling. */
   coolingEnds?: number;
+  /** Deployments skipped before sending because their quota is exhausted: `capability/id: quota_exhausted: …`. */
+  quotaSkipped: string[];
   /** A deployment said the prompt does not fit its context window. */
   contextExceeded?: boolean;
   random: () => number;
@@ -86,6 +89,12 @@ async function serveCapability(run: AskRun, capability: AskCapability, isFallbac
   const ordered = orderDeployments(capability.deployments, capability.strategy, run.random, load);
   if (!isFallback) run.intended = ordered[0];
   const cooling = coolingUntil(run.rt, ordered, run.rt.now());
+  // Out of quota until its reset: skipped like a cooling one, and the reply says until when.
+  for (const [d, spent] of quotaSpent(run.rt, ordered, run.rt.now())) {
+    cooling.set(d, Math.max(cooling.get(d) ?? 0, spent.until));
+    run.quotaSkipped.push(`${capability.name}/${d.id}: ${spent.why}`);
+    run.onProgress?.(`${capability.name}: ${d.id} skipped, ${spent.why}`);
+  }
   // At its rpm/tpm this minute: skipped like a cooling one, back within the minute.
   for (const d of ordered) if (!cooling.has(d) && atRateLimit(d, load(d))) cooling.set(d, run.rt.now() + 60_000);
   const queue = ordered.filter((d) => !cooling.has(d));
@@ -163,6 +172,7 @@ async function serveOn(run: AskRun, capability: AskCapability, d: AskDeployment,
       secrets: run.secrets,
     }).finally(done);
     run.usage.add(leg.usage, leg.costUsd);
+    recordDeploymentQuota(run.rt, d, leg.quota);
     const result = leg.result;
     const entry = legEntry({ capability: capability.name, deployment: d, leg, began, ended: run.rt.now(), retry });
     run.trail.push(entry);

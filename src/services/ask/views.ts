@@ -6,6 +6,7 @@
 import type { AskStrategy } from "../../config/types.ts";
 import type { Runtime } from "../shared/runtime.ts";
 import { coolingUntil } from "./cooling.ts";
+import { deploymentQuota } from "./quota.ts";
 
 export interface CapabilityListing {
   capabilities: {
@@ -13,7 +14,7 @@ export interface CapabilityListing {
     description: string;
     strategy: AskStrategy;
     fallbacks: string[];
-    deployments: { id: string; model: string; format: "openai" | "anthropic"; cooling_until: string | null }[];
+    deployments: { id: string; model: string; format: "openai" | "anthropic"; cooling_until: string | null; quota?: string }[];
   }[];
   limits: {
     request_timeout_s: number;
@@ -31,9 +32,17 @@ export function listCapabilities(rt: Runtime): CapabilityListing {
   const now = rt.now();
   const capabilities = Object.values(ask.capabilities).map((c) => {
     const cooling = coolingUntil(rt, c.deployments, now);
+    const quota = deploymentQuota(rt, c.deployments, now);
     const deployments = c.deployments.map((d) => {
       const until = cooling.get(d);
-      return { id: d.id, model: d.model, format: d.endpoint.wire, cooling_until: until !== undefined ? new Date(until).toISOString() : null };
+      const line = quota.get(d);
+      return {
+        id: d.id,
+        model: d.model,
+        format: d.endpoint.wire,
+        cooling_until: until !== undefined ? new Date(until).toISOString() : null,
+        ...(line ? { quota: line } : {}),
+      };
     });
     return { name: c.name, description: c.description, strategy: c.strategy, fallbacks: c.fallbacks, deployments };
   });

@@ -3,14 +3,12 @@
  * attempt's stream reported is stored under the agent's identity key, and the router reads it back
  * by the current config's agent ids (docs/design.md, "Quota").
  */
-import type { AgentEvent } from "../../backends/contract.ts";
+import type { AgentEvent, QuotaEvent } from "../../backends/contract.ts";
 import type { AgentConfig } from "../../config/types.ts";
 import { quotaSummary, type QuotaWindow } from "../../routing/quota.ts";
 import type { QuotaObservation } from "../../store/quota.ts";
 import { agentIdentityKey } from "./cooling.ts";
 import type { Runtime } from "./runtime.ts";
-
-type QuotaEvent = Extract<AgentEvent, { kind: "quota" }>;
 
 /** The quota windows an attempt's events reported, as observations at `now` (relative resets resolved). */
 export function quotaObservations(events: readonly AgentEvent[], now: number): QuotaObservation[] {
@@ -31,7 +29,11 @@ export function quotaObservations(events: readonly AgentEvent[], now: number): Q
 
 export function recordQuota(rt: Runtime, agent: AgentConfig, observations: readonly QuotaObservation[]): void {
   if (observations.length === 0) return;
-  const key = agentIdentityKey(rt, agent);
+  recordQuotaUnder(rt, agentIdentityKey(rt, agent), observations);
+}
+
+/** Under any identity key: an agent's, or an ask deployment's (services/ask/quota.ts). */
+export function recordQuotaUnder(rt: Runtime, key: string, observations: readonly QuotaObservation[]): void {
   for (const obs of observations) rt.store.quota.record(key, obs);
 }
 

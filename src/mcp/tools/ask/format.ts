@@ -20,7 +20,9 @@ export function formatAsk(e: AskEnvelope): string {
 export function formatCapabilities(l: CapabilityListing): string {
   if (l.capabilities.length === 0) return "No capabilities are configured.";
   const lines = l.capabilities.map((c) => {
-    const deployments = c.deployments.map((d) => `${d.id}${d.cooling_until ? ` (cooling until ${d.cooling_until})` : ""}`).join(", ");
+    const deployments = c.deployments
+      .map((d) => `${d.id}${d.cooling_until ? ` (cooling until ${d.cooling_until})` : ""}${d.quota ? ` (quota ${d.quota})` : ""}`)
+      .join(", ");
     const fallbacks = c.fallbacks.length ? ` · falls back to ${c.fallbacks.join(", ")}` : "";
     return `- ${c.name}: ${c.description || "(no description)"}\n  deployments (${c.strategy}): ${deployments}${fallbacks}`;
   });

@@ -33,7 +33,7 @@ function dryRunOutcome(plan: AskDryRun): ToolOutcome {
   const lines = [`Dry run of ${plan.capability} (${plan.strategy}); nothing was sent. Deployments:`];
   for (const d of plan.deployments)
     lines.push(
-      `  ${d.fallback ? "fallback " : ""}${d.capability}: ${d.id} (${d.model})${d.cooling_until ? ` cooling until ${d.cooling_until}` : ""} · ${estimateLine(d.cost)}`,
+      `  ${d.fallback ? "fallback " : ""}${d.capability}: ${d.id} (${d.model})${d.cooling_until ? ` cooling until ${d.cooling_until}` : ""}${d.quota ? ` · quota ${d.quota}` : ""} · ${estimateLine(d.cost)}`,
     );
   return { ok: true, data: { capability_requested: plan.capability, content: null, usage: null, error: null, dry_run: plan }, text: lines.join("\n") };
 }

@@ -50,7 +50,15 @@ export const askOutput = type({
   "dry_run?": type({
     capability: "string",
     strategy: "string",
-    deployments: type({ capability: "string", id: "string", model: "string", fallback: "boolean", cooling_until: "string | null", cost: costEstimate }).array(),
+    deployments: type({
+      capability: "string",
+      id: "string",
+      model: "string",
+      fallback: "boolean",
+      cooling_until: "string | null",
+      "quota?": "string",
+      cost: costEstimate,
+    }).array(),
   }),
   /** Beside seed 002's fields: an ask still running at the sync budget continues as this job. */
   "job?": jobRef,
@@ -85,7 +93,7 @@ export const listCapabilitiesOutput = type({
     description: "string",
     strategy: "'ordered' | 'weighted' | 'least-busy' | 'latency' | 'usage'",
     fallbacks: "string[]",
-    deployments: type({ id: "string", model: "string", format: "'openai' | 'anthropic'", cooling_until: "string | null" }).array(),
+    deployments: type({ id: "string", model: "string", format: "'openai' | 'anthropic'", cooling_until: "string | null", "quota?": "string" }).array(),
   }).array(),
   "limits?": type({
     request_timeout_s: "number",
