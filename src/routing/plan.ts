@@ -36,8 +36,15 @@ export interface Candidate {
  */
 export type Consent = "home-entry" | "same-provider" | "allowCrossProviderFallback";
 
-/** Every entry considered, with why it was included (and under which consent rule) or skipped. */
-export type Decision = { agentId: string; tier: Tier; reason: string } & ({ decision: "include"; consent: Consent } | { decision: "skip" });
+/**
+ * Every entry considered, with why it was included (and under which consent rule) or skipped.
+ * `quota` marks what the entry's quota did to it: skipped as exhausted, or deferred behind the
+ * tier's other entries at its warning state; `text` is the reason's quota part.
+ */
+export type Decision = { agentId: string; tier: Tier; reason: string; quota?: { effect: "skipped" | "deferred"; text: string } } & (
+  | { decision: "include"; consent: Consent }
+  | { decision: "skip" }
+);
 
 export interface Plan {
   candidates: Candidate[];
@@ -196,7 +203,10 @@ function decide(entry: Entry, chosen: Candidate[], home: string | undefined, con
   if (chosen.some((c) => c.agent.id === agent.id)) return skip("already planned earlier in the chain");
   if (!agent.enabled) return skip("disabled in config");
   // Before the cooldown: a quota failure's cooldown ends at the same reset, and this says why.
-  if (entry.quota?.kind === "exhausted") return skip(`quota_exhausted: ${describeQuota(entry.quota, now)}`);
+  if (entry.quota?.kind === "exhausted") {
+    const text = `quota_exhausted: ${describeQuota(entry.quota, now)}`;
+    return { ...skip(text), quota: { effect: "skipped", text } };
+  }
   const cool = cooling.get(agent.id);
   if (cool && cool.until > now)
     return skip(`cooling down (unavailable) until ${new Date(cool.until).toISOString().slice(11, 19)} UTC (${Math.ceil((cool.until - now) / 1000)} s)`);
@@ -207,8 +217,10 @@ function decide(entry: Entry, chosen: Candidate[], home: string | undefined, con
     );
   }
   const consent: Consent = entry.isHome ? "home-entry" : crossing ? "allowCrossProviderFallback" : "same-provider";
-  const warned = entry.quota?.kind === "warning" ? `; quota_warning: ${describeQuota(entry.quota, now)}, so it goes after the tier's other entries` : "";
-  return { agentId: agent.id, tier, decision: "include", reason: reasonFor(via, crossing, consent) + warned, consent };
+  const base = { agentId: agent.id, tier, decision: "include" as const, consent };
+  if (entry.quota?.kind !== "warning") return { ...base, reason: reasonFor(via, crossing, consent) };
+  const text = `quota_warning: ${describeQuota(entry.quota, now)}`;
+  return { ...base, reason: `${reasonFor(via, crossing, consent)}; ${text}, so it goes after the tier's other entries`, quota: { effect: "deferred", text } };
 }
 
 function reasonFor(via: Candidate["via"], crossing: boolean, consent: Consent): string {

@@ -39,6 +39,36 @@ export function describeQuota(v: QuotaVerdict, now: number): string {
   return `${v.window}${used}${resets}`;
 }
 
+/** The one window that speaks for an agent: the routing verdict's, else the most used one still in force. */
+export interface QuotaHeadline {
+  state: "ok" | "warning" | "exhausted";
+  window: string;
+  usedPercent?: number;
+  /** Epoch ms. */
+  resetsAt?: number;
+}
+
+export function quotaHeadline(windows: readonly QuotaWindow[], warnPercent: number, now: number): QuotaHeadline | undefined {
+  const live = windows.filter((w) => w.resetsAt === undefined || w.resetsAt > now);
+  const verdict = quotaVerdict(live, warnPercent, now);
+  if (verdict?.kind === "exhausted") {
+    const used = live.find((w) => w.window === verdict.window)?.usedPercent;
+    return { state: "exhausted", window: verdict.window, resetsAt: verdict.until, ...(used !== undefined ? { usedPercent: used } : {}) };
+  }
+  if (verdict) {
+    const { usedPercent, resetsAt } = verdict;
+    return { state: "warning", window: verdict.window, ...(usedPercent !== undefined ? { usedPercent } : {}), ...(resetsAt !== undefined ? { resetsAt } : {}) };
+  }
+  const top = [...live].sort((a, b) => (b.usedPercent ?? 0) - (a.usedPercent ?? 0))[0];
+  if (!top) return undefined;
+  return {
+    state: "ok",
+    window: top.window,
+    ...(top.usedPercent !== undefined ? { usedPercent: top.usedPercent } : {}),
+    ...(top.resetsAt !== undefined ? { resetsAt: top.resetsAt } : {}),
+  };
+}
+
 /**
  * The line list_agents and `orchestrate check` show: the routing verdict when there is one
  * ("warning: five_hour 92 % used, resets …"), else the most used window still in force.
@@ -47,7 +77,7 @@ export function quotaSummary(windows: readonly QuotaWindow[], warnPercent: numbe
   const live = windows.filter((w) => w.resetsAt === undefined || w.resetsAt > now);
   const verdict = quotaVerdict(live, warnPercent, now);
   if (verdict) return `${verdict.kind === "exhausted" ? "" : "warning: "}${describeQuota(verdict, now)}`;
-  const top = [...live].sort((a, b) => (b.usedPercent ?? 0) - (a.usedPercent ?? 0))[0];
+  const top = quotaHeadline(live, warnPercent, now);
   if (!top) return undefined;
   const used = top.usedPercent !== undefined ? ` ${top.usedPercent} % used` : "";
   const resets = top.resetsAt !== undefined ? `, resets ${clock(top.resetsAt)} (${Math.ceil((top.resetsAt - now) / 1000)} s)` : "";

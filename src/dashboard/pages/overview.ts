@@ -1,6 +1,6 @@
 /** `/`: agents with readiness, versions and cooldowns; the tier map; the last day at a glance. */
 import type { CliReport } from "../../doctor/checks.ts";
-import { agentStatuses, type AgentStatus } from "../../services/dashboard/index.ts";
+import { agentStatuses, type AgentStatus, type QuotaHeadline } from "../../services/dashboard/index.ts";
 import { TIERS } from "../../config/types.ts";
 import type { DashboardContext } from "../context.ts";
 import { duration, homeRelative, percent, until, usd, when } from "../format.ts";
@@ -65,7 +65,7 @@ export function readiness(cli: CliReport | undefined, probing: boolean): Html {
 function agentsTable(ctx: DashboardContext, statuses: AgentStatus[], now: number): Html {
   if (statuses.length === 0) return empty("No agents configured. Run `orchestrate init` in a terminal.");
   const probing = ctx.doctor.current() === undefined;
-  const rows = statuses.map(({ agent, tiers, slots, cooldown }) => {
+  const rows = statuses.map(({ agent, tiers, slots, cooldown, quota }) => {
     const cli = cliFor(ctx, agent.backend);
     return [
       html`<code>${agent.id}</code>${agent.enabled ? "" : html` ${badge("disabled", "unknown")}`}${agent.advisory ? html` ${badge("advisory", "unknown")}` : ""}`,
@@ -76,10 +76,21 @@ function agentsTable(ctx: DashboardContext, statuses: AgentStatus[], now: number
       html`<span class="path">${cli?.path ? homeRelative(cli.path, ctx.rt.env.HOME) : ""}</span>`,
       readiness(cli, probing),
       cooldown ? html`${badge("cooling", "failed")} ${until(cooldown.until, now)}` : badge("available", "ok"),
+      quotaCell(quota, now),
       [...tiers, ...slots.map((s) => `cap:${s}`)].join(", ") || "—",
     ];
   });
-  return table(["agent", "backend", "model", "provider", "version", "path", "readiness", "cooldown", "tiers"], rows, "agents");
+  return table(["agent", "backend", "model", "provider", "version", "path", "readiness", "cooldown", "quota", "tiers"], rows, "agents");
+}
+
+const QUOTA_BADGE: Record<QuotaHeadline["state"], string> = { ok: "ok", warning: "warning", exhausted: "failed" };
+
+/** Its last reported quota: state, window, used %, resets in — what the router reads (a warned agent goes later, an exhausted one is skipped). */
+function quotaCell(quota: QuotaHeadline | undefined, now: number): Html {
+  if (!quota) return html`<span class="why">none reported</span>`;
+  const used = quota.usedPercent !== undefined ? ` ${quota.usedPercent} % used` : "";
+  const resets = quota.resetsAt !== undefined ? html` <span class="why">resets in ${duration(quota.resetsAt - now)}</span>` : "";
+  return html`${badge(quota.state, QUOTA_BADGE[quota.state])} ${quota.window}${used}${resets}`;
 }
 
 function tierMap(ctx: DashboardContext): Html {

@@ -15,6 +15,8 @@ import { chooseStorePath } from "../../store/ownership.ts";
 import { defaultStorePath } from "../../store/paths.ts";
 import type { Cooldown } from "../../store/cooldowns.ts";
 import { cooldownsByAgent } from "../shared/cooling.ts";
+import { quotaByAgent } from "../shared/quota.ts";
+import { quotaHeadline, type QuotaHeadline } from "../../routing/quota.ts";
 import type { Runtime } from "../shared/runtime.ts";
 
 export async function openReadonlyRuntime(env: Record<string, string | undefined>, configPath?: string): Promise<Result<Runtime>> {
@@ -47,18 +49,26 @@ export interface AgentStatus {
   tiers: Tier[];
   slots: string[];
   cooldown?: Cooldown;
+  /** The window that speaks for its reported quota, as the router reads it (docs/design.md, "Quota"). */
+  quota?: QuotaHeadline;
 }
 
+export type { QuotaHeadline };
+
 export function agentStatuses(rt: Runtime): AgentStatus[] {
-  // The router's own lookup, with the class (auth, capacity, …) for the page.
-  const cooling = cooldownsByAgent(rt, rt.now());
+  // The router's own lookups, with the class (auth, capacity, …) for the page.
+  const now = rt.now();
+  const cooling = cooldownsByAgent(rt, now);
+  const quota = quotaByAgent(rt);
   return Object.values(rt.config.agents).map((agent) => {
     const cooldown = cooling.get(agent.id);
+    const headline = quotaHeadline(quota.get(agent.id) ?? [], rt.config.defaults.quotaWarnPercent, now);
     return {
       agent,
       tiers: TIERS.filter((t) => rt.config.tiers[t]?.includes(agent.id)),
       slots: Object.entries(rt.config.capabilitySlots).flatMap(([slot, ids]) => (ids.includes(agent.id) ? [slot] : [])),
       ...(cooldown ? { cooldown } : {}),
+      ...(headline ? { quota: headline } : {}),
     };
   });
 }

@@ -5,7 +5,7 @@
  */
 import type { AgentEvent, RunRequest } from "../../backends/contract.ts";
 import type { AgentConfig, AgentLimits, Tier } from "../../config/types.ts";
-import { planRoute, type Candidate, type Plan } from "../../routing/plan.ts";
+import { planRoute, type Candidate, type Decision, type Plan } from "../../routing/plan.ts";
 import { attemptCapSec } from "../../routing/budget.ts";
 import { fallbackVerdict } from "../../routing/fallback.ts";
 import { checkCwd } from "../../safety/roots.ts";
@@ -74,11 +74,27 @@ export async function routeTask(rt: Runtime, req: RouteRequest, hooks: RouteHook
   }
   const ledger = storeLedger(`route ${runId}`);
   const outcome = await runPlan(rt, { ...req, cwd: gate.cwd }, { plan: planned.plan, estimators }, runId, ledger, hooks);
-  if (!outcome.ok) ledger.write(() => recordSkips(rt, runId, planned.plan, outcome.attempts.length));
+  ledger.write(() => recordSkips(rt, runId, planned.plan, outcome));
   // The run's end is written when the store takes writes again: its row is never left running.
   ledger.write(() => finishRecord(rt, runId, outcome));
   const storeNotice = ledger.notice();
-  return { ...outcome, runId, ...(storeNotice ? { storeNotice } : {}) };
+  const quota = quotaNotice(planned.plan, outcome.attempts);
+  return { ...outcome, runId, ...(quota ? { quotaNotice: quota } : {}), ...(storeNotice ? { storeNotice } : {}) };
+}
+
+/**
+ * What quota did to this route, in one sentence per entry: skipped before anything was sent, or
+ * moved after the tier's other entries (and whether it was needed after all).
+ */
+function quotaNotice(plan: Plan, attempts: readonly AttemptTrace[]): string | undefined {
+  const tried = new Set(attempts.map((a) => a.agent));
+  const lines = plan.decisions.flatMap((d) => {
+    if (!d.quota) return [];
+    const who = `${d.tier}:${d.agentId}`;
+    if (d.quota.effect === "skipped") return [`${who} was skipped before anything was sent (${d.quota.text})`];
+    return [`${who} went after the tier's other entries (${d.quota.text})${tried.has(d.agentId) ? "" : " and was not needed"}`];
+  });
+  return lines.length > 0 ? `${lines.join("; ")}.` : undefined;
 }
 
 /**
@@ -288,24 +304,29 @@ function recordAttempt(rt: Runtime, runId: string, trace: AttemptTrace, result: 
 }
 
 /**
- * When a route failed, every entry the plan skipped by a rule (disabled, cooling, would cross
- * providers without consent), stored after the attempts as `skipped` rows (no call, no usage), so
- * the shell, history and the dashboard can say why no fallback ran. Repeats of an agent already planned are no rule.
+ * Entries the plan passed over, stored after the attempts as `skipped` rows (no call, no usage),
+ * so the shell, history and the dashboard can say why: when a route failed, every entry skipped by
+ * a rule (disabled, cooling, out of quota, would cross providers without consent); whatever the
+ * outcome, every entry quota skipped or moved later that was not tried. Repeats of an agent
+ * already planned are no rule.
  */
-function recordSkips(rt: Runtime, runId: string, plan: Plan, tried: number): void {
-  const skips = plan.decisions.filter((d) => d.decision === "skip" && !d.reason.startsWith("already planned"));
+function recordSkips(rt: Runtime, runId: string, plan: Plan, outcome: RouteOutcome): void {
+  const tried = new Set(outcome.attempts.map((a) => a.agent));
+  const byRule = (d: Decision) => !outcome.ok && d.decision === "skip" && !d.reason.startsWith("already planned");
+  const skips = plan.decisions.filter((d) => !tried.has(d.agentId) && (byRule(d) || d.quota !== undefined));
   for (const [i, d] of skips.entries()) {
     const agent = rt.config.agents[d.agentId];
     if (!agent) continue;
+    const reason = d.quota?.effect === "deferred" ? `${d.quota.text}, so it went after the tier's other entries; not tried` : d.reason;
     rt.store.runs.addAttempt({
       runId,
-      n: tried + i + 1,
+      n: outcome.attempts.length + i + 1,
       agentId: d.agentId,
       backend: agent.backend,
       ...(agent.model ? { model: agent.model } : {}),
       provider: agent.provider,
       outcome: "skipped",
-      reason: `${d.tier}: ${d.reason}`,
+      reason: `${d.tier}: ${reason}`,
       exitCode: null,
       durationMs: 0,
       fellBack: false,

@@ -58,6 +58,8 @@ interface RouteFields {
   usage?: ShownUsage;
   /** The cost was estimated from a price (the CLI reports none): from where, and whether a maxCostUsd read it. */
   costNotice?: string;
+  /** Set when an entry's quota changed the order: skipped as exhausted, or moved later at its warning state (docs/design.md, "Quota"). */
+  quotaNotice?: string;
   sessionId?: string;
   advisory?: { hint: string };
 }

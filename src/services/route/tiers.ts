@@ -7,7 +7,7 @@ import { checkCwd } from "../../safety/roots.ts";
 import type { Result } from "../../result.ts";
 import type { Runtime } from "../shared/runtime.ts";
 import { coolingByAgent, signedInAgain } from "../shared/cooling.ts";
-import { quotaByAgent } from "../shared/quota.ts";
+import { quotaByAgent, quotaSummaries } from "../shared/quota.ts";
 import { agentEstimate, type CostEstimate } from "../shared/price.ts";
 
 export interface TierListing {
@@ -15,16 +15,31 @@ export interface TierListing {
   capabilities: string[];
   cooling: Tier[];
   installed: string[];
+  /** Per tier, the quota of each entry whose CLI reported a window still in force, in tier order (as list_agents words it). */
+  quota: Partial<Record<Tier, string[]>>;
 }
 
-/** Presence only: never model ids, candidate counts or the config path. */
+/**
+ * Presence only: never model ids, agent ids, candidate counts or the config path. The quota lines
+ * name no entry; only entries with a reported window have one.
+ */
 export function listTiers(rt: Runtime): TierListing {
   const now = rt.now();
   const cooling = coolingByAgent(rt, now);
   const tiers = Object.fromEntries(TIERS.map((t) => [t, rt.config.tiers[t] !== null])) as Record<Tier, boolean>;
   const coolingTiers = TIERS.filter((t) => (rt.config.tiers[t] ?? []).some((id) => (cooling.get(id)?.until ?? 0) > now));
   const installed = CLI_BACKENDS.filter((b) => resolveCommand(b, { env: rt.env, homeDirs: rt.adapters[b].installDirs }) !== undefined);
-  return { tiers, capabilities: Object.keys(rt.config.capabilitySlots).sort(), cooling: coolingTiers, installed };
+  return { tiers, capabilities: Object.keys(rt.config.capabilitySlots).sort(), cooling: coolingTiers, installed, quota: tierQuota(rt) };
+}
+
+function tierQuota(rt: Runtime): Partial<Record<Tier, string[]>> {
+  const lines = quotaSummaries(rt);
+  const out: Partial<Record<Tier, string[]>> = {};
+  for (const tier of TIERS) {
+    const shown = (rt.config.tiers[tier] ?? []).flatMap((id) => lines.get(id) ?? []);
+    if (shown.length > 0) out[tier] = shown;
+  }
+  return out;
 }
 
 export interface DryRunRequest {

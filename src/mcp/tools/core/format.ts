@@ -17,6 +17,7 @@ export function formatRoute(outcome: RouteOutput, trace?: string[]): string {
   }
   const traced = trace ?? outcome.attempts.map(traceLine);
   if (traced.length > 0) lines.push("Trace:", ...traced);
+  if (outcome.quotaNotice) lines.push(`Notice: ${outcome.quotaNotice}`);
   if (outcome.crossProviderNotice) lines.push(`Notice: ${outcome.crossProviderNotice}`);
   if (outcome.modelNotice) lines.push(`Notice: ${outcome.modelNotice}`);
   if (outcome.refusalNotice) lines.push(`Notice: ${outcome.refusalNotice}`);
@@ -51,7 +52,13 @@ export function formatTiers(l: TierListing): string {
     `Capabilities: ${l.capabilities.length ? l.capabilities.join(", ") : "none"}`,
     `Cooling: ${l.cooling.length ? l.cooling.join(", ") : "none"}`,
     `Installed CLIs: ${l.installed.length ? l.installed.join(", ") : "none found"}`,
+    `Quota: ${quotaText(l.quota)}`,
   ].join("\n");
+}
+
+function quotaText(quota: TierListing["quota"]): string {
+  const tiers = Object.entries(quota);
+  return tiers.length ? tiers.map(([t, lines]) => `${t} — ${(lines ?? []).join("; ")}`).join(" · ") : "none reported";
 }
 
 export function formatDryRun(d: DryRun): string {

@@ -67,6 +67,7 @@ export const routeOutput = type({
   "crossProviderNotice?": "string",
   "usage?": usage,
   "costNotice?": "string",
+  "quotaNotice?": "string",
   "sessionId?": "string",
   "advisory?": { hint: "string" },
   "job?": jobRef,
@@ -81,6 +82,8 @@ export const listTiersOutput = type({
   capabilities: "string[]",
   cooling: "string[]",
   installed: "string[]",
+  /** Per tier, each entry's reported quota still in force ("warning: 5h 95 % used, resets …"); no entry is named. */
+  "quota?": { "light?": "string[]", "standard?": "string[]", "heavy?": "string[]" },
   "error?": errorInfo,
 });
 
