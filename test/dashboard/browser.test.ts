@@ -149,6 +149,9 @@ describe.skipIf(!haveChromium)("dashboard in headless Chromium", () => {
     expect(agents).toContain("~/.local/bin/codex");
     expect(agents).not.toContain(world.box.home);
     expect(agents).toMatch(/codex-main\s+codex\s+gpt-5\.5\s+openai\s+\d+\.\d+/);
+    // Its quota as codex's rollout reported it: the window, how much is used, when it resets.
+    expect(agents).toMatch(/codex-main[^\n]*\bok\s+5h 60 % used\s+resets in \d+ min \d+ s/);
+    expect(agents).toMatch(/claude-opus[^\n]*none reported/);
     await page.screenshot({ path: join(shots, "overview.png"), fullPage: true });
   });
 

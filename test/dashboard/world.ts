@@ -79,7 +79,8 @@ export async function filledWorld(): Promise<Filled> {
   box.writeConfig(WORLD_CONFIG);
   const calls: [string[], Record<string, string>][] = [
     [["run", "--tier", "light", "--cwd", box.repo, "Add a CONTRIBUTING.md stub"], {}],
-    [["run", "--tier", "heavy", "--cwd", box.repo, "Refactor the parser for speed"], {}],
+    // codex-main's rollout reports 60 % of its 5-hour window: shown on the overview, below the warning line.
+    [["run", "--tier", "heavy", "--cwd", box.repo, "Refactor the parser for speed"], { FAKE_CODEX_QUOTA_USED: "60" }],
     [["run", "--tier", "standard", "--cwd", box.repo, "Fix the flaky test"], { FAKE_CODEX_SCENARIO: "crash" }],
     [["consult", "--capability", "review", "Is a trie or a hash map better for prefix lookups?"], {}],
     [["consult", "--capability", "review", "Second look at the cache eviction?"], { FAKE_CODEX_SCENARIO: "wrong-model" }],
