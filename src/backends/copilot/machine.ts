@@ -1,16 +1,26 @@
 /** What copilot keeps around a run, as data: its usage file, MCP config, history and registration. */
 import { join } from "node:path";
 import type { BackendMachine, Env } from "../contract.ts";
+import { copilotUsageFilePath } from "./invocation.ts";
+import { copilotUsageFromUsageFile } from "./parse.ts";
 
 /** $COPILOT_HOME, else ~/.copilot. */
 export function copilotHome(env: Env, home: string): string {
   return env.COPILOT_HOME ?? join(home, ".copilot");
 }
 
+/** Session directory of a run: `$COPILOT_HOME/session-state/<id>/` (COPILOT_HOME defaults to ~/.copilot). */
+export function copilotSessionDir(env: { COPILOT_HOME?: string; HOME?: string }, sessionId: string): string {
+  const home = env.COPILOT_HOME ?? `${env.HOME ?? ""}/.copilot`;
+  return `${home}/session-state/${sessionId}`;
+}
+
 export const copilotMachine = {
   // Tokens only in the usage file written at the end (answer mode); nothing streamed.
   traits: { usage: { tokens: "none", cost: "none", turns: "none" }, identity: "side-channel", resumedUsage: "per-turn", containment: "permission-mode" },
   writes: { isolatedWrite: false, patch: true, why: "copilot's route mode runs with --allow-all-tools: nothing confines its writes to the cwd" },
+  // Answer mode asks copilot for a usage file: the only place its tokens and model are written.
+  sideChannel: { kind: "file", path: (ctx) => copilotUsageFilePath(ctx.request), read: copilotUsageFromUsageFile },
   // copilot loads every server of its mcp-config.json into a run; --disable-mcp-server takes names.
   mcpConfigFiles: ({ env, home }) => [{ path: join(copilotHome(env, home), "mcp-config.json"), format: "json", key: "mcpServers" }],
   installDirs: [],
