@@ -129,9 +129,10 @@ export interface ProbeOutput {
 export type Env = Record<string, string | undefined>;
 
 /**
- * Where an agent's provider comes from (SPEC §2). The provider decides whether a fallback crosses
- * providers, so it is derived and never trusted from the file; a declared provider that disagrees
- * is a config error, except under `declared`, where the declaration is the only source.
+ * Where an agent's provider comes from (docs/design.md, "Delegation"). The provider decides
+ * whether a fallback crosses providers, so it is derived and never trusted from the file; a
+ * declared provider that disagrees is a config error, except under `declared`, where the
+ * declaration is the only source.
  */
 export type ProviderRule =
   /** codex→openai, claude→anthropic, … */
