@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync }
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { copilotAdapter } from "../../src/backends/copilot/index.ts";
-import { copilotUsageFromUsageFile } from "../../src/backends/copilot/parse.ts";
+import { copilotUsageFromUsageFile } from "../../src/backends/copilot/machine.ts";
 import type { ExitOutcome, FailureClass, RunRequest } from "../../src/backends/contract.ts";
 import { foldEvents } from "../../src/backends/fold.ts";
 import { eventKinds, isJson, transcriptKinds } from "../helpers/fake-harness.ts";

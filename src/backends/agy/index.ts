@@ -2,7 +2,7 @@
  * Google Antigravity CLI (`agy`), headless print mode with `--output-format stream-json`.
  * Built from Google's documentation and third-party captures of agy 1.1.10–1.2.17; agy is a
  * closed Go binary no installer here reaches, so nothing in this folder was checked against a
- * real run. `agy --version` is read first (./probes.ts, ./version.ts): builds
+ * real run. `agy --version` is read first (./probes.ts, ./variant.ts): builds
  * before 1.1.10 are refused, never driven.
  *
  * One run: the prompt on stdin with no -p (docs/backends/agy.md: no argv limit, not in `ps`),

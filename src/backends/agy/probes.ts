@@ -4,7 +4,7 @@
  * installed version and refuses a build too old to drive.
  */
 import type { ProbeOutput, ProbeSpec, Readiness, VariantProbe, VariantTraits } from "../contract.ts";
-import { AGY_MIN_VERSION, AGY_UNKNOWN_VERSION, agyRefusal, agyVersionOf } from "./version.ts";
+import { AGY_MIN_VERSION, AGY_UNKNOWN_VERSION, agyRefusal, agyVersionOf } from "./variant.ts";
 
 /** `agy models` is the cheap, quota-free sign-in check: exit 1 "Please sign in…" when out. */
 export function agyReadiness(out: ProbeOutput): Readiness {

@@ -1,8 +1,9 @@
 /** What copilot keeps around a run, as data: its usage file, MCP config, history and registration. */
 import { join } from "node:path";
-import type { BackendMachine, Env } from "../contract.ts";
+import type { BackendMachine, Env, Usage } from "../contract.ts";
+import { asObject, parseObject, type Json } from "../events.ts";
 import { copilotUsageFilePath } from "./invocation.ts";
-import { copilotUsageFromUsageFile } from "./parse.ts";
+import { num } from "./parse.ts";
 
 /** $COPILOT_HOME, else ~/.copilot. */
 export function copilotHome(env: Env, home: string): string {
@@ -13,6 +14,26 @@ export function copilotHome(env: Env, home: string): string {
 export function copilotSessionDir(env: { COPILOT_HOME?: string; HOME?: string }, sessionId: string): string {
   const home = env.COPILOT_HOME ?? `${env.HOME ?? ""}/.copilot`;
   return `${home}/session-state/${sessionId}`;
+}
+
+/** Tokens and model from a `--usage-output-file` JSON (modelMetrics keyed by model). Pure. */
+export function copilotUsageFromUsageFile(text: string): { usage: Usage; models: string[] } | undefined {
+  const doc = parseObject(text);
+  const metrics = doc && asObject(doc.modelMetrics);
+  if (!metrics) return undefined;
+  const usage: Usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
+  for (const entry of Object.values(metrics)) addModelUsage(usage, asObject(entry));
+  const models = Object.keys(metrics);
+  const current = typeof doc.currentModel === "string" ? [doc.currentModel] : [];
+  return { usage, models: [...new Set([...current, ...models])] };
+}
+
+function addModelUsage(total: Usage, entry: Json | undefined): void {
+  const usage = entry && asObject(entry.usage);
+  if (!usage) return;
+  total.inputTokens = (total.inputTokens ?? 0) + num(usage.inputTokens);
+  total.outputTokens = (total.outputTokens ?? 0) + num(usage.outputTokens);
+  total.cachedInputTokens = (total.cachedInputTokens ?? 0) + num(usage.cacheReadTokens);
 }
 
 export const copilotMachine = {

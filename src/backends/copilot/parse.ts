@@ -2,9 +2,9 @@
  * copilot's `--output-format json` lines → the event union (docs/backends/copilot.md, "The
  * stream"): `{"type","data","id","timestamp",…}` lines ending with a
  * `{"type":"result","sessionId","exitCode","usage"}` record. Tokens are not on stdout: answer mode's
- * usage file (read here, located by invocation.ts) is the only place they are written.
+ * usage file (machine.ts) is the only place they are written.
  */
-import type { AgentEvent, Usage } from "../contract.ts";
+import type { AgentEvent } from "../contract.ts";
 import { asObject, parseObject, str, type Json, thinking } from "../events.ts";
 import { copilotErrorClass } from "./failure-text.ts";
 
@@ -26,26 +26,6 @@ const READ_ONLY_TOOLS = new Set([
   "web_fetch",
   "web_search",
 ]);
-
-/** Tokens and model from a `--usage-output-file` JSON (modelMetrics keyed by model). Pure. */
-export function copilotUsageFromUsageFile(text: string): { usage: Usage; models: string[] } | undefined {
-  const doc = parseObject(text);
-  const metrics = doc && asObject(doc.modelMetrics);
-  if (!metrics) return undefined;
-  const usage: Usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
-  for (const entry of Object.values(metrics)) addModelUsage(usage, asObject(entry));
-  const models = Object.keys(metrics);
-  const current = typeof doc.currentModel === "string" ? [doc.currentModel] : [];
-  return { usage, models: [...new Set([...current, ...models])] };
-}
-
-function addModelUsage(total: Usage, entry: Json | undefined): void {
-  const usage = entry && asObject(entry.usage);
-  if (!usage) return;
-  total.inputTokens = (total.inputTokens ?? 0) + num(usage.inputTokens);
-  total.outputTokens = (total.outputTokens ?? 0) + num(usage.outputTokens);
-  total.cachedInputTokens = (total.cachedInputTokens ?? 0) + num(usage.cacheReadTokens);
-}
 
 export function parseCopilotLine(line: string): AgentEvent[] {
   const obj = parseObject(line);
@@ -160,6 +140,6 @@ function resultRecord(obj: Json): AgentEvent[] {
   return events;
 }
 
-function num(value: unknown): number {
+export function num(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) ? value : 0;
 }
