@@ -407,9 +407,9 @@ export interface DrivenFacts {
 /**
  * The half of the contract each backend keeps in its own machine.ts: what surrounds a run (traits,
  * files the CLI writes and reads, registration, models, wizard hints), apart from how a run is
- * driven (index.ts, parse, classify). Declared once here; every machine.ts ends in
- * `satisfies BackendMachine`, so its keys keep their precise types and the adapter it is spread
- * into still checks what is required.
+ * driven (invocation.ts, parse.ts, classify.ts, probes.ts; docs/architecture.md, "Where a new thing
+ * goes"). Declared once here; every machine.ts ends in `satisfies BackendMachine`, so its keys keep
+ * their precise types and the adapter it is spread into still checks what is required.
  */
 export type BackendMachine = Partial<
   Pick<
