@@ -129,9 +129,10 @@ export interface ProbeOutput {
 export type Env = Record<string, string | undefined>;
 
 /**
- * Where an agent's provider comes from (SPEC §2). The provider decides whether a fallback crosses
- * providers, so it is derived and never trusted from the file; a declared provider that disagrees
- * is a config error, except under `declared`, where the declaration is the only source.
+ * Where an agent's provider comes from (docs/design.md, "Delegation"). The provider decides
+ * whether a fallback crosses providers, so it is derived and never trusted from the file; a
+ * declared provider that disagrees is a config error, except under `declared`, where the
+ * declaration is the only source.
  */
 export type ProviderRule =
   /** codex→openai, claude→anthropic, … */
@@ -422,9 +423,9 @@ export interface DrivenFacts {
 /**
  * The half of the contract each backend keeps in its own machine.ts: what surrounds a run (traits,
  * files the CLI writes and reads, registration, models, wizard hints), apart from how a run is
- * driven (index.ts, parse, classify). Declared once here; every machine.ts ends in
- * `satisfies BackendMachine`, so its keys keep their precise types and the adapter it is spread
- * into still checks what is required.
+ * driven (invocation.ts, parse.ts, classify.ts, probes.ts; docs/architecture.md, "Where a new thing
+ * goes"). Declared once here; every machine.ts ends in `satisfies BackendMachine`, so its keys keep
+ * their precise types and the adapter it is spread into still checks what is required.
  */
 export type BackendMachine = Partial<
   Pick<

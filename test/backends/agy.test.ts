@@ -5,8 +5,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { agyAdapter, agyPrintTimeout } from "../../src/backends/agy/index.ts";
-import { AGY_MIN_VERSION } from "../../src/backends/agy/version.ts";
+import { agyAdapter } from "../../src/backends/agy/index.ts";
+import { agyPrintTimeout } from "../../src/backends/agy/invocation.ts";
+import { AGY_MIN_VERSION } from "../../src/backends/agy/variant.ts";
 import { goDurationSec } from "../../src/backends/agy/failure-text.ts";
 import type { AgentEvent, ExitOutcome, RunRequest } from "../../src/backends/contract.ts";
 import { foldEvents } from "../../src/backends/fold.ts";

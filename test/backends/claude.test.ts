@@ -2,7 +2,9 @@ import { deriveProvider } from "../../src/config/providers.ts";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CLAUDE_ISOLATION_ARGS, claudeAdapter, claudeToolActs } from "../../src/backends/claude/index.ts";
+import { claudeAdapter } from "../../src/backends/claude/index.ts";
+import { CLAUDE_ISOLATION_ARGS } from "../../src/backends/claude/invocation.ts";
+import { claudeToolActs } from "../../src/backends/claude/parse.ts";
 import { foldEvents } from "../../src/backends/fold.ts";
 import type { AgentEvent, ExitOutcome, FailureClass, RunRequest } from "../../src/backends/contract.ts";
 

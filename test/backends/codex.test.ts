@@ -2,7 +2,8 @@ import { deriveProvider } from "../../src/config/providers.ts";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { codexAdapter, codexHomeFor, codexModelFromRollout, codexRolloutDirFor, isCodexRolloutFor } from "../../src/backends/codex/index.ts";
+import { codexAdapter } from "../../src/backends/codex/index.ts";
+import { codexHomeFor, codexModelFromRollout, codexRolloutDirFor, isCodexRolloutFor } from "../../src/backends/codex/machine.ts";
 import { foldEvents } from "../../src/backends/fold.ts";
 import type { AgentEvent, ExitOutcome, FailureClass, RunRequest } from "../../src/backends/contract.ts";
 

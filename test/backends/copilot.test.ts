@@ -2,7 +2,10 @@ import { deriveProvider } from "../../src/config/providers.ts";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { copilotAdapter, copilotSessionDir, copilotUsageFilePath, copilotUsageFromUsageFile, copilotVersionFrom } from "../../src/backends/copilot/index.ts";
+import { copilotAdapter } from "../../src/backends/copilot/index.ts";
+import { copilotUsageFilePath } from "../../src/backends/copilot/invocation.ts";
+import { copilotSessionDir, copilotUsageFromUsageFile } from "../../src/backends/copilot/machine.ts";
+import { copilotVersionFrom } from "../../src/backends/copilot/probes.ts";
 import type { AgentEvent, ExitOutcome, RunRequest } from "../../src/backends/contract.ts";
 import { foldEvents } from "../../src/backends/fold.ts";
 

@@ -2,7 +2,8 @@ import { deriveProvider } from "../../src/config/providers.ts";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { capAttempts, GEMINI_MAX_ATTEMPTS, GEMINI_NO_MCP, geminiAdapter } from "../../src/backends/gemini/index.ts";
+import { geminiAdapter } from "../../src/backends/gemini/index.ts";
+import { capAttempts, GEMINI_MAX_ATTEMPTS, GEMINI_NO_MCP } from "../../src/backends/gemini/invocation.ts";
 import type { AgentEvent, ExitOutcome, RunRequest } from "../../src/backends/contract.ts";
 
 const FIX = join(import.meta.dir, "..", "fixtures", "gemini");

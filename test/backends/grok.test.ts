@@ -2,14 +2,10 @@ import { deriveProvider } from "../../src/config/providers.ts";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  detectGrokVariant,
-  grokAdapter,
-  grokBuildSummaryPath,
-  grokModelFromSummary,
-  grokProbesFor,
-  grokSupportsResume,
-} from "../../src/backends/grok/index.ts";
+import { grokAdapter } from "../../src/backends/grok/index.ts";
+import { grokBuildSummaryPath, grokModelFromSummary } from "../../src/backends/grok/machine.ts";
+import { grokProbesFor } from "../../src/backends/grok/probes.ts";
+import { detectGrokVariant, grokSupportsResume } from "../../src/backends/grok/variant.ts";
 import type { AgentEvent, ExitOutcome, RunRequest } from "../../src/backends/contract.ts";
 import { foldEvents } from "../../src/backends/fold.ts";
 

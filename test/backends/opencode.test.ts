@@ -2,7 +2,9 @@ import { deriveProvider } from "../../src/config/providers.ts";
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { opencodeAdapter, opencodeAnswerConfig, opencodeExportArgv, opencodeModelFromExport } from "../../src/backends/opencode/index.ts";
+import { opencodeAdapter } from "../../src/backends/opencode/index.ts";
+import { opencodeAnswerConfig } from "../../src/backends/opencode/invocation.ts";
+import { opencodeExportArgv, opencodeModelFromExport } from "../../src/backends/opencode/machine.ts";
 import type { AgentEvent, ExitOutcome, RunRequest } from "../../src/backends/contract.ts";
 
 const FIX = join(import.meta.dir, "..", "fixtures", "opencode");

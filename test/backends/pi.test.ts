@@ -1,16 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  piAdapter,
-  piAuthCheckArgv,
-  piListedModels,
-  piReadiness,
-  PI_LINE_0,
-  PI_LINE_1,
-  PI_LINE_1_OLD_NODE,
-  PI_LINE_UNKNOWN,
-} from "../../src/backends/pi/index.ts";
+import { piAdapter } from "../../src/backends/pi/index.ts";
+import { piListedModels } from "../../src/backends/pi/machine.ts";
+import { piAuthCheckArgv, piReadiness } from "../../src/backends/pi/probes.ts";
+import { PI_LINE_0, PI_LINE_1, PI_LINE_1_OLD_NODE, PI_LINE_UNKNOWN } from "../../src/backends/pi/variant.ts";
 import { foldEvents } from "../../src/backends/fold.ts";
 import type { ExitOutcome, FailureClass, RunRequest } from "../../src/backends/contract.ts";
 

@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { foldEvents } from "../../src/backends/fold.ts";
-import { opencodeAdapter, opencodeExportArgv, opencodeModelFromExport } from "../../src/backends/opencode/index.ts";
+import { opencodeAdapter } from "../../src/backends/opencode/index.ts";
+import { opencodeExportArgv, opencodeModelFromExport } from "../../src/backends/opencode/machine.ts";
 import type { RunRequest } from "../../src/backends/contract.ts";
 import { type Ran, alive, eventKinds, runCli, runInvocation, transcriptKinds, waitFor, waitForFile } from "../helpers/fake-harness.ts";
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { geminiAcp } from "../../src/backends/gemini/index.ts";
+import { geminiAcp } from "../../src/backends/gemini/acp.ts";
 import { spareSessionFile } from "../../src/runner/session-files.ts";
 
 let home = "";

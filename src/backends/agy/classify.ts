@@ -6,7 +6,7 @@
  * decide, and the exit code only separates what they leave open.
  */
 import type { AgentEvent, ExitOutcome, FailureClass } from "../contract.ts";
-import { AGY_MIN_VERSION } from "./version.ts";
+import { AGY_MIN_VERSION } from "./variant.ts";
 import { agyErrorClass, agyErrorOf, agyTextFailure, CONVERSATION_MISSING, FLAG_ERROR, PRINT_TIMEOUT, SOFT_DENY, UNKNOWN_MODEL } from "./failure-text.ts";
 
 type Final = Extract<AgentEvent, { kind: "final" }>;

@@ -12,7 +12,7 @@
  */
 import type { AgentEvent, FailureClass, Usage } from "../contract.ts";
 import { asObject, parseObject, str, type Json } from "../events.ts";
-import { agyTextFailure } from "./failure-text.ts";
+import { agyTextFailure, quotaResetSec } from "./failure-text.ts";
 
 export function parseAgyLine(line: string): AgentEvent[] {
   const obj = parseObject(line);
@@ -175,4 +175,18 @@ function usageOf(usage: Json | undefined): Usage | undefined {
   if (typeof usage.output_tokens === "number") out.outputTokens = usage.output_tokens;
   if (typeof usage.cache_read_tokens === "number") out.cachedInputTokens = usage.cache_read_tokens;
   return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * agy retries 502/503/504 and per-minute 429s in-process and says nothing while it does: there
+ * is no mid-run signal to read. What stderr does say, at the end, is when an
+ * exhausted quota resets — the provider's retry-after, hours away — so the cooldown lasts that long.
+ */
+export function parseAgyStderr(line: string): AgentEvent[] {
+  const resetSec = quotaResetSec(line);
+  if (resetSec === undefined) return [];
+  return [
+    { kind: "retry", message: line.trim().slice(0, 200), failure: "capacity", retryAfterSec: resetSec },
+    { kind: "quota", window: "individual", state: "exhausted", resetsInSec: resetSec, source: "agy failure text" },
+  ];
 }

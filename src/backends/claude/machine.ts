@@ -18,7 +18,7 @@ export const claudeMachine = {
     isolatedWrite: true,
     patch: true,
     why: "claude -p in acceptEdits auto-approves edits inside the cwd only; anything else (Bash, paths outside) needs an approval headless mode cannot give, so it is denied",
-    // research/retries-and-trust.md §2: acceptEdits ran `touch` and `echo >>` but answered `python3 -c …` with
+    // docs/backends/claude.md, "Refusals": acceptEdits ran `touch` and `echo >>` but answered `python3 -c …` with
     // "This command requires approval" (is_error, permission_denials); allowing Bash would let commands write outside the worktree.
     commandsDenied:
       "claude -p in acceptEdits, its contained mode, runs only file-system commands such as touch or mkdir unasked; a test runner (npm test, pytest, python3) needs an approval headless mode cannot give, so no test command would run",
@@ -31,7 +31,7 @@ export const claudeMachine = {
   wizard: {
     modelHint: "a model id your CLI accepts",
     // claude prints no model list; these aliases it resolves itself to its current models
-    // (research/cli-codex-claude.md: sonnet, opus, haiku were sent as claude-*-5-5).
+    // (docs/backends/claude.md: sonnet, opus, haiku were sent as claude-*-5-5).
     suggested: ["opus", "sonnet", "haiku"],
     questions: [
       {

@@ -17,18 +17,19 @@ export const geminiMachine = {
     resumedUsage: "per-turn",
     containment: "permission-mode",
     // gemini waits 5 s ±30 % before its own second attempt; starting it again takes ~2.5 s, so
-    // its retries are capped at one (index.ts) and the runner re-runs it once instead.
+    // its retries are capped at one (invocation.ts) and the runner re-runs it once instead.
     capacityRerun: { delayMs: GEMINI_RERUN_DELAY_MS },
   },
   writes: {
     isolatedWrite: true,
     patch: true,
     why: "gemini in auto_edit approves its edit tools, which refuse paths outside the workspace; shell commands need an approval headless mode cannot give",
-    // research/retries-and-trust.md §4.2: auto_edit's request offers no run_shell_command; its tool_result carries an id and a status, never an exit code.
+    // docs/backends/gemini.md, "How a run is started": auto_edit's request offers no run_shell_command; its tool_result carries an id and a status, never an exit code.
     commandsDenied: "gemini in auto_edit, its contained mode, is offered no run_shell_command (only yolo has it, with no sandbox), so no test command can run",
   },
-  // gemini calls flash-lite for its own chores (routing, "summarize the user's intent", research
-  // §B.2) beside the model that answers; where the stream gives no roles, it is told apart by name.
+  // gemini calls flash-lite for its own chores (routing, "summarize the user's intent";
+  // docs/backends/gemini.md) beside the model that answers; where the stream gives no roles, it is
+  // told apart by name.
   helperModel: /flash-lite/i,
   installDirs: [],
   history: "~/.gemini/tmp/<project>/chats",

@@ -1,6 +1,7 @@
 /** What opencode keeps around a run, as data: its export (the served model), MCP config, history, registration, models. */
 import { join } from "node:path";
 import type { BackendMachine, Env } from "../contract.ts";
+import { asObject as asRecord, parseObject } from "../events.ts";
 
 function configDir(env: Env, home: string): string {
   return join(env.XDG_CONFIG_HOME || join(home, ".config"), "opencode");
@@ -15,6 +16,33 @@ export function opencodeListedModels(stdout: string): string[] {
     .split("\n")
     .map((l) => l.trim())
     .filter((l) => l.includes("/") && !l.includes(" "));
+}
+
+/** argv that prints a session as JSON on stdout (`Exporting session: …` goes to stderr). */
+export function opencodeExportArgv(sessionId: string): string[] {
+  return ["export", sessionId];
+}
+
+/**
+ * The model that actually answered, as `provider/model`, from `opencode export` output: the last
+ * assistant message's providerID/modelID, else the session's `info.model`.
+ */
+export function opencodeModelFromExport(jsonText: string): string | undefined {
+  const doc = parseObject(jsonText.slice(Math.max(0, jsonText.indexOf("{"))));
+  if (!doc) return undefined;
+  const messages = Array.isArray(doc.messages) ? doc.messages : [];
+  for (const message of [...messages].reverse()) {
+    const info = asRecord(asRecord(message)?.info);
+    if (info?.role !== "assistant") continue;
+    const id = joinModel(info.providerID, info.modelID);
+    if (id) return id;
+  }
+  const model = asRecord(asRecord(doc.info)?.model);
+  return joinModel(model?.providerID, model?.id);
+}
+
+function joinModel(provider: unknown, model: unknown): string | undefined {
+  return typeof provider === "string" && typeof model === "string" && provider && model ? `${provider}/${model}` : undefined;
 }
 
 export const opencodeMachine = {
@@ -49,6 +77,17 @@ export const opencodeMachine = {
           holds: "definitions",
         }))
       : [],
+  // The stream never names the model; `opencode export` does, from the run's own cwd.
+  sideChannel: {
+    kind: "command",
+    argv: opencodeExportArgv,
+    read: (stdout) => {
+      const model = opencodeModelFromExport(stdout);
+      return model ? { models: [model], requested: true } : undefined;
+    },
+    // export pretty-prints the whole session; a resumed consultation can be long.
+    maxLines: 200_000,
+  },
   installDirs: [".opencode/bin"],
   history: "~/.local/share/opencode/opencode.db",
   client: { names: /^opencode/i },

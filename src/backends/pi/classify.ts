@@ -1,6 +1,7 @@
 /**
  * How a pi run ended. In `--mode json` the exit code says nothing about the model call (exit 0
- * after a 401, a 429 retried to exhaustion, a 404 model — research/cli-pi.md §0, §7), so the
+ * after a 401, a 429 retried to exhaustion, a 404 model — docs/backends/pi.md, "Failures and
+ * retries"), so the
  * verdict is the last `agent_end`'s last assistant message (the `final` event); exit 1 comes only
  * from startup or the prompt call throwing (no credentials, unknown provider, unknown flag).
  */

@@ -1,5 +1,6 @@
 /**
- * pi's failure wordings (research/cli-pi.md §7), as `errorMessage` of a failed assistant message
+ * pi's failure wordings (docs/backends/pi.md, "Failures and retries"), as `errorMessage` of a
+ * failed assistant message
  * or as stderr before exit 1. 0.73 writes `<status> <message>` (`429 Rate limit reached for
  * requests. …`, `529 {"type":"error","error":{"type":"overloaded_error",…}}`), 1.x writes
  * `<status>: <json body>` (`401: {"message":"Incorrect API key provided: dummy.",…,"code":
@@ -11,7 +12,7 @@ import { failureFromText } from "../events.ts";
 
 const AUTH =
   /^\s*40[13]\b|No API key found|Incorrect API key|invalid_api_key|authentication_error|permission_error|unauthori[sz]ed|credentials_not_configured|OAuth token (?:has )?expired/im;
-/** The statuses and words pi's own retry rule treats as transient server-side trouble (§7). */
+/** The statuses and words pi's own retry rule treats as transient server-side trouble (docs/backends/pi.md). */
 const CAPACITY =
   /^\s*(?:429|500|502|503|504|529)\b|rate.?limit|too many requests|overloaded|server_overloaded|service.?unavailable|resource.?exhausted|insufficient_quota|quota exceeded/im;
 const TRANSPORT =

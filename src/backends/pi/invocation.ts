@@ -1,6 +1,7 @@
 /**
- * argv + stdin for one pi run, per release line (research/cli-pi.md §3–§9). Always the JSON event
- * mode (`--mode json`): one shot, streamed events, the session id on line 1, an exit of its own.
+ * argv + stdin for one pi run, per release line (docs/backends/pi.md, "How a run is started" and
+ * "Keeping the person's configuration out"). Always the JSON event mode (`--mode json`): one
+ * shot, streamed events, the session id on line 1, an exit of its own.
  *
  * The prompt goes on stdin, which is then closed, and never in argv: pi reads a non-terminal stdin
  * to EOF and uses it as the message when no positional one is given (checked on 0.73.1 in
@@ -22,14 +23,14 @@
  *    project extensions (also those from installed packages), skills, prompt templates, themes,
  *    AGENTS.md / CLAUDE.md;
  *  - `--system-prompt "" --append-system-prompt ""`: SYSTEM.md and APPEND_SYSTEM.md of the agent
- *    dir and of the project's `.pi/`, which survive the `--no-*` flags (research §9). An explicit
+ *    dir and of the project's `.pi/`, which survive the `--no-*` flags. An explicit
  *    empty value replaces the file lookup and resolves to nothing, so pi's stock prompt is used
  *    (checked on 0.73.1 against a loopback server: none of the four files reached the request;
  *    1.x has both flags, but this was not run on 1.x here);
  *  - 1.x only: `--no-approve` (project `.pi/` settings, extensions and prompts stay untrusted) and
  *    `--no-mcp` (no MCP servers from `mcp.json`).
  * What remains is the person's `settings.json` and, on 0.73, a project `.pi/settings.json` (0.73
- * has no trust gate for it; research §9).
+ * has no trust gate for it).
  */
 import type { Invocation, RunRequest } from "../contract.ts";
 import { isLine1 } from "./variant.ts";
@@ -62,7 +63,7 @@ export function piInvocation(req: RunRequest): Invocation {
 
 /**
  * The declared provider always goes with the model: a bare `--model` matching several providers
- * silently picks one (research §2.1), and with none pi picks its own default, possibly another
+ * silently picks one (docs/backends/pi.md), and with none pi picks its own default, possibly another
  * vendor's — the provider must be the agent's, never pi's guess.
  */
 function modelArgs(req: RunRequest): string[] {

@@ -21,7 +21,7 @@ export function piListedModels(stdout: string): string[] {
 export const piMachine = {
   // Usage per model call in every assistant message_end, as the run goes; the served model only
   // when the server names another one (`responseModel`); pi has no sandbox and no permission
-  // prompts (bash, edit and write run at once headless; research §6).
+  // prompts (bash, edit and write run at once headless; docs/backends/pi.md).
   traits: { usage: { tokens: "streamed", cost: "streamed", turns: "streamed" }, identity: "stream", resumedUsage: "per-turn", containment: "none" },
   writes: { isolatedWrite: false, patch: true, why: "pi has no sandbox and no permission prompt: its bash and write tools reach the whole machine" },
   // npm installs only: the usual npm prefixes are searched for every backend.

@@ -1,6 +1,6 @@
 /**
- * pi's `--mode json` stream → the event union. Written against pi 0.73.1 and 1.6.0 (research/
- * cli-pi.md §5–§8; captures in fakes/scenarios/pi/captures/). The two lines share the record types
+ * pi's `--mode json` stream → the event union. Written against pi 0.73.1 and 1.6.0 (docs/backends/
+ * pi.md, "The stream"; captures in fakes/scenarios/pi/captures/). The two lines share the record types
  * read here; 1.x adds a `role:"system"` message pair, delta-only `message_update`s, `willRetry` on
  * `agent_end` and a closing `agent_settled`, none of which carry anything this parser needs.
  *
@@ -9,7 +9,7 @@
  *    `stopReason` (`stop|length|toolUse|error|aborted`) with `errorMessage`, the configured
  *    `model` (an echo only) and `responseModel`, present only when the server named another model.
  *  - `tool_execution_start` / `_end`: tool calls, which run without any approval.
- *  - `auto_retry_start`: pi retrying a transient error by itself (2 s, 4 s, 8 s; §7).
+ *  - `auto_retry_start`: pi retrying a transient error by itself (2 s, 4 s, 8 s).
  *  - `agent_end`: the end of one attempt. On 0.73 it repeats once per retry (an `auto_retry_start`
  *    follows); on 1.x `willRetry:true` says so. The last one is the run's verdict.
  * `message_update` lines repeat what `message_end` says (0.73: the whole partial message, twice)
@@ -141,7 +141,8 @@ function toolEvent(obj: Json, phase: "start" | "end"): AgentEvent {
 }
 
 /**
- * pi's own retry of a failed model call (2 s, 4 s, 8 s; research/cli-pi.md §7): what failed is in
+ * pi's own retry of a failed model call (2 s, 4 s, 8 s; docs/backends/pi.md, "Failures and
+ * retries"): what failed is in
  * `errorMessage` (`429 Rate limit …`, `529 {…overloaded_error…}`). `delayMs` is pi's own backoff,
  * not the provider's wait, so it is not reported as a retry-after.
  */

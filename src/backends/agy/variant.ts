@@ -5,8 +5,6 @@
  * (docs/backends/agy.md), and a build from before 1.1.1 writes nothing to a pipe in print mode (#76), which
  * must be refused up front and never read as an empty answer.
  */
-import type { ProbeOutput, VariantProbe, VariantTraits } from "../contract.ts";
-
 /**
  * The oldest build orchestrate drives. 1.1.1 stopped print mode exiting 0 with nothing on a pipe
  * and stopped the stdin hang; 1.1.8 added `--output-format stream-json`; 1.1.10 is the first build
@@ -54,12 +52,3 @@ function whyTooOld(version: string): string {
   if (compareAgyVersions(version, "1.1.8") < 0) return "it has no --output-format stream-json, only plain text";
   return "it lacks flags orchestrate passes (--disable-slash-commands is first seen in 1.1.10)";
 }
-
-export const agyVariant: VariantProbe = {
-  argv: ["--version"],
-  read: (out: ProbeOutput) => agyVersionOf(`${out.stdout}\n${out.stderr}`) ?? AGY_UNKNOWN_VERSION,
-  traits: (variant: string): VariantTraits => {
-    const refuse = agyRefusal(variant);
-    return refuse ? { refuse, supportsResume: false } : {};
-  },
-};
