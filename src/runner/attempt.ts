@@ -3,7 +3,7 @@
  * the tree) → stream (run it through its transport, parse, fold, guards) → classify (pure). Knows
  * nothing about fallback; the route service decides.
  */
-import type { Adapter, AgentEvent, Env, ExitOutcome, FailureClass, RunRequest } from "../backends/contract.ts";
+import type { Adapter, AgentEvent, Env, ExitOutcome, FailureClass, RunRequest, SideReport } from "../backends/contract.ts";
 import { drivenFacts } from "../backends/driven.ts";
 import { foldEvents, type FoldedRun } from "../backends/fold.ts";
 import type { AgentConfig } from "../config/types.ts";
@@ -13,6 +13,7 @@ import { attemptGuards, withEstimatedCost, type CostOf } from "./guards.ts";
 import { prepareAttempt, type PrepareOutcome } from "./prepare.ts";
 import { quotaFromFile } from "./quota-file.ts";
 import { pause, rerunDelayMs, rerunReason } from "./rerun.ts";
+import { sideChannelReport } from "./side-channel.ts";
 import { streamAttempt } from "./stream.ts";
 import { treeState } from "./tree.ts";
 import { acpTransport } from "./transports/acp.ts";
@@ -42,6 +43,13 @@ export interface AttemptSpec {
   webTurnLimit?: number;
   /** The model's price, for a CLI that reports tokens but no cost: the run's cost is then estimated from it. */
   costOf?: CostOf;
+  /**
+   * When to read the backend's side channel (which model served, usage it reports only there):
+   * after a served run (default: a failed run's model decides nothing), or after any run that
+   * spawned (an answer turn keeps copilot's tokens of a failed turn too), or never (a caller that
+   * reports no model).
+   */
+  sideChannel?: "served" | "spawned" | "never";
 }
 
 export interface AttemptResult {
@@ -59,6 +67,8 @@ export interface AttemptResult {
   stderrTail: string;
   /** The request as it ran, completed by the runner (budget) and the transport (installed build, MCP isolation): for side channels. */
   request: RunRequest;
+  /** What the backend's side channel said (runner/side-channel.ts); empty when it was not read. */
+  side: SideReport;
   /** The backend's words for what a failure's class alone does not say; services add it to their message or hint. */
   explanation?: string;
   /** An unavailable failure's own words from the CLI (redacted), for person-facing surfaces only (see Classified). */
@@ -108,7 +118,6 @@ async function runOnce(spec: AttemptSpec): Promise<AttemptResult> {
     ...(spec.onActivity ? { onActivity: spec.onActivity } : {}),
     ...(spec.onEvent ? { onEvent: spec.onEvent } : {}),
   });
-  const after = before ? await treeState(request.cwd, ignorePaths, before.repo) : undefined;
   const { end, trip } = streamed;
   const events = [...streamed.events, ...writtenQuota(spec, started, end.endReason !== "spawn_failed")];
   const estimated = withEstimatedCost(streamed.run.usage, spec.costOf);
@@ -124,6 +133,15 @@ async function runOnce(spec: AttemptSpec): Promise<AttemptResult> {
     classify: (outcome) => adapter.classify(outcome),
     ...(adapter.explain ? { explain: (outcome: ExitOutcome) => adapter.explain?.(outcome) } : {}),
   });
+  // After the run, the tree's second fingerprint and the side channel (often a second spawn of
+  // the CLI) are independent reads: done together, the slower one is the whole wait.
+  const spawned = end.endReason !== "spawn_failed";
+  const when = spec.sideChannel ?? "served";
+  const readSide = spawned && when !== "never" && (when === "spawned" || !failure);
+  const [after, side] = await Promise.all([
+    before ? treeState(request.cwd, ignorePaths, before.repo) : undefined,
+    readSide ? sideOf(spec, request, run.sessionId ?? request.resumeSessionId) : NO_SIDE,
+  ]);
   const retryAfterSec = failure === "capacity" ? retryAfterOf(events) : undefined;
   return {
     ...(failure ? { failure } : {}),
@@ -135,13 +153,26 @@ async function runOnce(spec: AttemptSpec): Promise<AttemptResult> {
     events,
     exitCode: end.exitCode,
     durationMs: Date.now() - started,
-    spawned: end.endReason !== "spawn_failed",
+    spawned,
     commandPath: channel.target,
     ...(before !== undefined ? { treeBefore: before.value } : {}),
     ...(after !== undefined ? { treeAfter: after.value } : {}),
     stderrTail: end.stderrTail,
     request,
+    side,
   };
+}
+
+const NO_SIDE: SideReport = { models: [] };
+
+function sideOf(spec: AttemptSpec, request: RunRequest, sessionId: string | undefined): Promise<SideReport> {
+  return sideChannelReport({
+    adapter: spec.adapter,
+    command: spec.agent.command ?? spec.agent.backend,
+    env: { ...spec.env, ...spec.agent.env },
+    request,
+    sessionId,
+  });
 }
 
 /**
@@ -175,5 +206,6 @@ function refused(spec: AttemptSpec, why: Extract<PrepareOutcome, { ok: false }>,
     ...(why.target ? { commandPath: why.target } : {}),
     stderrTail: "",
     request: spec.request,
+    side: NO_SIDE,
   };
 }

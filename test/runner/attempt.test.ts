@@ -3,6 +3,9 @@
  * it is told to (or the abort it saw), so prepare → stream → classify is checked on its own.
  */
 import { describe, expect, test } from "bun:test";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Adapter, AgentEvent, RunRequest } from "../../src/backends/contract.ts";
 import { claudeAdapter } from "../../src/backends/claude/index.ts";
 import { runAttempt, type AttemptSpec } from "../../src/runner/attempt.ts";
@@ -314,5 +317,35 @@ describe("runAttempt through a transport", () => {
       channel: channel({ lines: [], end: { endReason: "spawn_failed", exitCode: null, startError: "ENOENT" } }),
     }));
     expect(await runAttempt(spec(t))).toMatchObject({ failure: "not_installed", spawned: false, reason: "could not start the CLI (ENOENT)" });
+  });
+});
+
+describe("the side channel is read inside the attempt", () => {
+  const dir = mkdtempSync(join(tmpdir(), "orch-side-"));
+  const file = join(dir, "served-model");
+  writeFileSync(file, "model-from-the-side\n");
+  const reads: string[] = [];
+  const withSide: Adapter = {
+    ...adapter,
+    sideChannel: { kind: "file", path: () => (reads.push("read"), file), read: (text) => ({ models: [text.trim()] }) },
+  };
+  const served = () => transport((r) => ({ ok: true, request: r, channel: channel({ lines: [line({ kind: "text", text: "the answer" })] }) }));
+  const failing = () => transport((r) => ({ ok: true, request: r, channel: channel({ lines: [], end: { exitCode: 1 } }) }));
+
+  test("after a served run, for every caller: route, consult, review and smoke get the same report", async () => {
+    reads.length = 0;
+    const result = await runAttempt(spec(served(), { adapter: withSide }));
+    expect(result.failure).toBeUndefined();
+    expect(result.side.models).toEqual(["model-from-the-side"]);
+    expect(reads).toHaveLength(1);
+  });
+
+  test("a failed run's is not read unless the caller asks for it (an answer turn's usage), and never when told not to", async () => {
+    reads.length = 0;
+    expect((await runAttempt(spec(failing(), { adapter: withSide }))).side.models).toEqual([]);
+    expect(reads).toHaveLength(0);
+    expect((await runAttempt(spec(failing(), { adapter: withSide, sideChannel: "spawned" }))).side.models).toEqual(["model-from-the-side"]);
+    expect((await runAttempt(spec(served(), { adapter: withSide, sideChannel: "never" }))).side.models).toEqual([]);
+    expect(reads).toHaveLength(1);
   });
 });

@@ -107,6 +107,7 @@ describe("rerunDelayMs: which failures may go again", () => {
     spawned: true,
     stderrTail: "",
     request,
+    side: { models: [] },
     treeBefore: "t",
     treeAfter: "t",
     ...more,

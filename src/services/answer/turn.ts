@@ -17,7 +17,7 @@ import type { ErrorCode } from "../../errors.ts";
 import { runAttempt, type AttemptResult } from "../../runner/attempt.ts";
 import { withExplanation } from "../shared/explain.ts";
 import type { AnswerContract } from "./envelope.ts";
-import { reportedModels, sideChannelReport } from "../../runner/side-channel.ts";
+import { reportedModels } from "../../runner/side-channel.ts";
 import type { AnswerTraits } from "./cli-variant.ts";
 import type { Runtime } from "../shared/runtime.ts";
 import { costIsEstimated, unenforceableLimits } from "../../config/resolve-agent.ts";
@@ -136,14 +136,9 @@ async function runAnswer<C>(rt: Runtime, spec: TurnSpec<C>, prompt: string, resu
       ...(spec.onActivity ? { onActivity: spec.onActivity } : {}),
       ...(spec.web ? { webTurnLimit: spec.web.turnLimit } : {}),
       ...(costOf ? { costOf } : {}),
+      sideChannel: "spawned",
     });
-    const side = await sideChannelReport({
-      adapter,
-      command: spec.agent.command ?? spec.agent.backend,
-      env,
-      request: attempt.request,
-      sessionId: attempt.run.sessionId ?? resumeSessionId,
-    });
+    const side = attempt.side;
     // Priced again once the side channel has added its tokens (copilot reports them only there).
     const { costUsd: _runEstimate, ...tokens } = attempt.run.usage;
     const reported = attempt.run.costEstimated ? { ...tokens, ...side.usage } : { ...attempt.run.usage, ...side.usage };

@@ -18,7 +18,7 @@ import { failed, success, terminal, traceOf, type AttemptTrace, type RouteOutcom
 import { advisoryHint } from "./advisory.ts";
 import { armCooldown, coolingByAgent, healAuthCooldowns, probeSaysSignedOut } from "../shared/cooling.ts";
 import { exhaustedUntil, quotaByAgent, quotaObservations, recordQuota } from "../shared/quota.ts";
-import { reportedModels, sideChannelReport } from "../../runner/side-channel.ts";
+import { reportedModels } from "../../runner/side-channel.ts";
 import { compareModel, served } from "../../config/model-id.ts";
 import type { Runtime } from "../shared/runtime.ts";
 import { storeLedger, storeReason, type StoreLedger } from "../shared/store-writes.ts";
@@ -161,7 +161,7 @@ async function runPlan(
       ledger.write(() => recordAttempt(rt, runId, trace, earlier));
     }
     const trace = traceOf(attempts.length + 1, candidate, result);
-    if (!result.failure) Object.assign(trace, await servedIdentity(rt, candidate.agent, result));
+    if (!result.failure) Object.assign(trace, servedIdentity(rt, candidate.agent, result));
     attempts.push(trace);
     const signedOut = result.failure === "auth" && (await probeSaysSignedOut(rt, candidate.agent, result.spawned));
     const quota = quotaObservations(result.events, rt.now());
@@ -189,20 +189,13 @@ async function runPlan(
 }
 
 /**
- * Which model served, as in consult: what the stream showed plus the backend's side channel (codex
- * rollout, opencode export, …), checked against the configured model. Only for a served attempt:
- * a failed one's model decides nothing.
+ * Which model served, as in consult: what the stream showed plus what the attempt read from the
+ * backend's side channel (codex rollout, opencode export, …), checked against the configured
+ * model. Only for a served attempt: a failed one's model decides nothing.
  */
-async function servedIdentity(rt: Runtime, agent: AgentConfig, result: AttemptResult): Promise<Pick<AttemptTrace, "modelVerification" | "modelsReported">> {
+function servedIdentity(rt: Runtime, agent: AgentConfig, result: AttemptResult): Pick<AttemptTrace, "modelVerification" | "modelsReported"> {
   const adapter = rt.adapters[agent.backend];
-  const side = await sideChannelReport({
-    adapter,
-    command: agent.command ?? agent.backend,
-    env: { ...rt.env, ...agent.env },
-    request: result.request,
-    sessionId: result.run.sessionId,
-  });
-  const reported = reportedModels(result.run.models, side);
+  const reported = reportedModels(result.run.models, result.side);
   return { modelVerification: compareModel(agent.model, reported, adapter.helperModel), modelsReported: served(reported, agent.model, adapter.helperModel) };
 }
 

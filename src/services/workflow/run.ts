@@ -225,6 +225,8 @@ async function isolatedStep(rt: Runtime, step: StepRecord, agent: AgentConfig, p
     timeoutMs: timeoutMs(rt, step),
     signal,
     fingerprint: false,
+    // A step's result names no served model (yet), so the side channel's extra read is skipped.
+    sideChannel: "never",
   });
   const after = await fingerprintTree(wf.workdir, { timeoutMs: 60_000, repo: before.repo });
   if (!after.ok || after.value !== before.value) {
