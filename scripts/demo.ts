@@ -36,7 +36,8 @@ const heading = (s: string) => out(`\n${bold(`== ${s}`)}`);
 async function main(): Promise<void> {
   // claude answers like a rate-limited account, so the heavy call must fall back. The demo's client
   // plays Claude Code, so consult never asks claude (the host's own runtime is excluded).
-  const box = makeSandbox({ ...DEMO_ENV, ANTHROPIC_API_KEY: "demo-not-a-real-key" });
+  // codex writes its rate-limit windows into its session rollout; the fake's says 92 % of the 5-hour one.
+  const box = makeSandbox({ ...DEMO_ENV, ANTHROPIC_API_KEY: "demo-not-a-real-key", FAKE_CODEX_QUOTA_USED: "92" });
   const provider = startFakeProvider();
   provider.script("quick-model", { kind: "ok", text: "A trie: prefix lookups walk one node per character.", chunks: 3 });
   box.writeConfig(config(provider));
@@ -53,6 +54,8 @@ async function main(): Promise<void> {
     const started = await show(session, "route", { prompt: "Write the changelog entry", cwd: box.repo, tier: "standard", background: true });
     const job = (started.structuredContent?.job as { id?: string } | undefined)?.id;
     if (job) await show(session, "job_wait", { id: job, waitSec: 30 });
+    // That run's rollout reported codex-main's quota: the tiers show it, and a tier with another entry would send that first.
+    await show(session, "list_tiers", {});
     // codex counts no turns, so a turn limit could never stop it: refused before anything is sent.
     await show(session, "route", { prompt: "Tidy the imports", cwd: box.repo, tier: "standard", limits: { maxTurns: 5 } });
     await show(session, "consult", { prompt: "Is a trie or a hash map better for prefix lookups here?", capability: "review" });
@@ -72,7 +75,7 @@ async function main(): Promise<void> {
     box.cleanup();
   }
   out(
-    "\nDone: a routed call (its model checked), a fallback after a fast clean failure (tree unchanged) with its trace, a background job, a typed refusal, a second opinion from another vendor's agent, a review behind a one-time token, a direct HTTP ask, and a workflow whose diff came back from an isolated worktree.",
+    "\nDone: a routed call (its model checked), a fallback after a fast clean failure (tree unchanged) with its trace, a background job, the quota codex reported, a typed refusal, a second opinion from another vendor's agent, a review behind a one-time token, a direct HTTP ask, and a workflow whose diff came back from an isolated worktree.",
   );
 }
 

@@ -19,6 +19,7 @@ describe("the demo", () => {
       "→ fell back",
       "Notice: Served outside anthropic",
       "Job ",
+      "Quota: standard — warning: 5h 92 % used",
       "Error [limit_unenforceable]",
       "Consulted pi-reviewer (pi",
       "nothing has been sent",
