@@ -400,8 +400,9 @@ export interface AcpProfile {
   /**
    * Where the agent keeps each session in a file named by the UTC minute it was opened (gemini:
    * `<root>/<project>/chats/session-<YYYY-MM-DDTHH-MM>-<id8>.jsonl`). Its session/load opens this
-   * minute's name afresh before it looks, so a resume in the session's own minute would erase it:
-   * the runner first moves that file to a free earlier minute's name (runner/session-files.ts).
+   * minute's name afresh before it looks, so a resume in the session's own minute would erase it.
+   * The files are the agent's: the runner only lists them, and waits for the minute to turn before
+   * such a resume (runner/session-minute.ts).
    */
   sessionFiles?: { root(env: Env, home: string): string; name(sessionId: string, minute: string): string };
   /**

@@ -120,6 +120,11 @@ export type AgentEvent =
    */
   | { kind: "warning"; message: string }
   /**
+   * orchestrate itself holds the run before the agent starts, for `seconds`, `why` saying for what
+   * ("for gemini's session minute to turn", src/runner/session-minute.ts): progress, not the agent's.
+   */
+  | { kind: "wait"; seconds: number; why: string }
+  /**
    * The CLI refused a tool call the delegate made (claude's permission denials, a patch codex's
    * sandbox rejected): the run goes on, but the work it was asked for may not be done. `id` ties
    * the several reports of one refusal together (claude names it live and again in its result).

@@ -17,6 +17,8 @@ export function describeEvent(event: AgentEvent): string | undefined {
       return `retrying: ${clip(event.message)}`;
     case "warning":
       return `warning: ${clip(event.message)}`;
+    case "wait":
+      return `waiting ${event.seconds} s ${clip(event.why)}`;
     default:
       return undefined;
   }

@@ -23,6 +23,8 @@ function eventsOf(record: AcpRecord, profile: AcpProfile | undefined): AgentEven
   switch (record.acp) {
     case "init":
       return [];
+    case "wait":
+      return [{ kind: "wait", seconds: record.seconds, why: record.why }];
     case "session":
       return [{ kind: "session", sessionId: record.sessionId }];
     case "update":

@@ -12,6 +12,8 @@ export type AcpPhase = "initialize" | "session" | "mode" | "model" | "prompt";
 export type AcpRecord =
   /** The agent's `initialize` answer: protocol version, agentInfo, capabilities, auth methods. */
   | { acp: "init"; protocolVersion: number; agent?: string; version?: string; login?: string }
+  /** The transport holds the run this many seconds before it starts the agent, `why` saying for what. */
+  | { acp: "wait"; seconds: number; why: string }
   /** `session/new` (or `session/load` when resuming) answered. */
   | { acp: "session"; sessionId: string; loaded: boolean; model?: string }
   /** One `session/update` notification's `update`, as the agent sent it. */
@@ -37,6 +39,8 @@ export function readRecord(line: string): AcpRecord | undefined {
       return typeof obj.protocolVersion === "number"
         ? { acp: "init", protocolVersion: obj.protocolVersion, ...optional(obj, ["agent", "version", "login"]) }
         : undefined;
+    case "wait":
+      return typeof obj.seconds === "number" ? { acp: "wait", seconds: obj.seconds, why: str(obj.why) ?? "" } : undefined;
     case "session":
       return typeof obj.sessionId === "string"
         ? { acp: "session", sessionId: obj.sessionId, loaded: obj.loaded === true, ...optional(obj, ["model"]) }

@@ -18,7 +18,7 @@ import { usageOf } from "./parse.ts";
  * It takes 6–7 s to exit on a closed stdin, so its group is ended after a second. Its session
  * files are named by the minute they were opened and session/load re-opens that name before it
  * looks (0.61): a follow-up within the same minute found "No previous sessions found for this
- * project" — the runner moves the file aside first (sessionFiles).
+ * project" — the runner waits for the minute to turn first (sessionFiles).
  */
 export const geminiAcp: AcpProfile = {
   launch: ["gemini", "--acp"],

@@ -20,7 +20,7 @@ import { buildHomeOverlay } from "../home-overlay.ts";
 import { mcpIsolation } from "../mcp-isolation.ts";
 import { providerConfig } from "../provider-config.ts";
 import { readinessOf } from "../readiness.ts";
-import { spareSessionFile } from "../session-files.ts";
+import { holdForSessionMinute } from "./acp-minute.ts";
 import { runConversation, type Launch } from "./acp-session.ts";
 import type { Channel, PrepareInput, Prepared, Transport } from "./types.ts";
 
@@ -30,7 +30,7 @@ async function prepare(input: PrepareInput): Promise<Prepared> {
   const built = await acpLaunch(input);
   if (!built.ok) return built;
   const { launch, request, overlay, profile } = built;
-  return { ok: true, request, channel: acpChannel(launch, request, input.agent, profile, overlay), speaks: acpSpeaker(profile) };
+  return { ok: true, request, channel: acpChannel(launch, request, input, profile, overlay), speaks: acpSpeaker(profile) };
 }
 
 export type BuiltLaunch = { ok: true; launch: Launch; request: RunRequest; profile: AcpProfile; overlay?: HomeOverlay } | Extract<Prepared, { ok: false }>;
@@ -72,12 +72,20 @@ function launchOf(agent: AgentConfig, profile: AcpProfile): string[] {
   return [agent.command, ...(agent.commandArgs ?? [])];
 }
 
-function acpChannel(launch: Launch, request: RunRequest, agent: AgentConfig, profile: AcpProfile, overlay: HomeOverlay | undefined): Channel {
+function acpChannel(launch: Launch, request: RunRequest, { agent, adapter }: PrepareInput, profile: AcpProfile, overlay: HomeOverlay | undefined): Channel {
   return {
     target: launch.command,
-    run: async (io) => {
-      if (request.resumeSessionId && profile.sessionFiles)
-        spareSessionFile(profile.sessionFiles, launch.env, launch.env.HOME ?? homedir(), request.resumeSessionId);
+    run: async (given) => {
+      // A resume in its session file's own minute waits for the minute to turn (acp-minute.ts).
+      const held = await holdForSessionMinute({
+        files: profile.sessionFiles,
+        sessionId: request.resumeSessionId,
+        env: launch.env,
+        home: launch.env.HOME ?? homedir(),
+        backend: adapter.backend,
+        io: given,
+      });
+      if ("end" in held) return held.end;
       const home = overlay ? buildHomeOverlay(overlay) : undefined;
       try {
         return await runConversation({
@@ -86,7 +94,7 @@ function acpChannel(launch: Launch, request: RunRequest, agent: AgentConfig, pro
           profile,
           mode: agent.modes?.[request.mode] ?? profile.modes?.[request.mode],
           routePermissions: agent.permissions ?? "allow",
-          io,
+          io: held.io,
         });
       } finally {
         home?.remove();

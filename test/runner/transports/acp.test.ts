@@ -3,15 +3,16 @@
  * attempt through runAttempt, as the services run it, for each quirk the transport must handle.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { acpAdapter } from "../../../src/backends/acp/index.ts";
 import type { Adapter, RunRequest } from "../../../src/backends/contract.ts";
 import { adapters } from "../../../src/backends/index.ts";
 import type { AgentConfig } from "../../../src/config/types.ts";
 import { liveCount } from "../../../src/process/live.ts";
 import { runAttempt } from "../../../src/runner/attempt.ts";
+import { minuteName } from "../../../src/runner/session-minute.ts";
 import { BUN_DIR, FAKES_DIR, git } from "../../../fakes/lib/sandbox.ts";
 import { agent } from "../../helpers/config.ts";
 
@@ -241,4 +242,83 @@ describe("acp transport: cancel, resume, model", () => {
     const { received } = await attempt("route", {}, { model: "m-9" });
     expect(received().find((m) => m.method === "session/set_model")?.params).toMatchObject({ modelId: "m-9" });
   });
+});
+
+describe("acp transport: a resume in its session file's own minute (gemini, fakes/acp as gemini 0.61)", () => {
+  const ID = "c56e12da-06de-400d-8a01-b11cb73ed251";
+  const gemini = () => agent("g", "gemini", { transport: "acp", command: join(FAKES_DIR, "acp"), commandArgs: ["--acp"] } as Partial<AgentConfig>);
+
+  /** The session's file under this minute's name, as gemini leaves it after the session's first turn. */
+  function plant(home: string, minuteMs: number): string {
+    // The fake names the project's folder by the cwd's name.
+    const chats = join(home, ".gemini", "tmp", basename(home), "chats");
+    mkdirSync(chats, { recursive: true });
+    const file = join(chats, `session-${minuteName(Date.now(), minuteMs)}-${ID.slice(0, 8)}.jsonl`);
+    writeFileSync(file, `${JSON.stringify({ sessionId: ID, history: [] })}\n${JSON.stringify({ sessionId: ID, history: ["first"] })}\n`);
+    return file;
+  }
+
+  async function resume(minuteMs: number, opts: { timeoutMs: number; signal?: AbortSignal; onActivity?: (text: string) => void }) {
+    const w = world();
+    const file = plant(w.cwd, minuteMs);
+    const before = readFileSync(file, "utf8");
+    const result = await runAttempt({
+      agent: gemini(),
+      adapter: adapters.gemini,
+      request: { mode: "answer", prompt: "p", cwd: w.cwd, resumeSessionId: ID },
+      env: {
+        PATH: `${BUN_DIR}:/usr/bin:/bin`,
+        HOME: w.cwd,
+        FAKE_RECORD_DIR: w.records,
+        FAKE_ACP_SESSIONS: "gemini",
+        ORCHESTRATE_TEST_MINUTE_MS: String(minuteMs),
+      },
+      timeoutMs: opts.timeoutMs,
+      maxDepth: 2,
+      fingerprint: false,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.onActivity ? { onActivity: opts.onActivity } : {}),
+    });
+    const recs = readdirSync(w.records)
+      .filter((f) => /^acp-\d+\.json$/.test(f))
+      .map((f) => JSON.parse(readFileSync(join(w.records, f), "utf8")) as { at: number; received: (Received & { at: number })[] });
+    return { result, file, before, recs };
+  }
+
+  // Minutes of about thirty years: this one cannot turn while the test runs, so the wait is certain.
+  const AGES = 1e12;
+
+  test("the wait is said on the progress line; a cancel during it ends the run cancelled before the agent starts", async () => {
+    const abort = new AbortController();
+    const lines: string[] = [];
+    const onActivity = (text: string) => {
+      lines.push(text);
+      abort.abort("cancelled");
+    };
+    const { result, file, before, recs } = await resume(AGES, { timeoutMs: 60_000, signal: abort.signal, onActivity });
+    expect(lines[0]).toMatch(/^waiting \d+ s for gemini's session minute to turn$/);
+    expect(result.failure).toBe("cancelled");
+    expect(recs).toEqual([]);
+    expect(readFileSync(file, "utf8")).toBe(before);
+  });
+
+  test("a wall time shorter than the wait ends the run timed out when it is up, the agent never started", async () => {
+    // Long enough for the agent to have started, loaded and failed, had it not been held.
+    const { result, file, before, recs } = await resume(AGES, { timeoutMs: 2000 });
+    expect(result.failure).toBe("timeout");
+    expect(recs).toEqual([]);
+    expect(readFileSync(file, "utf8")).toBe(before);
+  });
+
+  test("the load comes in a later minute than the file's and resumes the session from its own file, as it was", async () => {
+    const minuteMs = 3000;
+    const { result, file, before, recs } = await resume(minuteMs, { timeoutMs: 30_000 });
+    expect(result.failure).toBeUndefined();
+    expect(result.run.text).toBe("PONG-FROM-FAKE (earlier: first)");
+    const [rec] = recs;
+    const load = rec?.received.find((m) => m.method === "session/load");
+    // The fake's own clock: when it received the load, against the minute the file is named by.
+    expect(minuteName((rec?.at ?? 0) + (load?.at ?? 0), minuteMs)).not.toBe(/session-(.+)-c56e12da/.exec(file)?.[1]);
+    expect(rec?.received.find((m) => m.method === "session-file")?.params).toEqual({ name: basename(file), content: before });
+  }, 30_000);
 });
