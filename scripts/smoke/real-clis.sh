@@ -94,11 +94,11 @@ for row in gemini opencode copilot claude-agent-acp codex-acp qwen; do
   chmod 600 "$ORCHESTRATE_CONFIG"; rm -f "$root/BOOM_STARTED_"*
   out=$(cd "$home/Projects/repo" && timeout 180 "$bun" "$repo/src/main.ts" run --tier heavy --cwd "$home/Projects/repo" "say pong" 2> "$root/acp-$row.err")
   sleep 1  # a server the agent started would have touched its marker by now
-  # The person's MCP server ("boom" in the agent's own config) must stay off where the agent has
-  # a switch for it; claude-agent-acp has none (docs/acp.md): there it is only reported.
+  # The person's MCP server ("boom" in the agent's own config) must stay off: every agent has its
+  # own switch (claude-agent-acp's is each session's _meta, docs/acp.md).
   boom=""; [ -e "$root/BOOM_STARTED_${row%-agent-acp}" ] || [ -e "$root/BOOM_STARTED_${row%-acp}" ] && boom=started
-  if [ -n "$boom" ] && [ "$row" != claude-agent-acp ]; then failed=$((failed + 1)); echo "FAIL acp-$row route: started the user's MCP server"
-  elif [ "$out" = "PONG-FROM-REAL" ]; then passed=$((passed + 1)); echo "PASS acp-$row route${boom:+ (its own config started the MCP server: it has no switch for it)}"
+  if [ -n "$boom" ]; then failed=$((failed + 1)); echo "FAIL acp-$row route: started the user's MCP server"
+  elif [ "$out" = "PONG-FROM-REAL" ]; then passed=$((passed + 1)); echo "PASS acp-$row route, user MCP servers not started"
   else failed=$((failed + 1)); echo "FAIL acp-$row route: ${out:0:200}"; tail -5 "$root/acp-$row.err"; fi
   out=$(cd "$home/Projects/repo" && ORCHESTRATE_HOST_RUNTIME=pi timeout 180 "$bun" "$repo/src/main.ts" consult --capability coding --json "say pong (REMEMBER_THIS)" 2> "$root/acp-$row-consult.err")
   if printf '%s' "$out" | grep -q '"ok":true'; then passed=$((passed + 1)); echo "PASS acp-$row answer-only consult"
@@ -113,6 +113,8 @@ except Exception: print("")')
   remembered=$(python3 -c 'import json,sys; print(any(x.get("remembers") for x in json.load(open(sys.argv[1])) if x["at"] >= int(sys.argv[2])))' "$root/requests.json" "$since" 2>/dev/null)
   if [ -n "$id" ] && printf '%s' "$out" | grep -q '"ok":true' && [ "$remembered" = True ]; then passed=$((passed + 1)); echo "PASS acp-$row follow-up resumed (session/load): the model saw the first turn"
   else failed=$((failed + 1)); echo "FAIL acp-$row follow-up: ${out:0:300}"; tail -5 "$root/acp-$row-resume.err"; fi
+  # Neither the consult's session/new nor the follow-up's session/load may start it either.
+  if [ -e "$root/BOOM_STARTED_${row%-agent-acp}" ] || [ -e "$root/BOOM_STARTED_${row%-acp}" ]; then failed=$((failed + 1)); echo "FAIL acp-$row consult: started the user's MCP server"; fi
   # Fail closed: the model answers with a call to an acting tool (fake-llm-act.ts); the consult
   # must end the turn on it (action_attempted) before the command's file exists. An agent whose
   # answer mode offers the model no acting tool at all gets the plain answer, reported as such.

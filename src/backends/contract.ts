@@ -360,6 +360,12 @@ export interface AcpProfile {
   /** Variables added to (undefined: removed from) the child's environment, per run. */
   env?(req: RunRequest, env: Env): Record<string, string | undefined>;
   /**
+   * The `_meta` sent with session/new and session/load: the agent's own switches that only a
+   * session takes (claude-agent-acp hands `claudeCode.options` to the Claude Agent SDK, whose
+   * `strictMcpConfig` and `settingSources` keep the person's MCP servers, hooks and settings out).
+   */
+  sessionMeta?(req: RunRequest): Json;
+  /**
    * The session mode chosen per orchestrate mode: in answer mode the one in which the agent asks
    * before it acts, so every act meets a rejection; absent: the agent's own default mode.
    */

@@ -179,6 +179,34 @@ tiers: { light: null, standard: null, heavy: null }
     expect(files()).toContain(name ?? "");
   }, 60_000);
 
+  // claude-agent-acp 0.23.1 started the person's MCP servers from ~/.claude.json whatever ACP's
+  // mcpServers said; its one switch is the session's _meta, which it hands to the Claude Agent SDK
+  // (src/backends/claude/index.ts, CLAUDE_ACP_SESSION_META).
+  test("claude over ACP: a route, a consult and its follow-up never start the person's MCP servers", async () => {
+    const config = `agents:
+  c: { backend: claude, transport: acp, command: acp, model: sonnet, scores: { coding: 80 } }
+tiers: { light: null, standard: null, heavy: [c] }
+`;
+    // claude-agent-acp's modes as a non-root person sees them.
+    const modes = "default,acceptEdits,plan,dontAsk,bypassPermissions";
+    world = await openWorld(config, { ORCHESTRATE_HOST_RUNTIME: "codex", FAKE_ACP_USER_MCP: "claude", FAKE_ACP_MODES: modes });
+    const marker = join(world.box.root, "MCP_STARTED");
+    const server = (scope: string) => ({ type: "stdio", command: "/bin/sh", args: ["-c", `echo ${scope} >> ${marker}`] });
+    const claudeJson = { mcpServers: { boom: server("user") }, projects: { [world.box.repo]: { mcpServers: { local: server("local") } } } };
+    writeFileSync(join(world.box.home, ".claude.json"), JSON.stringify(claudeJson));
+    expect((await route(world)).structuredContent?.servedBy).toMatchObject({ agent: "c", backend: "claude" });
+    const first = envOf(await call(world.session, "consult", { prompt: "Is this loop correct?", capability: "coding", agent: "c" }));
+    expect(first).toMatchObject({ ok: true, backend: "claude" });
+    const again = envOf(await call(world.session, "consult", { prompt: "And the edge case?", capability: "coding", consultation_id: first.consultation_id }));
+    expect(again).toMatchObject({ ok: true, consultation_id: first.consultation_id });
+    const got = received(world.box.recordings("acp"));
+    const sessions = got.filter((m) => m.method === "session/new" || m.method === "session/load");
+    expect(sessions.map((m) => m.method)).toEqual(["session/new", "session/new", "session/load"]);
+    for (const opened of sessions) expect(opened.params._meta).toEqual({ claudeCode: { options: { strictMcpConfig: true, settingSources: [] } } });
+    expect(got.filter((m) => m.method === "user-mcp")).toEqual([]);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   // opencode 1.18.33, found by the real-CLI smoke: answer mode isolates the config home, so a
   // provider declared only in the person's opencode.json was not loaded — `opencode acp` refused
   // its model -32602 and listed only its free hosted one; headless it was "model not found".

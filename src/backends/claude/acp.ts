@@ -1,5 +1,16 @@
-import type { AcpProfile } from "../contract.ts";
+import type { AcpProfile, Json } from "../contract.ts";
 import { CLAUDE_MAX_RETRIES } from "./invocation.ts";
+
+/**
+ * The headless isolation (CLAUDE_ISOLATION_ARGS) over claude-agent-acp, which has no flag of its
+ * own for it: it hands a session's `_meta.claudeCode.options` to the Claude Agent SDK's query(),
+ * which passes `strictMcpConfig` to the claude it starts as --strict-mcp-config and
+ * `settingSources: []` as --setting-sources "". The only MCP servers left are ACP's
+ * `mcpServers`, which orchestrate sends empty (docs/acp.md). Without them every session started
+ * the person's servers (user and local scope in ~/.claude.json, project scope in the cwd's
+ * .mcp.json) and ran the person's hooks.
+ */
+export const CLAUDE_ACP_SESSION_META: Json = { claudeCode: { options: { strictMcpConfig: true, settingSources: [] } } };
 
 /**
  * claude over ACP (`claude-agent-acp`, 0.23.1 bundling Claude Code 2.1.83; docs/acp.md): the
@@ -9,12 +20,13 @@ import { CLAUDE_MAX_RETRIES } from "./invocation.ts";
  * plan mode asks. Answer mode is `default` (it asks before Bash and writes); a route is
  * `acceptEdits`, as headless. set_model accepts any id (its config option only the aliases); the
  * served model is never reported. It never exits on a closed stdin: its group is ended at once.
- * The person's MCP servers cannot be switched off through the adapter; their tools are kind
- * `other`, which answer-only fails closed on.
+ * The person's MCP servers, hooks and settings stay out through each session's `_meta`
+ * (CLAUDE_ACP_SESSION_META), on a load as on a new session.
  */
 export const claudeAcp: AcpProfile = {
   launch: ["claude-agent-acp"],
   env: () => ({ CLAUDE_CODE_MAX_RETRIES: CLAUDE_MAX_RETRIES, CLAUDE_CODE_RETRY_WATCHDOG: undefined, IS_SANDBOX: undefined }),
+  sessionMeta: () => CLAUDE_ACP_SESSION_META,
   modes: { answer: "default", route: "acceptEdits" },
   setModel: "set_model",
   exitGraceMs: 0,

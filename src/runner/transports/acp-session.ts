@@ -13,7 +13,7 @@
  * then the group), whatever the agent asked or not. A cancel from outside sends session/cancel
  * and gives the agent a moment to stop its own children before the group is killed.
  */
-import type { ClientContext } from "@agentclientprotocol/sdk/unstable";
+import type { ClientContext, NewSessionRequest } from "@agentclientprotocol/sdk/unstable";
 import { acpLine, loginHintOf, type AcpPhase, type AcpRecord, type RoutePermissions } from "../../backends/acp/index.ts";
 import type { AcpProfile, RunRequest } from "../../backends/contract.ts";
 import { asObject, str, type Json } from "../../backends/events.ts";
@@ -209,11 +209,14 @@ class Session {
     this.phase = "session";
     const { cwd, resumeSessionId } = this.spec.request;
     if (resumeSessionId && !canLoad) return this.fail("session", "the agent cannot load a session (no loadSession capability), so it cannot resume one");
+    // The agent's own session switches go with a load as with a new session: each starts its tools afresh.
+    const meta = this.spec.profile.sessionMeta?.(this.spec.request);
+    const params: NewSessionRequest = { cwd, mcpServers: [], ...(meta ? { _meta: meta } : {}) };
     const opened = resumeSessionId
       ? await this.step("session", () =>
-          ctx.request("session/load", { sessionId: resumeSessionId, cwd, mcpServers: [] }).then((r) => ({ ...r, sessionId: resumeSessionId })),
+          ctx.request("session/load", { ...params, sessionId: resumeSessionId }).then((r) => ({ ...r, sessionId: resumeSessionId })),
         )
-      : await this.step("session", () => ctx.request("session/new", { cwd, mcpServers: [] }));
+      : await this.step("session", () => ctx.request("session/new", params));
     if (!opened) return undefined;
     this.sessionId = opened.sessionId;
     this.emit({ acp: "session", sessionId: opened.sessionId, loaded: resumeSessionId !== undefined });
