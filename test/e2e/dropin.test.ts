@@ -190,6 +190,8 @@ describe("a drop-in for the tools it replaces", () => {
     const listed = (await s.client.listTools()).tools;
     const ask = listed.find((t) => t.name === "ask");
     expect(listed.map((t) => t.name)).toEqual(expect.arrayContaining(["ask", "list_capabilities"]));
+    // What orchestrator-mcp advertised and no more: its file names no agent, so nothing could route or consult.
+    expect(listed.map((t) => t.name).filter((n) => ["route", "list_tiers", "router_dry_run", "consult", "list_agents"].includes(n))).toEqual([]);
     // The caller cannot name a model: capability is the enum of configured names.
     expect((ask?.inputSchema.properties as { capability: { enum: string[] } }).capability.enum).toEqual(["coding", "fast"]);
 

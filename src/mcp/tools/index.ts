@@ -29,7 +29,17 @@ const CONFIG_GATED: Partial<Record<ToolDef["group"], (raw: RawConfig | undefined
   // Seed 002: ask and list_capabilities only with capabilities that have deployments — the unified
   // ask: block, or a seed 002 file's model_list.
   ask: (raw) => hasAskCapabilities(raw),
+  // A file that only configures ask (orchestrator-mcp's own) names no agent: routing and consulting
+  // could answer nothing, so tools/list shows what that tool advertised and no more.
+  core: (raw) => !askOnly(raw),
+  consult: (raw) => !askOnly(raw),
 };
+
+/** Ask capabilities, and nothing that names an agent: no agents, no tiers, no consult.agents. */
+function askOnly(raw: RawConfig | undefined): boolean {
+  if (!raw || !hasAskCapabilities(raw)) return false;
+  return raw.agents === undefined && raw.tiers === undefined && blockAt(raw, "consult", "agents") === undefined;
+}
 
 /**
  * The history tools' switch. Orchestrator MCP advertised its deletion tools with the consult tools,
