@@ -7,25 +7,28 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
+import type { Sandbox } from "../../fakes/lib/sandbox.ts";
 import { routeTask } from "../../src/services/route/index.ts";
 import { dryRun } from "../../src/services/route/tiers.ts";
 import { cooldownsByAgent } from "../../src/services/shared/cooling.ts";
 import { quotaByAgent } from "../../src/services/shared/quota.ts";
-import { createRuntime, type Runtime } from "../../src/services/shared/runtime.ts";
+import type { Runtime } from "../../src/services/shared/runtime.ts";
+import { openServiceWorld, type ServiceWorld } from "../helpers/service-world.ts";
 
 const RESET_SEC = Math.floor(Date.now() / 1000) + 5400;
 
+let world: ServiceWorld;
 let box: Sandbox;
 let rt: Runtime;
 const rec = (name: string) => join(box.root, `rec-${name}`);
 const spawned = (name: string) => (existsSync(rec(name)) ? readdirSync(rec(name)).length : 0);
 
 beforeAll(async () => {
-  box = makeSandbox();
-  const codex = (name: string, used: string) =>
-    `  ${name}: { backend: codex, model: gpt-5.5, env: { FAKE_RECORD_DIR: ${rec(name)}, FAKE_CODEX_QUOTA_USED: "${used}", FAKE_CODEX_QUOTA_RESETS_AT: "${RESET_SEC}" } }`;
-  box.writeConfig(`agents:
+  world = await openServiceWorld((b) => {
+    box = b;
+    const codex = (name: string, used: string) =>
+      `  ${name}: { backend: codex, model: gpt-5.5, env: { FAKE_RECORD_DIR: ${rec(name)}, FAKE_CODEX_QUOTA_USED: "${used}", FAKE_CODEX_QUOTA_RESETS_AT: "${RESET_SEC}" } }`;
+    return `agents:
 ${codex("warned", "95")}
 ${codex("spent", "100")}
   fine: { backend: claude, model: sonnet, env: { FAKE_RECORD_DIR: ${rec("fine")} } }
@@ -33,15 +36,11 @@ tiers:
   light: [warned, fine]
   heavy: [spent, fine]
 allowCrossProviderFallback: true
-`);
-  const opened = await createRuntime(box.env);
-  if (!opened.ok) throw new Error(opened.error.message);
-  rt = opened.value;
+`;
+  });
+  rt = world.rt;
 });
-afterAll(() => {
-  rt.store.close();
-  box.cleanup();
-});
+afterAll(() => world.close());
 
 describe("codex quota from its rollout", () => {
   test("a codex run's windows are stored; at 95 % used the agent then goes after a fine one, unspawned", async () => {

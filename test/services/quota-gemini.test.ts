@@ -5,14 +5,15 @@
  * dry run says quota_exhausted with the reset.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
+import type { Sandbox } from "../../fakes/lib/sandbox.ts";
 import { geminiAdapter } from "../../src/backends/gemini/index.ts";
 import { durationSec } from "../../src/backends/gemini/quota.ts";
 import { routeTask } from "../../src/services/route/index.ts";
 import { dryRun } from "../../src/services/route/tiers.ts";
 import { cooldownsByAgent } from "../../src/services/shared/cooling.ts";
 import { quotaByAgent } from "../../src/services/shared/quota.ts";
-import { createRuntime, type Runtime } from "../../src/services/shared/runtime.ts";
+import type { Runtime } from "../../src/services/shared/runtime.ts";
+import { openServiceWorld, type ServiceWorld } from "../helpers/service-world.ts";
 
 const SPENT = "You have exhausted your capacity on this model. Your quota will reset after 2h27m11s.";
 const RESET_MS = (2 * 3600 + 27 * 60 + 11) * 1000;
@@ -37,26 +38,21 @@ describe("gemini's quota text", () => {
   });
 });
 
+let world: ServiceWorld;
 let box: Sandbox;
 let rt: Runtime;
 
 beforeAll(async () => {
-  box = makeSandbox();
-  box.writeConfig(`agents:
+  world = await openServiceWorld(`agents:
   gem: { backend: gemini, model: gemini-2.5-pro, env: { FAKE_GEMINI_SCENARIO: quota-exhausted } }
   fine: { backend: claude, model: sonnet }
 tiers:
   standard: [gem, fine]
 allowCrossProviderFallback: true
 `);
-  const opened = await createRuntime(box.env);
-  if (!opened.ok) throw new Error(opened.error.message);
-  rt = opened.value;
+  ({ box, rt } = world);
 });
-afterAll(() => {
-  rt.store.close();
-  box.cleanup();
-});
+afterAll(() => world.close());
 
 describe("a gemini quota failure", () => {
   test("falls back at once and cools the agent until the reset gemini named", async () => {

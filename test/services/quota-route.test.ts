@@ -7,42 +7,41 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
+import type { Sandbox } from "../../fakes/lib/sandbox.ts";
 import { routeTask } from "../../src/services/route/index.ts";
 import { dryRun } from "../../src/services/route/tiers.ts";
 import { cooldownsByAgent } from "../../src/services/shared/cooling.ts";
 import { quotaByAgent } from "../../src/services/shared/quota.ts";
-import { createRuntime, type Runtime } from "../../src/services/shared/runtime.ts";
+import type { Runtime } from "../../src/services/shared/runtime.ts";
+import { openServiceWorld, type ServiceWorld } from "../helpers/service-world.ts";
 import { listAgents } from "../../src/services/consult/views.ts";
 import { runDoctor } from "../../src/doctor/checks.ts";
 
 const RESET_SEC = Math.floor(Date.now() / 1000) + 7200;
 
+let world: ServiceWorld;
 let box: Sandbox;
 let rt: Runtime;
 const rec = (name: string) => join(box.root, `rec-${name}`);
 const spawned = (name: string) => (existsSync(rec(name)) ? readdirSync(rec(name)).length : 0);
 
 beforeAll(async () => {
-  box = makeSandbox();
-  const agent = (name: string, scenario: string) =>
-    `  ${name}: { backend: claude, model: sonnet, env: { FAKE_CLAUDE_SCENARIO: ${scenario}, FAKE_RECORD_DIR: ${rec(name)}, FAKE_QUOTA_RESETS_AT: "${RESET_SEC}" } }`;
-  box.writeConfig(`agents:
+  world = await openServiceWorld((b) => {
+    box = b;
+    const agent = (name: string, scenario: string) =>
+      `  ${name}: { backend: claude, model: sonnet, env: { FAKE_CLAUDE_SCENARIO: ${scenario}, FAKE_RECORD_DIR: ${rec(name)}, FAKE_QUOTA_RESETS_AT: "${RESET_SEC}" } }`;
+    return `agents:
 ${agent("warned", "quota-warning")}
 ${agent("fine", "ok")}
 ${agent("spent", "quota-rejected")}
 tiers:
   standard: [warned, fine]
   heavy: [spent, fine]
-`);
-  const opened = await createRuntime(box.env);
-  if (!opened.ok) throw new Error(opened.error.message);
-  rt = opened.value;
+`;
+  });
+  rt = world.rt;
 });
-afterAll(() => {
-  rt.store.close();
-  box.cleanup();
-});
+afterAll(() => world.close());
 
 describe("quota-aware routing", () => {
   test("a warned agent goes after a fine one, and is not spawned", async () => {
