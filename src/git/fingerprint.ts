@@ -54,11 +54,15 @@ export async function fingerprintTree(cwd: string, opts: FingerprintOptions): Pr
   const deadline = Date.now() + opts.timeoutMs;
   const left = (): number => Math.max(0, deadline - Date.now());
   // Status paths with -z are relative to the top level (and to cwd without it): hash from the top.
-  const layout = opts.repo !== undefined ? { ok: true as const, value: opts.repo } : await repoLayout(cwd, opts.timeoutMs);
+  // The config listing is the same read from any directory of the repository, so it need not wait
+  // for rev-parse to name the top level: the two run together.
+  const [layout, listing] = await Promise.all([
+    opts.repo !== undefined ? { ok: true as const, value: opts.repo } : repoLayout(cwd, opts.timeoutMs),
+    readConfigListing(opts.repo?.top ?? cwd, { timeoutMs: left(), maxBytes: MAX_STATUS_BYTES, env: gitEnv(process.env) }),
+  ]);
   if (!layout.ok) return layout;
   const repo = layout.value;
   const root = repo.top;
-  const listing = await readConfigListing(root, { timeoutMs: left(), maxBytes: MAX_STATUS_BYTES, env: gitEnv(process.env) });
   if (!listing.ok) return listing;
   const status = await runGit(root, STATUS_ARGS, {
     timeoutMs: left(),

@@ -263,7 +263,8 @@ describe("git runs through the process layer", () => {
       const before = liveCount();
       const running = fingerprintTree(dir, { timeoutMs: 60_000 });
       const childPid = await markerPid(marker);
-      expect(liveCount()).toBe(before + 1);
+      // rev-parse and the config listing run together: one live group each, at least one by now.
+      expect(liveCount()).toBeGreaterThan(before);
       const started = Date.now();
       await killAllLive("shutdown");
       expect(await running).toMatchObject({ ok: false, reason: "error" });
