@@ -3,10 +3,13 @@
  * material, locates credential-shaped text and stores a redacted copy, and every other request —
  * a ping included — waits while that runs on the one event loop. This pings every few ms while one
  * `review` call plans SIZE characters, over one server process and one MCP session, and reports the
- * slowest ping against pings on an idle server.
+ * slowest ping against pings on an idle server. A ping sent while the 2 MB request is still in the
+ * pipe waits behind it (one stdio stream: head-of-line, not the loop), so the target row measures
+ * the loop itself: the same plan in this process, with a 1 ms timer noting the longest stall.
  *
  *   BENCH_REVIEW_CHARS=<n>   material size (default 2,000,000, the review limit)
  */
+import { connectInProcess } from "../fakes/lib/in-process.ts";
 import { connect, type McpSession } from "../fakes/lib/mcp-client.ts";
 import { makeSandbox } from "../fakes/lib/sandbox.ts";
 import { median, ms, ratio, say, section, type Row } from "./helpers.ts";
@@ -57,14 +60,23 @@ export async function run(): Promise<Row[]> {
     if (reply.isError) throw new Error(`review failed: ${JSON.stringify(reply.structuredContent)}`);
     const worst = Math.max(...busy);
     say(`plan took ${ms(planMs)}; ${busy.length} pings meanwhile, slowest ${ms(worst)}, median ${ms(median(busy))}; idle median ${ms(median(idle))}`);
+    const stall = await longestStall(box.env, text);
     return [
       {
-        benchmark: `slowest ping during a ${SIZE}-character review plan`,
+        benchmark: `longest event-loop stall during a ${SIZE}-character review plan`,
+        value: ms(stall.worst),
+        reference: ms(stall.idle),
+        ratio: ratio(stall.worst, stall.idle),
+        target: `≤ ${TARGET_MS} ms`,
+        pass: stall.worst <= TARGET_MS,
+        note: `the server in this process (client included, so an upper bound); a 1 ms timer; reference: its longest stall over the same time idle`,
+      },
+      {
+        benchmark: `slowest ping during a ${SIZE}-character review plan (stdio)`,
         value: ms(worst),
         reference: ms(median(idle)),
         ratio: ratio(worst, median(idle)),
-        target: `≤ ${TARGET_MS} ms`,
-        pass: worst <= TARGET_MS,
+        target: "—",
         note: `plan took ${ms(planMs)}; ${busy.length} pings while it ran (median ${ms(median(busy))}); reference: median of 200 idle pings`,
       },
     ];
@@ -72,6 +84,45 @@ export async function run(): Promise<Row[]> {
     await session.close().catch(() => undefined);
     box.cleanup();
   }
+}
+
+/** The longest gap between ticks of a 1 ms timer while the plan runs in this process, and while idle for as long. */
+async function longestStall(env: Record<string, string>, text: string): Promise<{ worst: number; idle: number }> {
+  const session = await connectInProcess(env);
+  try {
+    await session.client.callTool({ name: "review", arguments: { goal: "warm up", mode: "deep", reviewers: ["r1"], material: [{ text: "x" }] } });
+    const watch = stallWatch();
+    const started = performance.now();
+    await session.client.callTool(
+      { name: "review", arguments: { goal: "Bench: is this safe?", mode: "deep", reviewers: ["r1"], material: [{ text }] } },
+      undefined,
+      {
+        timeout: 600_000,
+      },
+    );
+    const worst = watch.stop();
+    const idleWatch = stallWatch();
+    await Bun.sleep(performance.now() - started);
+    return { worst, idle: idleWatch.stop() };
+  } finally {
+    await session.close();
+  }
+}
+
+function stallWatch(): { stop(): number } {
+  let last = performance.now();
+  let worst = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+  }, 1);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(worst, performance.now() - last);
+    },
+  };
 }
 
 async function pings(session: McpSession, n: number): Promise<number[]> {
