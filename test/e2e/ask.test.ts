@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { connect, textOf, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { startFakeProvider } from "../../fakes/lib/fake-provider.ts";
-import { orchestrate } from "../setup/helpers.ts";
+import { runCliInProcess } from "../../fakes/lib/cli-in-process.ts";
 
 const KEYS = {
   openai: ["sk", "proj", "E2eK3yTh4tMustN3v3rL34k0ut77"].join("-"),
@@ -256,12 +256,12 @@ limits:
     // Seed 002 returns every result as JSON text too: a client reading only the text gets the whole envelope.
     expect(JSON.parse(textOf(reply))).toEqual(reply.structuredContent);
     const env = (box as Sandbox).env;
-    const check = await orchestrate(["check", (box as Sandbox).configPath], env);
+    const check = await runCliInProcess(["check", (box as Sandbox).configPath], env);
     expect(check.stdout).toContain("valid, no problems");
     expect(check.code).toBe(0);
     const file = join((box as Sandbox).root, "seed002.yaml");
     writeFileSync(file, text, { mode: 0o600 });
-    const imported = await orchestrate(["import", file, "--out", join((box as Sandbox).root, "out.yaml")], env);
+    const imported = await runCliInProcess(["import", file, "--out", join((box as Sandbox).root, "out.yaml")], env);
     expect(imported.stderr).toContain("(orchestrator-mcp format)");
     expect(imported.stdout).toContain("ask:");
     expect(imported.stdout).toContain("apiKeyEnv: ANTHROPIC_KEY");
@@ -271,7 +271,7 @@ limits:
   test("orchestrate check refuses what seed 002 refuses at startup, naming the key as written", async () => {
     box = makeSandbox(ENV);
     const path = box.writeConfig(seedFile("a", "b").replace("model_name: fast", "model_name: fsat"));
-    const check = await orchestrate(["check", path], box.env);
+    const check = await runCliInProcess(["check", path], box.env);
     expect(check.code).toBe(1);
     expect(check.stdout).toContain('model_list[1].model_name: routes to "fsat", which is not a declared capability');
     expect(check.stdout).toContain("capabilities.fast: no model_list entry serves this capability");
