@@ -6,8 +6,9 @@
  * server process is not spawned: a test pays for loading the SDK, arktype and the config once per
  * file instead of once per session (docs/testing.md).
  *
- * The server reads the process's environment, so a session owns it while open: one at a time,
- * with `env` as the whole environment, restored on close. Tests of what only a process shows — its
+ * The server reads the process's environment, so a session owns it while open: one at a time
+ * (and not while a command runs in-process, ./cli-in-process.ts), with `env` as the whole
+ * environment, restored on close. Tests of what only a process shows — its
  * pid, stderr, exit, a kill, two servers on one store — use `connect` (./mcp-client.ts).
  */
 import { PassThrough } from "node:stream";
@@ -25,16 +26,12 @@ import { checkedReplies, type ClientSession, type Elicitor } from "./mcp-client.
 
 export type InProcessSession = ClientSession;
 
-let open = false;
-
 export async function connectInProcess(env: Record<string, string>, opts: { clientName?: string; elicit?: Elicitor } = {}): Promise<InProcessSession> {
-  if (open) throw new Error("an in-process session is already open: close it first, or use connect() for two servers");
-  open = true;
+  const restore = takeProcess(env, "use connect() for two servers");
   // Start as a fresh process would, whatever this worker ran before: a test file earlier in the
   // same module registry (bun test --no-isolate) may have built the runtime by calling a service
   // directly, with its own environment, and never ended a server.
   await endServerLifetime();
-  const restore = takeEnv(env);
   // A server process reads its log level once, at start (src/log.ts).
   const level = log.level;
   log.level = Number(env.ORCHESTRATE_LOG_LEVEL ?? 3);
@@ -56,20 +53,31 @@ export async function connectInProcess(env: Record<string, string>, opts: { clie
         await served;
         // What the stdio server does once its stdin ends (src/cli/serve.ts), short of exiting.
         await shutdown();
-        restore();
         log.level = level;
-        open = false;
+        restore();
       })();
       return closed;
     },
   };
 }
 
-/** Makes `env` the whole process environment; returns what puts the old one back. */
-function takeEnv(env: Record<string, string>): () => void {
+/** What holds the process now: an in-process session, or a command (./cli-in-process.ts). */
+let holder: string | undefined;
+
+/**
+ * Takes the process for one in-process server or command: `env` is the whole environment until
+ * the returned function puts the old one back and lets the next one in. One at a time, because
+ * both read the process's environment as a process would; `otherwise` says what to use instead.
+ */
+export function takeProcess(env: Record<string, string>, otherwise: string, what = "an in-process session"): () => void {
+  if (holder) throw new Error(`${holder} already holds this process: end it first, or ${otherwise}`);
+  holder = what;
   const saved = { ...process.env };
   replaceEnv(env);
-  return () => replaceEnv(saved);
+  return () => {
+    replaceEnv(saved);
+    holder = undefined;
+  };
 }
 
 function replaceEnv(next: Record<string, string | undefined>): void {

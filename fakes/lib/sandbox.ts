@@ -2,7 +2,7 @@
  * A throw-away world for end-to-end tests: HOME, a 0700 config dir, a projects root holding a real
  * git repo, a record dir the fakes write to, and an env whose PATH finds the fake CLIs first.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -44,7 +44,7 @@ export function makeSandbox(extraEnv: Record<string, string> = {}): Sandbox {
   const repo = join(projects, "repo");
   const records = join(root, "records");
   for (const dir of [configDir, repo, records, join(home, ".codex")]) mkdirSync(dir, { recursive: true, mode: 0o700 });
-  initRepo(repo);
+  freshRepo(repo);
   signIn(home);
   const configPath = join(configDir, "config.yaml");
   const dbPath = join(root, "state", "orchestrate.db");
@@ -132,10 +132,29 @@ function signIn(home: string): void {
   writeFileSync(join(opencode, "auth.json"), JSON.stringify(Object.fromEntries(providers.map((p) => [p, key("dummy")]))), { mode: 0o600 });
 }
 
-function initRepo(repo: string): void {
+let template: string | undefined;
+
+/**
+ * A committed repo at `dir` — `git init`, a README and a .gitignore ignoring ignored/ — copied
+ * from one made once per process: the four git processes it takes were most of what a sandbox
+ * cost. The copy's index no longer matches its files' inodes and times, so git compares their
+ * content on the next status, which is what it does for any freshly checked-out tree.
+ */
+export function freshRepo(dir: string): string {
+  template ??= makeTemplateRepo();
+  cpSync(template, dir, { recursive: true });
+  return dir;
+}
+
+function makeTemplateRepo(): string {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), "orch-repo-")));
+  process.once("exit", () => rmSync(root, { recursive: true, force: true }));
+  const repo = join(root, "repo");
+  mkdirSync(repo, { mode: 0o700 });
   git(repo, "init", "-q", "-b", "main");
   writeFileSync(join(repo, "README.md"), "# demo\n");
   writeFileSync(join(repo, ".gitignore"), "ignored/\n");
   git(repo, "add", "-A");
   git(repo, "commit", "-q", "-m", "init");
+  return repo;
 }

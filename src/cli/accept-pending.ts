@@ -1,4 +1,4 @@
-import { EXIT, exitWith, failureLines } from "./exit-codes.ts";
+import { EXIT, exitWith, failureLines, endCommand } from "./exit-codes.ts";
 import { defineCommand } from "citty";
 import { stderr } from "../safety/egress.ts";
 
@@ -33,6 +33,6 @@ export const acceptPendingCommand = defineCommand({
     const done = promote(staged.value);
     if (!done.ok) return exitWith(`✗ ${failureLines(done.error)}`);
     stderr.write(`✓ promoted to ${done.value} (0600). Restart your MCP clients to load it.\n`);
-    process.exit(0);
+    endCommand(0);
   },
 });

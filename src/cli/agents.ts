@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { configArg } from "./config-arg.ts";
 import { BACKENDS } from "../backends/index.ts";
-import { EXIT, exitCodeFor, exitWith, failureLines } from "./exit-codes.ts";
+import { EXIT, exitCodeFor, exitWith, failureLines, endCommand } from "./exit-codes.ts";
 import { stderr, stdout } from "../safety/egress.ts";
 
 /**
@@ -28,6 +28,6 @@ export const agentsCommand = defineCommand({
     rt.value.store.close();
     stdout.write(`${formatAgents(listing)}\n`);
     if (!listing.host) stderr.write("The host is unknown: pass --host RUNTIME (the CLI you are calling from), or set ORCHESTRATE_HOST_RUNTIME.\n");
-    process.exit(EXIT.ok);
+    endCommand(EXIT.ok);
   },
 });

@@ -4,6 +4,7 @@ import { resolveConfigPath } from "../config/paths.ts";
 import { problemCounts, runDoctor } from "../doctor/checks.ts";
 import { formatCliLine, formatDoctor, formatVerdict } from "../doctor/format.ts";
 import { stdout } from "../safety/egress.ts";
+import { endCommand } from "./exit-codes.ts";
 
 /** `check`'s exit codes (README, Command line). */
 export const CHECK_EXIT = { ok: 0, invalid: 1, blocked: 3 } as const;
@@ -30,25 +31,25 @@ export const checkCommand = defineCommand({
       stdout.write(
         `No config file found (looked for ${location.path}).\n${skipped}The server would run with every tier unconfigured. Create one with: orchestrate init\n`,
       );
-      process.exit(CHECK_EXIT.invalid);
+      endCommand(CHECK_EXIT.invalid);
     }
     const { hostMismatch } = await import("../config/host-check.ts");
     const { readRawConfig } = await import("../config/presence.ts");
     const mismatch = args.path ? undefined : hostMismatch(readRawConfig(env), env);
     if (mismatch) {
       stdout.write(`✗ ${location.path}: the server refuses to start: ${mismatch}\n`);
-      process.exit(CHECK_EXIT.invalid);
+      endCommand(CHECK_EXIT.invalid);
     }
     const config = await loadConfig({ env, ...(args.path ? { path: args.path } : {}) });
     if (!config.ok) {
       stdout.write(`✗ ${config.error.message}\n${config.error.hint ? `Fix: ${config.error.hint}\n` : ""}`);
-      process.exit(CHECK_EXIT.invalid);
+      endCommand(CHECK_EXIT.invalid);
     }
     // Each CLI's line as it answers (they are probed in parallel), then the rest, then the verdict.
     stdout.write(`${location.path} is valid; checking what it needs…\nCLIs:\n`);
     const report = await runDoctor(config.value, env, { onCli: (cli) => stdout.write(`${formatCliLine(cli)}\n`) });
     stdout.write(formatDoctor(report, { clis: false }));
     stdout.write(formatVerdict(location.path, report));
-    process.exit(problemCounts(report).blocking > 0 ? CHECK_EXIT.blocked : CHECK_EXIT.ok);
+    endCommand(problemCounts(report).blocking > 0 ? CHECK_EXIT.blocked : CHECK_EXIT.ok);
   },
 });

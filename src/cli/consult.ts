@@ -3,9 +3,10 @@ import { configArg } from "./config-arg.ts";
 import { errorText } from "../result.ts";
 import { readFileSync } from "node:fs";
 import { BACKENDS } from "../backends/index.ts";
-import { EXIT, EXIT_HELP, exitCodeFor, exitWith, failureLines } from "./exit-codes.ts";
+import { EXIT, EXIT_HELP, exitCodeFor, exitWith, failureLines, endCommand } from "./exit-codes.ts";
 import { printJson, stdout, stderr } from "../safety/egress.ts";
 import { didYouMean, shellHint, shellWords } from "./shell-hints.ts";
+import { readStdin } from "./stdin.ts";
 
 /**
  * `orchestrate consult --capability C "question"`: the consult tool from a shell, for agent skills
@@ -34,8 +35,8 @@ export const consultCommand = defineCommand({
     if (host !== undefined && !BACKENDS.some((b) => b === host)) return exitWith(`--host must be one of ${BACKENDS.join(", ")}`, EXIT.usage);
     if (args.prompt === "-" && args.context === "-") return exitWith("Only one of the question and --context can come from stdin.", EXIT.usage);
     const env = host ? { ...process.env, ORCHESTRATE_HOST_RUNTIME: host } : process.env;
-    const prompt = args.prompt === "-" ? await Bun.stdin.text() : args.prompt;
-    const context = args.context === undefined ? undefined : args.context === "-" ? await Bun.stdin.text() : readContext(args.context);
+    const prompt = args.prompt === "-" ? await readStdin() : args.prompt;
+    const context = args.context === undefined ? undefined : args.context === "-" ? await readStdin() : readContext(args.context);
     const { createRuntime } = await import("../services/shared/runtime.ts");
     const rt = await createRuntime(env, args.config);
     if (!rt.ok) return exitWith(failureLines(rt.error, shellWords), exitCodeFor(rt.error.code));
@@ -71,7 +72,7 @@ export const consultCommand = defineCommand({
       return exitWith(errorText({ code: e?.code ?? "bad_output", message: `${shellWords(e?.message ?? "no answer")}${typo}`, hint }), exitCodeFor(e?.code));
     }
     if (!args.json) stdout.write(`${formatConsult({ content: envelope.content, ok: true, usage: {}, latency_ms: 0 }).trimStart()}\n`);
-    process.exit(EXIT.ok);
+    endCommand(EXIT.ok);
   },
 });
 

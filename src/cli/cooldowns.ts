@@ -4,7 +4,7 @@ import { adapters } from "../backends/index.ts";
 import { clearCooldowns, cooldownsByAgent } from "../services/shared/cooling.ts";
 import { failureWords } from "../services/shared/failure-words.ts";
 import { createRuntime, type Runtime } from "../services/shared/runtime.ts";
-import { EXIT, failureLines } from "./exit-codes.ts";
+import { EXIT, failureLines, endCommand } from "./exit-codes.ts";
 import { stdout, stderr } from "../safety/egress.ts";
 
 /**
@@ -18,10 +18,10 @@ async function withRuntime(configPath: string | undefined, fn: (rt: Runtime) => 
   const rt = await createRuntime(process.env, configPath);
   if (!rt.ok) {
     stderr.write(`${failureLines(rt.error)}\n`);
-    process.exit(EXIT.usage);
+    endCommand(EXIT.usage);
   }
   try {
-    process.exit(fn(rt.value));
+    endCommand(fn(rt.value));
   } finally {
     rt.value.store.close();
   }

@@ -67,7 +67,32 @@ export const EXIT_HELP =
 /** Says why on stderr (through the egress scrubber) and ends the command with its documented code. */
 export function exitWith(message: string, code: number = EXIT.failed): never {
   stderr.write(`${message}\n`);
+  return endCommand(code);
+}
+
+/**
+ * Thrown instead of exiting while the commands run inside a test's own process
+ * (fakes/lib/cli-in-process.ts): it ends the command where the process would have exited, and
+ * runCli (src/cli/index.ts) lets it through untouched.
+ */
+export class CommandEnded extends Error {
+  constructor(readonly code: number) {
+    super(`the command ended with exit code ${code}`);
+    this.name = "CommandEnded";
+  }
+}
+
+let endsByThrowing = false;
+
+/** The one way a command ends: the process exits with `code` (see CommandEnded for the exception). */
+export function endCommand(code: number): never {
+  if (endsByThrowing) throw new CommandEnded(code);
   process.exit(code);
+}
+
+/** While on, endCommand throws CommandEnded instead of exiting: only fakes/lib/cli-in-process.ts turns it on. */
+export function endCommandsByThrowing(on: boolean): void {
+  endsByThrowing = on;
 }
 
 /** A refusal's message with its hint on the next line; `words` rewrites the hint for a shell (shell-hints.ts). */

@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { configArg } from "./config-arg.ts";
 import { errorText } from "../result.ts";
-import { exitWith, failureLines } from "./exit-codes.ts";
+import { exitWith, failureLines, endCommand } from "./exit-codes.ts";
 import { wholeNumber } from "./numbers.ts";
 import type { Store } from "../store/db.ts";
 import { stdout } from "../safety/egress.ts";
@@ -20,7 +20,7 @@ async function withStore(configPath: string | undefined, fn: (store: Store) => P
   } finally {
     rt.value.store.close();
   }
-  process.exit(0);
+  endCommand(0);
 }
 
 const list = defineCommand({

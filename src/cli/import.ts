@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { exitWith, failureLines } from "./exit-codes.ts";
+import { exitWith, failureLines, endCommand } from "./exit-codes.ts";
 import { stdout, stderr } from "../safety/egress.ts";
 
 /**
@@ -57,7 +57,7 @@ export const importCommand = defineCommand({
     const written = writeConfigAtomic(target, proposal.text);
     if (!written.ok) return exitWith(`✗ ${failureLines(written.error)}`);
     stderr.write(`✓ wrote ${written.value} (0600). Check it with: orchestrate check ${written.value}\n`);
-    process.exit(0);
+    endCommand(0);
   },
 });
 
@@ -77,5 +77,5 @@ async function importHistory(path: string): Promise<never> {
   stderr.write(
     `✓ imported ${imported} consultation(s), ${turns} turn(s) from ${path} (left unchanged); ${skipped} already here were skipped. ${resumable} can be continued with their consultation_id.\n`,
   );
-  process.exit(0);
+  endCommand(0);
 }

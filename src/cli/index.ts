@@ -21,15 +21,16 @@ export async function runCli(argv: string[]): Promise<void> {
     await runCommand(rootCommand, { rawArgs });
   } catch (error) {
     // Loaded here, off the serve path: an error's stack or message can quote what a command was given.
-    const { stderr } = await import("../safety/egress.ts");
+    const [{ stderr }, { CommandEnded, EXIT, endCommand }] = await Promise.all([import("../safety/egress.ts"), import("./exit-codes.ts")]);
+    // A command that ended inside a test's process (exit-codes.ts) is not an error of the command line.
+    if (error instanceof CommandEnded) throw error;
     if (!(error instanceof Error) || error.name !== "CLIError") {
       stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exit(1);
+      return endCommand(1);
     }
     const sub = rawArgs.find((a) => !a.startsWith("-"));
     stderr.write(`${error.message.replace(/\x1b\[[0-9;]*m/g, "")}\nSee: orchestrate ${sub && error.message.startsWith("Missing") ? `${sub} ` : ""}--help\n`);
-    const { EXIT } = await import("./exit-codes.ts");
-    process.exit(EXIT.usage);
+    return endCommand(EXIT.usage);
   }
 }
 

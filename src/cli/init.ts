@@ -1,5 +1,5 @@
 import { defineCommand } from "citty";
-import { exitWith } from "./exit-codes.ts";
+import { exitWith, endCommand } from "./exit-codes.ts";
 import { BACKENDS, type Backend } from "../backends/index.ts";
 import { selfCommand } from "./registration.ts";
 
@@ -31,7 +31,7 @@ export const initCommand = defineCommand({
       const { chooseTarget } = await import("../setup/live-choice.ts");
       const path = await chooseTarget(process.env, target);
       const code = await runInit({ path, env: process.env, self: selfCommand(), ...(args.host ? { host: args.host as Backend } : {}) });
-      process.exit(code);
+      endCommand(code);
     } catch (error) {
       if (!(error instanceof Cancelled)) throw error;
       exitWith("Cancelled — nothing was written.");

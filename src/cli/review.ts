@@ -3,7 +3,7 @@ import { configArg } from "./config-arg.ts";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { MaterialInput } from "../services/review/material.ts";
-import { EXIT, exitCodeFor, exitWith, failureLines } from "./exit-codes.ts";
+import { EXIT, exitCodeFor, exitWith, failureLines, endCommand } from "./exit-codes.ts";
 
 /**
  * `orchestrate review --goal G [--deep] FILE[:A-B]…`: a review from a shell. The plan is printed
@@ -48,7 +48,7 @@ export const reviewCommand = defineCommand({
       ...(args.findings ? { findingsText: readText(args.findings) } : {}),
       secrets: args["send-as-is"] ? "send_as_is" : "mask",
     });
-    process.exit(code);
+    endCommand(code);
   },
 });
 
@@ -57,7 +57,7 @@ async function retry(reviewId: string, reviewers: string | undefined, configPath
   const rt = await createRuntime(process.env, configPath);
   if (!rt.ok) return exitWith(failureLines(rt.error), exitCodeFor(rt.error.code));
   const { retryCliReview } = await import("./review-flow.ts");
-  process.exit(
+  endCommand(
     await retryCliReview(
       rt.value,
       reviewId,

@@ -12,8 +12,9 @@ import type { Runtime } from "../services/shared/runtime.ts";
 import type { Config } from "../config/types.ts";
 import { didYouMean, shellHint, shellWords } from "./shell-hints.ts";
 import { installShutdownHandlers, killAllLive } from "../process/live.ts";
-import { EXIT, EXIT_HELP, exitCodeFor, exitWith, failureLines } from "./exit-codes.ts";
+import { EXIT, EXIT_HELP, exitCodeFor, exitWith, failureLines, endCommand } from "./exit-codes.ts";
 import { wholeNumber } from "./numbers.ts";
+import { readStdin } from "./stdin.ts";
 import { personError, personTrace } from "./route-report.ts";
 import { printJson, stdout, stderr } from "../safety/egress.ts";
 
@@ -49,7 +50,7 @@ export const runCommand = defineCommand({
     const unknownCap = caps && unknownCapability(rt.value.config, caps);
     if (unknownCap) return exitWith(unknownCap, EXIT.usage);
     const request = { cwd: resolve(args.cwd ?? process.cwd()), tier, ...(caps ? { caps } : {}), ...(timeoutSec !== undefined ? { timeoutSec } : {}) };
-    const prompt = args.prompt === "-" ? await Bun.stdin.text() : (args.prompt ?? "");
+    const prompt = args.prompt === "-" ? await readStdin() : (args.prompt ?? "");
     if (args["dry-run"]) return dryRunExit(rt.value, { ...request, ...(prompt ? { prompt } : {}) }, args.json === true);
     const abort = new AbortController();
     const status = new StatusLine(stderr);
@@ -68,7 +69,7 @@ export const runCommand = defineCommand({
         exitCodeFor(outcome.error.code),
       );
     if (!args.json) stdout.write(`${text ?? ""}\n`);
-    process.exit(EXIT.ok);
+    endCommand(EXIT.ok);
   },
 });
 
@@ -90,5 +91,5 @@ async function dryRunExit(rt: Runtime, request: DryRunRequest, json: boolean): P
     );
   if (json) printJson(out.value);
   else stdout.write(`${formatDryRun(out.value)}\n`);
-  process.exit(EXIT.ok);
+  endCommand(EXIT.ok);
 }

@@ -1,7 +1,7 @@
 import { defineCommand } from "citty";
 import { configArg } from "./config-arg.ts";
 import type { SmokeResult } from "../services/smoke/index.ts";
-import { EXIT, exitWith, failureLines } from "./exit-codes.ts";
+import { EXIT, exitWith, failureLines, endCommand } from "./exit-codes.ts";
 import { wholeNumber } from "./numbers.ts";
 import { printJson, stdout, stderr } from "../safety/egress.ts";
 
@@ -51,7 +51,7 @@ export const smokeCommand = defineCommand({
     rt.value.store.close();
     if (args.json) printJson(results, 2);
     else stdout.write(formatSmoke(results));
-    process.exit(smokePassed(results) ? EXIT.ok : EXIT.failed);
+    endCommand(smokePassed(results) ? EXIT.ok : EXIT.failed);
   },
 });
 

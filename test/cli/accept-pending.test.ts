@@ -2,7 +2,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync, writeFileSync, chmodSync } from "node:fs";
 import type { Sandbox } from "../../fakes/lib/sandbox.ts";
-import { orchestrate, usualLocationSandbox } from "../setup/helpers.ts";
+import { runCliInProcess } from "../../fakes/lib/cli-in-process.ts";
+import { usualLocationSandbox } from "../setup/helpers.ts";
 import { KEY, spawnPty, type PtySession } from "../setup/pty.ts";
 
 let box: Sandbox | undefined;
@@ -29,7 +30,7 @@ function staged(): Sandbox {
 describe("orchestrate accept-pending", () => {
   test("refuses without a terminal and changes nothing", async () => {
     box = staged();
-    const out = await orchestrate(["accept-pending"], box.env, "y\n");
+    const out = await runCliInProcess(["accept-pending"], box.env, "y\n");
     expect(out.code).toBe(1);
     expect(out.stderr).toContain("needs a terminal");
     expect(readFileSync(box.configPath, "utf8")).toBe(LIVE);

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Sandbox } from "../../fakes/lib/sandbox.ts";
-import { orchestrate, usualLocationSandbox } from "../setup/helpers.ts";
+import { runCliInProcess } from "../../fakes/lib/cli-in-process.ts";
+import { usualLocationSandbox } from "../setup/helpers.ts";
 import { KEY, spawnPty, type PtySession } from "../setup/pty.ts";
 
 let box: Sandbox | undefined;
@@ -46,7 +47,7 @@ function withSource(name: string, text: string): string {
 describe("orchestrate import", () => {
   test("an mcp-router config.json without a terminal: prints the unified YAML, writes nothing", async () => {
     const file = withSource("config.json", ROUTER_JSON);
-    const out = await orchestrate(["import", file], (box as Sandbox).env);
+    const out = await runCliInProcess(["import", file], (box as Sandbox).env);
     expect(out.code).toBe(1);
     expect(out.stderr).toContain("(mcp-router format)");
     expect(out.stdout).toContain("standard:\n    backend: opencode");
@@ -65,7 +66,7 @@ describe("orchestrate import", () => {
     expect(await term.exited).toBe(0);
     expect(statSync(b.configPath).mode & 0o777).toBe(0o600);
     expect(readFileSync(b.configPath, "utf8")).toContain("timeoutSec: 120");
-    const check = await orchestrate(["check"], b.env);
+    const check = await runCliInProcess(["check"], b.env);
     // Loadable: valid (exit 0, or 3 when a CLI it names is missing here), never invalid (1).
     expect(check.code).not.toBe(1);
     expect(check.stdout).toContain("is valid");
@@ -107,7 +108,7 @@ describe("orchestrate import of a client config", () => {
     writeFileSync(router, ROUTER_JSON, { mode: 0o600 });
     const client = join(box.root, ".mcp.json");
     writeFileSync(client, registration({ MCP_ROUTER_CONFIG: router }), { mode: 0o600 });
-    const out = await orchestrate(["import", client], box.env);
+    const out = await runCliInProcess(["import", client], box.env);
     expect(out.stderr).toContain(`registers mcp-router as "router" (npx mcp-orchestrate), which reads ${router}`);
     expect(out.stderr).toContain("(mcp-router format)");
     expect(out.stdout).toContain("standard:\n    backend: opencode");
@@ -121,7 +122,7 @@ describe("orchestrate import of a client config", () => {
     writeFileSync(join(dir, "config.json"), ROUTER_JSON, { mode: 0o600 });
     const client = join(box.root, "config.toml");
     writeFileSync(client, `[mcp_servers.orchestrate]\ncommand = "npx"\nargs = ["-y", "mcp-orchestrate@1.2.0"]\n`, { mode: 0o600 });
-    const out = await orchestrate(["import", client], box.env);
+    const out = await runCliInProcess(["import", client], box.env);
     expect(out.stderr).toContain(`which reads ${join(dir, "config.json")}`);
     expect(out.stdout).toContain("standard:\n    backend: opencode");
   }, 60_000);

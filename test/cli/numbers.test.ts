@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { makeSandbox } from "../../fakes/lib/sandbox.ts";
 import { wholeNumber } from "../../src/cli/numbers.ts";
-import { orchestrate } from "../setup/helpers.ts";
+import { runCliInProcess } from "../../fakes/lib/cli-in-process.ts";
 
 const box = makeSandbox();
 box.writeConfig("{}\n");
@@ -38,17 +38,17 @@ describe("wholeNumber", () => {
 
 describe("the commands", () => {
   test("orchestrate dashboard --port 1e3 is a usage error naming the flag", async () => {
-    const out = await orchestrate(["dashboard", "--port", "1e3"], box.env);
+    const out = await runCliInProcess(["dashboard", "--port", "1e3"], box.env);
     expect(out.code).not.toBe(0);
     expect(out.stderr).toContain("--port takes a port number in decimal digits");
     expect(out.stdout).toBe("");
   }, 30_000);
 
   test("orchestrate history list --limit 0x10 and history prune --older-than 1e1 are refused", async () => {
-    const list = await orchestrate(["history", "list", "--limit", "0x10"], box.env);
+    const list = await runCliInProcess(["history", "list", "--limit", "0x10"], box.env);
     expect(list.code).not.toBe(0);
     expect(list.stderr).toContain("--limit takes a whole number");
-    const prune = await orchestrate(["history", "prune", "--older-than", "1e1", "--yes"], box.env);
+    const prune = await runCliInProcess(["history", "prune", "--older-than", "1e1", "--yes"], box.env);
     expect(prune.code).not.toBe(0);
     expect(prune.stderr).toContain("--older-than takes a whole number of days");
   }, 30_000);

@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { reviewConfig, reviewerRuns, storeRows, THREE } from "../e2e/review-helpers.ts";
-import { orchestrate } from "../setup/helpers.ts";
+import { runCliInProcess } from "../../fakes/lib/cli-in-process.ts";
 import { spawnPty, type PtySession } from "../setup/pty.ts";
 
 let box: Sandbox | undefined;
@@ -28,7 +28,7 @@ function world(): { box: Sandbox; file: string } {
 describe("orchestrate review", () => {
   test("without a terminal the plan is printed and nothing is sent", async () => {
     const { box, file } = world();
-    const out = await orchestrate(["review", "--goal", "Is put safe?", `${file}:1-2`], box.env, "y\n");
+    const out = await runCliInProcess(["review", "--goal", "Is put safe?", `${file}:1-2`], box.env, "y\n");
     expect(out.stderr).toContain("nothing has been sent");
     expect(out.stderr).toContain("cl (claude · claude-opus-4-6)");
     expect(out.stderr).toContain("needs a terminal");

@@ -2,12 +2,18 @@
  * The commands the agent skills call (skills/<name>/SKILL.md), from a shell against the fakes: the same
  * routing as the MCP tools, the answer alone on stdout, the trace on stderr, and exit codes a
  * script can branch on (0 answered, 1 the delegate failed, 2 bad call/config, 3 nobody available).
+ *
+ * The commands run in this process (runCliInProcess, docs/testing.md): the real dispatch and
+ * commands with the env as the whole environment, their stdout, stderr and exit code captured.
+ * Spawned where the process is the subject: a prompt piped on a real stdin answered on a real
+ * stdout with a real exit, and citty's own --help.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { DEMO_CONFIG, demoSandbox } from "../../fakes/lib/demo-world.ts";
 import { REPO_ROOT, type Sandbox } from "../../fakes/lib/sandbox.ts";
+import { runCliInProcess } from "../../fakes/lib/cli-in-process.ts";
 import { openStore } from "../../src/store/db.ts";
 import { orchestrate } from "../setup/helpers.ts";
 
@@ -24,7 +30,7 @@ const world = (env: Record<string, string> = {}) => {
 describe("orchestrate run (the route skill)", () => {
   test("answer on stdout only, trace on stderr, exit 0; the run is in the store like a tool call's", async () => {
     const b = world();
-    const out = await orchestrate(["run", "--tier", "light", "--cwd", b.repo, "Add a stub"], b.env);
+    const out = await runCliInProcess(["run", "--tier", "light", "--cwd", b.repo, "Add a stub"], b.env);
     expect(out.code).toBe(0);
     expect(out.stdout).toBe("PONG-FROM-FAKE\n");
     expect(out.stderr).toContain("Served by light:cheap (opencode");
@@ -37,7 +43,7 @@ describe("orchestrate run (the route skill)", () => {
 
   test("the same fallback as route: heavy's rate-limited claude hands over to standard, the trace says so", async () => {
     const b = world();
-    const out = await orchestrate(["run", "--tier", "heavy", "--cwd", b.repo, "Refactor"], b.env);
+    const out = await runCliInProcess(["run", "--tier", "heavy", "--cwd", b.repo, "Refactor"], b.env);
     expect(out.code).toBe(0);
     expect(out.stdout).toBe("PONG-FROM-FAKE\n");
     expect(out.stderr).toMatch(/heavy:claude-opus \(claude\) — failed in .* → fell back · rate-limited \(API Error: Request rejected \(429\)/);
@@ -46,6 +52,7 @@ describe("orchestrate run (the route skill)", () => {
 
   test("the prompt can come from stdin; --json puts the whole result on stdout", async () => {
     const b = world();
+    // A real process: its own stdin pipe, its stdout, its exit (the others run in this process).
     const out = await orchestrate(["run", "--tier", "light", "--cwd", b.repo, "--json", "-"], b.env, "A task from stdin");
     expect(out.code).toBe(0);
     const result = JSON.parse(out.stdout) as { ok: boolean; text: string; servedBy: { agent: string }; attempts: unknown[] };
@@ -59,7 +66,7 @@ describe("orchestrate run (the route skill)", () => {
 
   test("exit 1 when the delegate ran and failed; nothing on stdout", async () => {
     const b = world({ FAKE_CODEX_SCENARIO: "crash" });
-    const out = await orchestrate(["run", "--tier", "standard", "--cwd", b.repo, "Fix it"], b.env);
+    const out = await runCliInProcess(["run", "--tier", "standard", "--cwd", b.repo, "Fix it"], b.env);
     expect(out.code).toBe(1);
     expect(out.stdout).toBe("");
     expect(out.stderr).toContain("Error [task_failed]");
@@ -67,17 +74,17 @@ describe("orchestrate run (the route skill)", () => {
 
   test("exit 2 for a bad call: an unknown tier, a cwd outside the roots", async () => {
     const b = world();
-    expect((await orchestrate(["run", "--tier", "huge", "x"], b.env)).code).toBe(2);
-    const outside = await orchestrate(["run", "--tier", "light", "--cwd", "/tmp", "x"], b.env);
+    expect((await runCliInProcess(["run", "--tier", "huge", "x"], b.env)).code).toBe(2);
+    const outside = await runCliInProcess(["run", "--tier", "light", "--cwd", "/tmp", "x"], b.env);
     expect(outside.code).toBe(2);
     expect(outside.stderr).toContain("cwd_outside_roots");
   });
 
   test("exit 1 when an agent was tried and was unavailable; exit 3 only when nothing was tried (every entry cooling)", async () => {
     const b = world({ FAKE_OPENCODE_SCENARIO: "auth-fail" });
-    const first = await orchestrate(["run", "--tier", "light", "--cwd", b.repo, "x"], b.env);
+    const first = await runCliInProcess(["run", "--tier", "light", "--cwd", b.repo, "x"], b.env);
     expect(first.code).toBe(1);
-    const cooling = await orchestrate(["run", "--tier", "light", "--cwd", b.repo, "x"], b.env);
+    const cooling = await runCliInProcess(["run", "--tier", "light", "--cwd", b.repo, "x"], b.env);
     expect(cooling.code).toBe(3);
     expect(cooling.stderr).toContain("no_candidates");
     expect(cooling.stderr).toMatch(/cheap: cooling down \(unavailable\) until \d\d:\d\d:\d\d UTC/);
@@ -99,7 +106,7 @@ fallbacks: { standard: heavy }
     b.writeConfig(SIGNED_OUT_CONFIG);
     rmSync(join(b.home, ".codex", "auth.json"));
     const { OPENAI_API_KEY: _, ...env } = b.env;
-    const out = await orchestrate(["run", "--tier", "standard", "--cwd", b.repo, "x"], env);
+    const out = await runCliInProcess(["run", "--tier", "standard", "--cwd", b.repo, "x"], env);
     expect(out.code).toBe(1);
     expect(out.stderr).toContain("1. standard:codex-main (codex) — failed in");
     expect(out.stderr).toContain("not signed in · fix: codex login");
@@ -107,8 +114,8 @@ fallbacks: { standard: heavy }
     expect(out.stderr).toContain("ended: not signed in. No fallback");
     expect(out.stderr).toContain("Next: codex login");
     expect(out.stderr).not.toContain("ended unavailable: unavailable");
-    const id = /Runs \(1\):\n\s+(\S+)/.exec((await orchestrate(["history", "list"], env)).stdout)?.[1] ?? "";
-    const shown = (await orchestrate(["history", "show", id], env)).stdout;
+    const id = /Runs \(1\):\n\s+(\S+)/.exec((await runCliInProcess(["history", "list"], env)).stdout)?.[1] ?? "";
+    const shown = (await runCliInProcess(["history", "show", id], env)).stdout;
     expect(shown).toContain("codex-main (codex · gpt-5.5) failed: not signed in · fix: codex login");
     expect(shown).toContain("claude-opus (claude · opus) skipped: heavy: would cross from provider openai");
   });
@@ -118,19 +125,19 @@ fallbacks: { standard: heavy }
     b.writeConfig(SIGNED_OUT_CONFIG);
     rmSync(join(b.home, ".codex", "auth.json"));
     const { OPENAI_API_KEY: _, ...env } = b.env;
-    expect((await orchestrate(["run", "--tier", "standard", "--cwd", b.repo, "x"], env)).code).toBe(1);
-    const listed = await orchestrate(["cooldowns"], env);
+    expect((await runCliInProcess(["run", "--tier", "standard", "--cwd", b.repo, "x"], env)).code).toBe(1);
+    const listed = await runCliInProcess(["cooldowns"], env);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain("codex-main (codex · gpt-5.5) — not signed in, until");
-    const cleared = await orchestrate(["cooldowns", "clear", "codex-main"], env);
+    const cleared = await runCliInProcess(["cooldowns", "clear", "codex-main"], env);
     expect(cleared.stdout).toBe("Cleared codex-main's cooldown.\n");
-    expect((await orchestrate(["cooldowns"], env)).stdout).toBe("No agent is cooling down.\n");
+    expect((await runCliInProcess(["cooldowns"], env)).stdout).toBe("No agent is cooling down.\n");
   });
 
   test("a provider error is named by its status and gets no sign-in advice", async () => {
     const b = world({ FAKE_CODEX_SCENARIO: "overload" });
     b.writeConfig(SIGNED_OUT_CONFIG);
-    const out = await orchestrate(["run", "--tier", "standard", "--cwd", b.repo, "x"], b.env);
+    const out = await runCliInProcess(["run", "--tier", "standard", "--cwd", b.repo, "x"], b.env);
     expect(out.code).toBe(1);
     expect(out.stderr).toContain("ended: provider error 503.");
     expect(out.stderr).not.toMatch(/login|signed in/);
@@ -138,25 +145,25 @@ fallbacks: { standard: heavy }
 
   test("the commands the hints name exist: run --dry-run, agents; a typo'd tier gets the nearest one", async () => {
     const b = world();
-    const plan = await orchestrate(["run", "--dry-run", "--tier", "heavy", "--cwd", b.repo], b.env);
+    const plan = await runCliInProcess(["run", "--dry-run", "--tier", "heavy", "--cwd", b.repo], b.env);
     expect(plan.code).toBe(0);
     expect(plan.stdout).toContain("1. heavy:claude-opus → claude/opus");
     expect(plan.stdout).toContain("Nothing was sent.");
     expect(b.recordings()).toEqual([]);
-    const agents = await orchestrate(["agents"], b.env);
+    const agents = await runCliInProcess(["agents"], b.env);
     expect(agents.code).toBe(0);
     expect(agents.stdout).toContain("- codex-main: codex · gpt-5.5 · review 90, coding 85");
-    const retry = await orchestrate(["review", "--retry", "NOPE"], b.env);
+    const retry = await runCliInProcess(["review", "--retry", "NOPE"], b.env);
     expect(retry.stderr).toContain('Error [unknown_review]: No review "NOPE" is stored here.');
     expect(retry.stderr).not.toContain("review_list");
-    const typo = await orchestrate(["run", "--tier", "heavey", "x"], b.env);
+    const typo = await runCliInProcess(["run", "--tier", "heavey", "x"], b.env);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toContain("Did you mean heavy?");
   });
 
   test("a missing required flag exits 2 and names the flag", async () => {
     const b = world();
-    const out = await orchestrate(["run", "x"], b.env);
+    const out = await runCliInProcess(["run", "x"], b.env);
     expect(out.code).toBe(2);
     expect(out.stderr).toContain("Missing required argument: --tier");
   });
@@ -165,7 +172,7 @@ fallbacks: { standard: heavy }
 describe("orchestrate consult (the consult skill)", () => {
   test("the best-scored agent off the host's runtime answers; answer on stdout, model check on stderr", async () => {
     const b = world();
-    const out = await orchestrate(["consult", "--capability", "review", "Trie or hash map?"], b.env);
+    const out = await runCliInProcess(["consult", "--capability", "review", "Trie or hash map?"], b.env);
     expect(out.code).toBe(0);
     expect(out.stdout.trim()).toBe("PONG-FROM-FAKE");
     expect(out.stderr).toContain("Consulted codex-main (codex · gpt-5.5) · model verified");
@@ -175,11 +182,11 @@ describe("orchestrate consult (the consult skill)", () => {
   test("--host names the caller's runtime; without any host it refuses (exit 2) and says how to fix it", async () => {
     const b = world();
     const { ORCHESTRATE_HOST_RUNTIME: _, ...env } = b.env;
-    const none = await orchestrate(["consult", "--capability", "review", "q"], env);
+    const none = await runCliInProcess(["consult", "--capability", "review", "q"], env);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain("host_unknown");
     expect(none.stderr).toContain("Next: Pass --host RUNTIME");
-    const codexHost = await orchestrate(["consult", "--host", "codex", "--capability", "review", "q"], env);
+    const codexHost = await runCliInProcess(["consult", "--host", "codex", "--capability", "review", "q"], env);
     expect(codexHost.code).toBe(3);
     expect(codexHost.stderr).toContain("no_eligible_agent");
   });
@@ -188,19 +195,19 @@ describe("orchestrate consult (the consult skill)", () => {
     const b = world();
     const ctxFile = join(b.root, "ctx.txt");
     await Bun.write(ctxFile, "function lookup(prefix) { /* context line */ }");
-    const first = await orchestrate(["consult", "--capability", "review", "--context", ctxFile, "--json", "Is this fine?"], b.env);
+    const first = await runCliInProcess(["consult", "--capability", "review", "--context", ctxFile, "--json", "Is this fine?"], b.env);
     expect(first.code).toBe(0);
     const envelope = JSON.parse(first.stdout) as { ok: boolean; consultation_id: string; model_verification: string; content: { answer: string } };
     expect(envelope).toMatchObject({ ok: true, model_verification: "verified", content: { answer: "PONG-FROM-FAKE" } });
     expect(b.recordings("codex").at(-1)?.stdin ?? "").toContain("context line");
-    const again = await orchestrate(["consult", "--capability", "review", "--consultation-id", envelope.consultation_id, "And now?"], b.env);
+    const again = await runCliInProcess(["consult", "--capability", "review", "--consultation-id", envelope.consultation_id, "And now?"], b.env);
     expect(again.code).toBe(0);
     expect(b.recordings("codex").at(-1)?.argv).toContain("resume");
   });
 
   test("a model other than the configured one: the answer is withheld, exit 1", async () => {
     const b = world({ FAKE_CODEX_SCENARIO: "wrong-model" });
-    const out = await orchestrate(["consult", "--capability", "review", "q"], b.env);
+    const out = await runCliInProcess(["consult", "--capability", "review", "q"], b.env);
     expect(out.code).toBe(1);
     expect(out.stdout).toBe("");
     expect(out.stderr).toContain("configured_model_unavailable");
@@ -213,7 +220,7 @@ describe("orchestrate review (the review skill)", () => {
     b.writeConfig(`${DEMO_CONFIG}consult:\n  review:\n    reviewers: [codex-main]\n`);
     const file = join(b.repo, "cache.ts");
     await Bun.write(file, "export const cache = new Map();\n");
-    const out = await orchestrate(["review", "--goal", "Is the cache safe?", `${file}:1-1`], b.env);
+    const out = await runCliInProcess(["review", "--goal", "Is the cache safe?", `${file}:1-1`], b.env);
     expect(out.code).toBe(1);
     expect(out.stdout).toBe("");
     expect(out.stderr).toContain("nothing has been sent");
@@ -240,17 +247,20 @@ describe("the skills", () => {
   });
 
   test("every flag a skill tells an agent to pass is one its command really takes", async () => {
-    for (const [skill, command] of [
+    const b = world();
+    // --help is citty's own (printed and exited inside citty): a real process each, all at once.
+    const skills = [
       ["orchestrate-route", "run"],
       ["orchestrate-consult", "consult"],
       ["orchestrate-review", "review"],
-    ] as const) {
+    ] as const;
+    const helps = await Promise.all(skills.map(([, command]) => orchestrate([command, "--help"], b.env)));
+    for (const [i, [skill]] of skills.entries()) {
       const text = readFileSync(join(REPO_ROOT, "skills", skill, "SKILL.md"), "utf8");
-      const help = (await orchestrate([command, "--help"], world().env)).stdout;
+      const help = helps[i]?.stdout ?? "";
       const flags = [...new Set([...text.matchAll(/`(--[a-z][a-z-]*)/g)].map((m) => m[1] ?? ""))];
       expect(flags.length).toBeGreaterThan(2);
       for (const flag of flags) expect({ skill, flag, known: help.includes(flag) }).toEqual({ skill, flag, known: true });
-      box?.cleanup();
     }
   });
 });

@@ -9,7 +9,7 @@ import { demoSandbox } from "../../fakes/lib/demo-world.ts";
 import type { Sandbox } from "../../fakes/lib/sandbox.ts";
 import { openStore } from "../../src/store/db.ts";
 import type { SmokeResult } from "../../src/services/smoke/index.ts";
-import { orchestrate } from "../setup/helpers.ts";
+import { runCliInProcess } from "../../fakes/lib/cli-in-process.ts";
 
 let box: Sandbox | undefined;
 afterEach(() => {
@@ -20,7 +20,7 @@ afterEach(() => {
 describe("orchestrate smoke (demo world, bundled fakes)", () => {
   test("a row per agent: the two that answer verified with latency, tokens and cost; rate-limited claude unreachable; exit 1", async () => {
     box = demoSandbox();
-    const out = await orchestrate(["smoke"], box.env);
+    const out = await runCliInProcess(["smoke"], box.env);
     expect(out.code).toBe(1);
     const lines = out.stdout.split("\n");
     expect(lines[0]).toMatch(/^agent\s+backend · model\s+reachable\s+model\s+latency\s+tokens\s+cost$/);
@@ -38,7 +38,7 @@ describe("orchestrate smoke (demo world, bundled fakes)", () => {
 
   test("all answering with their configured models (or unverifiable: claude's `opus` is an alias): exit 0; --json has every figure; nothing is stored", async () => {
     box = demoSandbox({ FAKE_CLAUDE_SCENARIO: "ok" });
-    const out = await orchestrate(["smoke", "--json"], box.env);
+    const out = await runCliInProcess(["smoke", "--json"], box.env);
     expect(out.code).toBe(0);
     const results = JSON.parse(out.stdout) as SmokeResult[];
     expect(results.map((r) => [r.agent, r.reachable, r.verification])).toEqual([
@@ -63,7 +63,7 @@ describe("orchestrate smoke (demo world, bundled fakes)", () => {
 
   test("a CLI serving another model than configured is a MISMATCH (exit 1); --agent limits the check", async () => {
     box = demoSandbox({ FAKE_CODEX_SCENARIO: "wrong-model" });
-    const out = await orchestrate(["smoke", "--agent", "codex-main"], box.env);
+    const out = await runCliInProcess(["smoke", "--agent", "codex-main"], box.env);
     expect(out.code).toBe(1);
     expect(out.stdout).toMatch(/codex-main\s+codex · gpt-5\.5\s+yes\s+MISMATCH \(gpt-5\.1-codex-mini/);
     expect(out.stdout).not.toContain("cheap");
@@ -72,7 +72,7 @@ describe("orchestrate smoke (demo world, bundled fakes)", () => {
 
   test("an agent the config does not name is a usage error (exit 2), and nothing is sent", async () => {
     box = demoSandbox();
-    const out = await orchestrate(["smoke", "--agent", "nobody"], box.env);
+    const out = await runCliInProcess(["smoke", "--agent", "nobody"], box.env);
     expect(out.code).toBe(2);
     expect(out.stderr).toContain("No agent named nobody");
     expect(box.recordings()).toEqual([]);

@@ -8,7 +8,7 @@ import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { validateConfigObject } from "../../src/config/validate.ts";
 import { deploymentKey } from "../../src/services/ask/cooling.ts";
 import { openStore } from "../../src/store/db.ts";
-import { orchestrate } from "../setup/helpers.ts";
+import { runCliInProcess } from "../../fakes/lib/cli-in-process.ts";
 
 const KEY = ["sk", "proj", "D0ct0rMustN3v3rPr1ntTh1sK3y00"].join("-");
 
@@ -46,7 +46,7 @@ describe("orchestrate check: ask capabilities", () => {
     store.value.cooldowns.arm(deploymentKey(claude), "capacity", until, Date.now());
     store.value.close();
 
-    const out = await orchestrate(["check"], box.env);
+    const out = await runCliInProcess(["check"], box.env);
     expect(out.stdout).toContain("Ask capabilities:");
     expect(out.stdout).toContain("  fast (ordered, falls back to local)");
     expect(out.stdout).toContain("    openai/gpt-doc: openai/gpt-doc @ 127.0.0.1:4999 · DOC_OPENAI_KEY set");
@@ -64,7 +64,7 @@ describe("orchestrate check: ask capabilities", () => {
   test("no ask capabilities: no ask section", async () => {
     box = makeSandbox({});
     box.writeConfig("agents: {}\n");
-    const out = await orchestrate(["check"], box.env);
+    const out = await runCliInProcess(["check"], box.env);
     expect(out.stdout).not.toContain("Ask capabilities:");
   }, 30_000);
 });

@@ -10,7 +10,8 @@ import { openStore } from "../../src/store/db.ts";
 import { adapters } from "../../src/backends/index.ts";
 import { loadConfig } from "../../src/config/load.ts";
 import { agentIdentityKey } from "../../src/services/shared/cooling.ts";
-import { orchestrate, usualLocationSandbox } from "../setup/helpers.ts";
+import { runCliInProcess } from "../../fakes/lib/cli-in-process.ts";
+import { usualLocationSandbox } from "../setup/helpers.ts";
 
 let box: Sandbox | undefined;
 
@@ -25,7 +26,7 @@ const CONFIG =
 async function check(env: Record<string, string> = {}, clis?: string[]) {
   box = usualLocationSandbox(clis, env);
   box.writeConfig(CONFIG);
-  return orchestrate(["check"], box.env);
+  return runCliInProcess(["check"], box.env);
 }
 
 describe("orchestrate check (doctor)", () => {
@@ -71,11 +72,11 @@ describe("orchestrate check (doctor)", () => {
     const created = openStore(box.dbPath);
     expect(created.ok).toBe(true);
     if (created.ok) created.value.close();
-    const healthy = await orchestrate(["check"], box.env);
+    const healthy = await runCliInProcess(["check"], box.env);
     expect(healthy.stdout).toContain(`Store: ${box.dbPath} — ok`);
     writeFileSync(box.dbPath, "this is not a database, just bytes that are long enough to look like a header...".repeat(20));
     chmodSync(box.dbPath, 0o600);
-    const broken = await orchestrate(["check"], box.env);
+    const broken = await runCliInProcess(["check"], box.env);
     expect(broken.stdout).toContain(`✗ store ${box.dbPath}`);
     expect(broken.stdout).toMatch(/→ .+/);
   }, 60_000);
@@ -89,7 +90,7 @@ describe("orchestrate check (doctor)", () => {
     const starts = join(box.root, "codex-starts");
     writeFileSync(join(bin, "codex"), `#!/bin/sh\ndate +%s%N >> ${starts}\nsleep 2\nexec ${join(BUN_DIR, "bun")} ${join(FAKES_DIR, "codex")} "$@"\n`);
     chmodSync(join(bin, "codex"), 0o755);
-    const out = await orchestrate(["check"], box.env);
+    const out = await runCliInProcess(["check"], box.env);
     expect(out.code).toBe(0);
     const started = readFileSync(starts, "utf8")
       .trim()
@@ -107,7 +108,7 @@ describe("orchestrate check (doctor)", () => {
   test("a probe two checks share runs once (grok's variant is read from the same --help the flags are)", async () => {
     box = usualLocationSandbox(["grok", "gemini"]);
     box.writeConfig("agents:\n  g: { backend: grok, model: grok-4 }\ntiers: { light: [g], standard: null, heavy: null }\n");
-    expect((await orchestrate(["check"], box.env)).code).toBe(0);
+    expect((await runCliInProcess(["check"], box.env)).code).toBe(0);
     const grok = box.recordings("grok").map((r) => r.argv.join(" "));
     expect(grok.sort()).toEqual(["--help", "--version"]);
     // gemini's probes skip its self-relaunch into a second node process.
@@ -125,7 +126,7 @@ describe("orchestrate check (doctor)", () => {
     if (!codex) throw new Error("no agent c");
     created.value.cooldowns.arm(agentIdentityKey({ env: box.env, adapters }, codex), "auth", Date.now() + 30 * 60_000);
     created.value.close();
-    const out = await orchestrate(["check"], box.env);
+    const out = await runCliInProcess(["check"], box.env);
     expect(out.stdout).toMatch(/ c: codex · gpt-5\.5 \[openai\] · cooling down \(auth\) for 30 min, until \d{4}-/);
     expect(out.stdout).not.toMatch(/ a: opencode.*cooling/);
   }, 60_000);
@@ -134,7 +135,7 @@ describe("orchestrate check (doctor)", () => {
     box = usualLocationSandbox(["opencode"]);
     mkdirSync(dirname(box.configPath), { recursive: true });
     box.writeConfig("tierz: {}\n");
-    const out = await orchestrate(["--check"], box.env);
+    const out = await runCliInProcess(["--check"], box.env);
     expect(out.code).toBe(1);
     expect(out.stdout).toContain("tierz");
   }, 60_000);

@@ -12,7 +12,8 @@ import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { FAKES_DIR, makeSandbox, type Recording, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { detectBackends } from "../../src/doctor/detect.ts";
 import { ask, call, envOf, startWorld, type World } from "./consult-helpers.ts";
-import { orchestrate, usualLocationSandbox } from "../setup/helpers.ts";
+import { runCliInProcess } from "../../fakes/lib/cli-in-process.ts";
+import { usualLocationSandbox } from "../setup/helpers.ts";
 
 const MODEL = "gemini-3.8-flash-high";
 const FAST = { FAKE_AGY_TIME_SCALE: "0" };
@@ -227,7 +228,7 @@ describe("agy is found where its installer puts it (~/.local/bin, not on PATH)",
     box = usualLocationSandbox(["agy"], FAST);
     signIn(box.home);
     box.writeConfig(`agents:\n  ag:\n    backend: agy\n    model: ${MODEL}\ntiers:\n  light: [ag]\n`);
-    const out = await orchestrate(["check"], box.env);
+    const out = await runCliInProcess(["check"], box.env);
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(
       new RegExp(`agy\\s+${join(box.home, ".local", "bin", "agy")} \\(usual location, not on PATH\\) · v1\\.2\\.17 · flags ok · signed in`),
@@ -238,7 +239,7 @@ describe("agy is found where its installer puts it (~/.local/bin, not on PATH)",
     box = usualLocationSandbox(["agy"], { ...FAST, FAKE_AGY_SCENARIO: "old-build" });
     signIn(box.home);
     box.writeConfig(`agents:\n  ag:\n    backend: agy\n    model: ${MODEL}\ntiers:\n  light: [ag]\n`);
-    const out = await orchestrate(["check"], box.env);
+    const out = await runCliInProcess(["check"], box.env);
     expect(out.stdout).toContain("agy 1.0.16 is too old to drive headless");
     expect(out.stdout).toContain("agy 1.1.10 or newer");
   }, 60_000);

@@ -1,16 +1,18 @@
 /**
- * ask end to end: a real MCP client over stdio, the real server process, the loopback fake
- * provider (both wire formats) and a real SQLite file. Each point of issue 14 has a test here that
- * fails without it.
+ * ask end to end: a real MCP client, the real server, the loopback fake provider (both wire
+ * formats) and a real SQLite file. Each point of issue 14 has a test here that fails without it.
+ * The server runs in this process (connectInProcess, docs/testing.md), except where its stderr is
+ * part of what must hold no key: there it is a spawned process.
  */
 import { ENVELOPE_KEYS } from "../config/ask-fixtures.ts";
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { connect, textOf, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connect, textOf, type ClientSession, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { startFakeProvider } from "../../fakes/lib/fake-provider.ts";
-import { orchestrate } from "../setup/helpers.ts";
+import { runCliInProcess } from "../../fakes/lib/cli-in-process.ts";
 
 const KEYS = {
   openai: ["sk", "proj", "E2eK3yTh4tMustN3v3rL34k0ut77"].join("-"),
@@ -22,7 +24,7 @@ const p = startFakeProvider({ keys: KEYS });
 afterAll(() => p.stop());
 
 let box: Sandbox | undefined;
-let session: McpSession | undefined;
+let session: ClientSession | undefined;
 afterEach(async () => {
   await session?.close().catch(() => undefined);
   session = undefined;
@@ -35,14 +37,23 @@ const m = (name: string) => `${name}-e2e-${++n}`;
 const openai = (model: string) => `{ model: openai/${model}, baseUrl: "${p.openaiBase}", apiKeyEnv: OPENAI_KEY }`;
 const anthropic = (model: string) => `{ model: anthropic/${model}, baseUrl: "${p.url}", apiKeyEnv: ANTHROPIC_KEY }`;
 
-async function start(config: string, env: Record<string, string> = ENV): Promise<McpSession> {
+async function start(config: string, env: Record<string, string> = ENV): Promise<ClientSession> {
   box = makeSandbox(env);
   box.writeConfig(config);
-  session = await connect(box.env);
+  session = await connectInProcess(box.env);
   return session;
 }
 
-async function call(s: McpSession, args: Record<string, unknown>): Promise<ToolReply> {
+/** A server process of its own, for what only a process shows (its stderr); two can run at once. */
+async function startSpawned(config: string, env: Record<string, string> = ENV): Promise<McpSession> {
+  box = makeSandbox(env);
+  box.writeConfig(config);
+  const spawned = await connect(box.env);
+  session = spawned;
+  return spawned;
+}
+
+async function call(s: ClientSession, args: Record<string, unknown>): Promise<ToolReply> {
   return (await s.client.callTool({ name: "ask", arguments: args })) as ToolReply;
 }
 
@@ -162,10 +173,12 @@ describe("ask over MCP", () => {
     const echo = m("echo");
     const good = m("good");
     p.script(echo, { kind: "status", status: 401, echoKey: true });
-    const s = await start(`ask:\n  capabilities:\n    coding:\n      deployments: [${openai(echo)}, ${anthropic(good)}]\n  cooldownSec: 30\n`);
+    const s = await startSpawned(`ask:\n  capabilities:\n    coding:\n      deployments: [${openai(echo)}, ${anthropic(good)}]\n  cooldownSec: 30\n`);
     const ok = await call(s, { capability: "coding", prompt: "q" });
     expect(envelopeOf(ok)).toMatchObject({ ok: true, fallback_used: true });
-    const s2 = await start(`ask:\n  capabilities:\n    coding:\n      deployments: [${openai(echo)}]\n`);
+    await s.close();
+    box?.cleanup();
+    const s2 = await startSpawned(`ask:\n  capabilities:\n    coding:\n      deployments: [${openai(echo)}]\n`);
     const failed = await call(s2, { capability: "coding", prompt: "q" });
     expect(envelopeOf(failed).error?.code).toBe("auth_failed");
     const listed = await s2.client.callTool({ name: "list_capabilities", arguments: {} });
@@ -255,13 +268,15 @@ limits:
     expect(e).toMatchObject({ ok: true, content: "From the fast capability.", model_used: `openai/${fast}`, fallback_used: true });
     // Seed 002 returns every result as JSON text too: a client reading only the text gets the whole envelope.
     expect(JSON.parse(textOf(reply))).toEqual(reply.structuredContent);
+    // The server ends before the commands run: each holds this process in turn.
+    await s.close();
     const env = (box as Sandbox).env;
-    const check = await orchestrate(["check", (box as Sandbox).configPath], env);
+    const check = await runCliInProcess(["check", (box as Sandbox).configPath], env);
     expect(check.stdout).toContain("valid, no problems");
     expect(check.code).toBe(0);
     const file = join((box as Sandbox).root, "seed002.yaml");
     writeFileSync(file, text, { mode: 0o600 });
-    const imported = await orchestrate(["import", file, "--out", join((box as Sandbox).root, "out.yaml")], env);
+    const imported = await runCliInProcess(["import", file, "--out", join((box as Sandbox).root, "out.yaml")], env);
     expect(imported.stderr).toContain("(orchestrator-mcp format)");
     expect(imported.stdout).toContain("ask:");
     expect(imported.stdout).toContain("apiKeyEnv: ANTHROPIC_KEY");
@@ -271,7 +286,7 @@ limits:
   test("orchestrate check refuses what seed 002 refuses at startup, naming the key as written", async () => {
     box = makeSandbox(ENV);
     const path = box.writeConfig(seedFile("a", "b").replace("model_name: fast", "model_name: fsat"));
-    const check = await orchestrate(["check", path], box.env);
+    const check = await runCliInProcess(["check", path], box.env);
     expect(check.code).toBe(1);
     expect(check.stdout).toContain('model_list[1].model_name: routes to "fsat", which is not a declared capability');
     expect(check.stdout).toContain("capabilities.fast: no model_list entry serves this capability");

@@ -2,21 +2,20 @@
  * Cancel and shutdown end the whole process group — a grandchild that ignores SIGTERM included —
  * and the pending call is answered.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { connect, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { openStore } from "../../src/store/db.ts";
 
-let box: Sandbox | undefined;
-let session: McpSession | undefined;
-
-afterEach(async () => {
-  await session?.close().catch(() => undefined);
-  session = undefined;
-  box?.cleanup();
-  box = undefined;
+/** Each test's own sandbox and spawned server, ended afterwards: nothing is shared, so the tests run at once. */
+const worlds: { box: Sandbox; session: McpSession }[] = [];
+afterAll(async () => {
+  for (const { box, session } of worlds) {
+    await session.close().catch(() => undefined);
+    box.cleanup();
+  }
 });
 
 const HANG = `agents:
@@ -54,10 +53,11 @@ async function hangPids(records: string): Promise<number[]> {
   });
 }
 
-async function startHang(): Promise<{ pending: Promise<ToolReply>; pids: number[]; abort: AbortController }> {
-  box = makeSandbox({});
+async function startHang(): Promise<{ box: Sandbox; session: McpSession; pending: Promise<ToolReply>; pids: number[]; abort: AbortController }> {
+  const box = makeSandbox({});
   box.writeConfig(HANG);
-  session = await connect(box.env);
+  const session = await connect(box.env);
+  worlds.push({ box, session });
   const abort = new AbortController();
   const pending = session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } }, undefined, {
     signal: abort.signal,
@@ -65,20 +65,22 @@ async function startHang(): Promise<{ pending: Promise<ToolReply>; pids: number[
   }) as Promise<ToolReply>;
   pending.catch(() => undefined);
   const pids = await hangPids(box.records);
-  return { pending, pids, abort };
+  return { box, session, pending, pids, abort };
 }
 
+// Each mostly waits for a group to die (a grandchild that ignores SIGTERM is killed after its
+// grace), so the three run concurrently.
 describe("cancellation ends the whole group", () => {
-  test("notifications/cancelled kills the group and records the run cancelled", async () => {
-    const { pending, pids, abort } = await startHang();
+  test.concurrent("notifications/cancelled kills the group and records the run cancelled", async () => {
+    const { box, session, pending, pids, abort } = await startHang();
     expect(pids.every(alive)).toBe(true);
     abort.abort("user changed their mind");
     await expect(pending).rejects.toThrow();
     await waitFor(() => (pids.some(alive) ? undefined : true), 10_000);
     // The server is still up and answers, and the run is recorded as cancelled.
-    const tiers = (await session!.client.callTool({ name: "list_tiers", arguments: {} })) as ToolReply;
+    const tiers = (await session.client.callTool({ name: "list_tiers", arguments: {} })) as ToolReply;
     expect(tiers.isError).toBeFalsy();
-    const store = openStore(box!.dbPath, { readonly: true });
+    const store = openStore(box.dbPath, { readonly: true });
     if (!store.ok) throw new Error(store.error.message);
     const status = await waitFor(() => {
       const run = store.value.runs.listRuns({ limit: 1 })[0];
@@ -88,16 +90,15 @@ describe("cancellation ends the whole group", () => {
     expect(status).toBe("cancelled");
   });
 
-  test("closing the transport (stdin) ends every live group", async () => {
-    const { pids } = await startHang();
-    await session!.close();
-    session = undefined;
+  test.concurrent("closing the transport (stdin) ends every live group", async () => {
+    const { session, pids } = await startHang();
+    await session.close();
     await waitFor(() => (pids.some(alive) ? undefined : true), 10_000);
   });
 
-  test("SIGTERM to the server ends every live group and answers the pending call", async () => {
-    const { pending, pids } = await startHang();
-    const serverPid = session!.pid!;
+  test.concurrent("SIGTERM to the server ends every live group and answers the pending call", async () => {
+    const { session, pending, pids } = await startHang();
+    const serverPid = session.pid ?? 0;
     process.kill(serverPid, "SIGTERM");
     const reply = await pending;
     expect(reply.isError).toBe(true);

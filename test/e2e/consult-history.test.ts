@@ -10,7 +10,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { textOf, type ClientSession } from "../../fakes/lib/mcp-client.ts";
 import { connectInProcess } from "../../fakes/lib/in-process.ts";
-import { BUN_DIR, makeSandbox, REPO_ROOT, type Sandbox } from "../../fakes/lib/sandbox.ts";
+import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
+import { runCliInProcess } from "../../fakes/lib/cli-in-process.ts";
 import { answerRuns, call, envOf } from "./consult-helpers.ts";
 
 const CONFIG = `agents:
@@ -139,12 +140,10 @@ describe("history tools (opt-in)", () => {
 });
 
 describe("history from the shell", () => {
-  function cli(args: string[], env: Record<string, string> = {}): { code: number; out: string; err: string } {
-    const proc = Bun.spawnSync([join(BUN_DIR, "bun"), join(REPO_ROOT, "src", "main.ts"), "history", ...args], {
-      env: { ...box!.env, ...env },
-      stdin: "ignore",
-    });
-    return { code: proc.exitCode ?? -1, out: proc.stdout.toString(), err: proc.stderr.toString() };
+  // The history commands in this process (runCliInProcess), once the server's session is closed.
+  async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+    const run = await runCliInProcess(["history", ...args], { ...box!.env, ...env });
+    return { code: run.code, out: run.stdout, err: run.stderr };
   }
 
   test("list, show, delete; prune refuses without a terminal unless --yes", async () => {
@@ -153,27 +152,27 @@ describe("history from the shell", () => {
     const runId = await routeOnce(s);
     await s.close();
     session = undefined;
-    const listed = cli(["list"]);
+    const listed = await cli(["list"]);
     expect(listed.code).toBe(0);
     expect(listed.out).toContain(id);
     expect(listed.out).toContain(runId);
-    const shown = cli(["show", id]);
+    const shown = await cli(["show", id]);
     expect(shown.out).toContain("Q: Shell-visible question");
     expect(shown.out).toContain("A: PONG-FROM-FAKE");
-    expect(cli(["show", runId]).out).toContain(`Run ${runId}`);
-    expect(cli(["show", "NOPE"]).code).toBe(1);
+    expect((await cli(["show", runId])).out).toContain(`Run ${runId}`);
+    expect((await cli(["show", "NOPE"])).code).toBe(1);
 
-    const deleted = cli(["delete", id]);
+    const deleted = await cli(["delete", id]);
     expect(deleted.code).toBe(0);
     expect(deleted.out).toContain("local rows only");
     expect(rows("SELECT count(*) AS n FROM consultations")).toBe(0);
 
-    expect(cli(["prune", "--older-than", "1", "--yes"]).out).toContain("Nothing older than 1 day");
-    const refused = cli(["prune", "--older-than", "0"]);
+    expect((await cli(["prune", "--older-than", "1", "--yes"])).out).toContain("Nothing older than 1 day");
+    const refused = await cli(["prune", "--older-than", "0"]);
     expect(refused.code).toBe(1);
     expect(refused.err).toContain("--yes");
     expect(rows("SELECT count(*) AS n FROM runs")).toBe(1);
-    const pruned = cli(["prune", "--older-than", "0", "--yes"]);
+    const pruned = await cli(["prune", "--older-than", "0", "--yes"]);
     expect(pruned.code).toBe(0);
     expect(pruned.out).toContain("Deleted 0 consultation(s), 1 run(s)");
     expect(rows("SELECT count(*) AS n FROM runs")).toBe(0);

@@ -11,7 +11,8 @@ import { connectInProcess } from "../../fakes/lib/in-process.ts";
 import { makeSandbox, type Recording, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { call, envOf, type World } from "./consult-helpers.ts";
 import { openWorld } from "../helpers/world.ts";
-import { orchestrate, usualLocationSandbox } from "../setup/helpers.ts";
+import { runCliInProcess } from "../../fakes/lib/cli-in-process.ts";
+import { usualLocationSandbox } from "../setup/helpers.ts";
 
 const FAST = { FAKE_PI_RETRY_SCALE: "0.001" };
 const after = (argv: string[], flag: string) => argv[argv.indexOf(flag) + 1];
@@ -188,7 +189,7 @@ describe("pi config and discovery", () => {
   test("a pi agent without provider: is refused, naming the key", async () => {
     box = makeSandbox(FAST);
     box.writeConfig(`agents:\n  p:\n    backend: pi\n    model: fake-model\ntiers:\n  light: [p]\n`);
-    const out = await orchestrate(["check"], box.env);
+    const out = await runCliInProcess(["check"], box.env);
     expect(out.code).toBe(1);
     expect(`${out.stdout}${out.stderr}`).toContain("provider");
   }, 60_000);
@@ -197,7 +198,7 @@ describe("pi config and discovery", () => {
     box = usualLocationSandbox(["pi"], FAST);
     piKnowsFake(box.home);
     box.writeConfig(`agents:\n  p:\n    backend: pi\n    provider: fake\n    model: fake-model\ntiers:\n  light: [p]\n`);
-    const out = await orchestrate(["check"], box.env);
+    const out = await runCliInProcess(["check"], box.env);
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(new RegExp(`pi\\s+${join(box.home, ".local", "bin", "pi")} \\(usual location, not on PATH\\) · v0\\.73\\.1`));
   }, 60_000);

@@ -2,16 +2,19 @@
  * The config-attack and roots-escape matrices (test/config/load.test.ts and test/safety/roots.test.ts
  * prove the units one by one): every case goes through BOTH user-facing doors — `orchestrate
  * check` (exit 1, the fix printed) and a real server (route → isError with a config_* / cwd_* code
- * and the fix in the message) — and no fake CLI may ever be spawned.
+ * and the fix in the message) — and no fake CLI may ever be spawned. Both run in this process
+ * (runCliInProcess, connectInProcess: docs/testing.md), one attack at a time, each with its config
+ * as the whole environment; the config is read as a process reads it at start.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { connect, textOf, type ToolReply } from "../../fakes/lib/mcp-client.ts";
+import { runCliInProcess } from "../../fakes/lib/cli-in-process.ts";
+import { textOf, type ToolReply } from "../../fakes/lib/mcp-client.ts";
 import { connectInProcess } from "../../fakes/lib/in-process.ts";
-import { BUN_DIR, makeSandbox, REPO_ROOT, type Sandbox } from "../../fakes/lib/sandbox.ts";
-import { elapsed, pool, toolError, writePrivate } from "./helpers.ts";
+import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
+import { elapsed, toolError, writePrivate } from "./helpers.ts";
 
 const VALID = `agents:
   a: { backend: claude, model: opus }
@@ -192,9 +195,9 @@ const ATTACKS: Attack[] = [
   ),
 ];
 
-function checkCli(env: Record<string, string>): { code: number; out: string } {
-  const run = Bun.spawnSync([join(BUN_DIR, "bun"), join(REPO_ROOT, "src", "main.ts"), "check"], { env, stdout: "pipe", stderr: "pipe" });
-  return { code: run.exitCode, out: `${run.stdout.toString()}${run.stderr.toString()}` };
+async function checkCli(env: Record<string, string>): Promise<{ code: number; out: string }> {
+  const run = await runCliInProcess(["check"], env);
+  return { code: run.code, out: `${run.stdout}${run.stderr}` };
 }
 
 interface Verdict {
@@ -209,9 +212,8 @@ async function attack(box: Sandbox, a: Attack): Promise<Verdict> {
   const path = a.plant(dir);
   const env = { ...box.env, ORCHESTRATE_CONFIG: path };
   const fix = a.fix(path, dir);
-  const check = checkCli(env);
-  // Three attacks run at once, each against its own config: three servers, so three processes.
-  const session = await connect(env);
+  const check = await checkCli(env);
+  const session = await connectInProcess(env);
   try {
     const reply = (await session.client.callTool({ name: "route", arguments: { prompt: "x", cwd: box.repo, tier: "heavy" } })) as ToolReply;
     const error = toolError(reply);
@@ -233,10 +235,9 @@ describe("config-attack matrix", () => {
     const box = makeSandbox({});
     try {
       const cases = ATTACKS.filter((a) => IS_ROOT || !a.rootOnly);
-      const verdicts = await pool(
-        3,
-        cases.map((a) => () => attack(box, a)),
-      );
+      // One at a time: the command and the server each hold this process while they run.
+      const verdicts: Verdict[] = [];
+      for (const a of cases) verdicts.push(await attack(box, a));
       const want = cases.map(
         (a): Verdict => ({ name: a.name, check: { code: 1, hasFix: true }, server: { isError: true, code: a.code, hasFix: true }, spawned: 0 }),
       );
@@ -281,7 +282,7 @@ describe("roots-escape matrix", () => {
       const session = await connectInProcess(box.env);
       const verdicts: unknown[] = [];
       try {
-        for (const [name, cwd, code, fix] of cases) {
+        for (const [name, cwd, , fix] of cases) {
           for (const tool of ["route", "router_dry_run"]) {
             const args = tool === "route" ? { prompt: "x", cwd, tier: "heavy" } : { cwd, tier: "heavy" };
             const reply = (await session.client.callTool({ name: tool, arguments: args })) as ToolReply;

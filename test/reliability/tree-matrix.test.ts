@@ -13,14 +13,18 @@
  *  - clean: no mutation → 100% fallback, served by the second agent.
  *
  * Every backend's rows run in the normal suite (issue 11 §7): claude, codex, opencode, gemini,
- * copilot, grok, agy and pi, each with every fast failure its fake imitates.
+ * copilot, grok, agy and pi, each with every fast failure its fake imitates, clean, silent and
+ * acting. By default the repeated combinations are cut to a covering set (see silentPairs and
+ * actingMutations): every backend × every failure clean and silent, `ignored` × every failure on
+ * every backend, every mutation silent on every backend and acting on at least two, and every
+ * mutation × failure pair somewhere — 130 routes. STRESS=1 runs the whole product, 289 routes.
  */
 import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { connect, type McpSession, type ToolReply } from "../../fakes/lib/mcp-client.ts";
-import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
-import { attemptsOf, elapsed, makeRepo, pool, STEERED_FAKE } from "./helpers.ts";
+import { freshRepo, makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
+import { attemptsOf, elapsed, pool, STEERED_FAKE, STRESS } from "./helpers.ts";
 
 const MUTATIONS = ["edit-file", "new-untracked", "delete", "rename", "mode", "stage", "commit", "ignored"] as const;
 type Mutation = (typeof MUTATIONS)[number];
@@ -75,14 +79,50 @@ interface Case {
 
 function cases(): Case[] {
   const out: Case[] = [];
-  for (const [backend, spec] of Object.entries(BACKENDS)) {
-    for (const failure of spec.failures) {
-      out.push({ id: `${backend}-clean-${failure}`, backend, kind: "clean", failure });
-      for (const mutation of MUTATIONS) out.push({ id: `${backend}-silent-${failure}-${mutation}`, backend, kind: "silent", failure, mutation });
-    }
-    for (const mutation of MUTATIONS) out.push({ id: `${backend}-acting-${mutation}`, backend, kind: "acting", failure: "edits-then-fails", mutation });
+  const met = new Set<string>();
+  for (const [b, [backend, spec]] of Object.entries(BACKENDS).entries()) {
+    for (const failure of spec.failures) out.push({ id: `${backend}-clean-${failure}`, backend, kind: "clean", failure });
+    for (const [mutation, failure] of silentPairs(spec.failures, met))
+      out.push({ id: `${backend}-silent-${failure}-${mutation}`, backend, kind: "silent", failure, mutation });
+    for (const mutation of actingMutations(b))
+      out.push({ id: `${backend}-acting-${mutation}`, backend, kind: "acting", failure: "edits-then-fails", mutation });
   }
   return out;
+}
+
+/**
+ * One backend's silent rows. Under STRESS, every mutation × every failure. By default `ignored`
+ * still meets every failure (its tree is unchanged, so the failure's own class decides the
+ * fallback), and each other mutation runs once, with a failure it has met on no backend before
+ * (`met`), else the one this backend has used least: every backend's every failure, and every
+ * mutation × failure pair somewhere in the matrix.
+ */
+function silentPairs(failures: string[], met: Set<string>): [Mutation, string][] {
+  const out: [Mutation, string][] = [];
+  const used = new Map<string, number>();
+  for (const mutation of MUTATIONS) {
+    if (STRESS || mutation === "ignored") {
+      for (const failure of failures) out.push([mutation, failure]);
+      continue;
+    }
+    const fresh = failures.filter((f) => !met.has(`${mutation}|${f}`));
+    const [pick = ""] = [...(fresh.length ? fresh : failures)].sort((x, y) => (used.get(x) ?? 0) - (used.get(y) ?? 0));
+    met.add(`${mutation}|${pick}`);
+    used.set(pick, (used.get(pick) ?? 0) + 1);
+    out.push([mutation, pick]);
+  }
+  return out;
+}
+
+/**
+ * The acting rows of the b-th backend. Under STRESS, every mutation. By default `ignored` (where a
+ * CLI that reports no tool events on failure differs) and two of the others, in turn across the
+ * backends, so every mutation acts on at least two of them.
+ */
+function actingMutations(b: number): Mutation[] {
+  if (STRESS) return [...MUTATIONS];
+  const tracked = MUTATIONS.filter((m) => m !== "ignored");
+  return ["ignored", tracked[(2 * b) % tracked.length] as Mutation, tracked[(2 * b + 1) % tracked.length] as Mutation];
 }
 
 /** first = the steered fake of the backend under test; second = a plain claude that answers. */
@@ -138,7 +178,7 @@ afterAll(async () => {
 });
 
 async function runCase(s: McpSession, c: Case): Promise<{ c: Case; rows: Row[]; isError: boolean }> {
-  const repo = makeRepo(join(box!.projects, c.id));
+  const repo = freshRepo(join(box!.projects, c.id));
   // Staging a clean file changes nothing: give `stage` something to stage.
   if (c.mutation === "stage") writeFileSync(join(repo, "README.md"), "dirty before the run\n");
   const reply = (await s.client.callTool({ name: "route", arguments: { prompt: promptFor(c), cwd: repo, tier: "heavy" } }, undefined, {
@@ -156,7 +196,7 @@ test("tree-mutation matrix: zero fallbacks after any mutation, 100% on clean fas
   const results = await Promise.all(
     Object.entries(BACKENDS).map(async ([backend, spec]) => {
       const dir = join(box!.root, `config-${backend}`);
-      makeRepo(dir); // any private dir works; a repo keeps makeRepo the only helper
+      mkdirSync(dir, { mode: 0o700 });
       const configPath = join(dir, "config.yaml");
       writeFileSync(configPath, configFor(backend, spec), { mode: 0o600 });
       const s = await connect({ ...box!.env, ORCHESTRATE_CONFIG: configPath });

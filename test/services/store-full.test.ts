@@ -3,7 +3,7 @@
  * disk): the answer in hand still comes back, the failure is named store_unavailable, and no row
  * is left running once the store takes writes again (services/shared/jobs.ts, services/route).
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import type { Database } from "bun:sqlite";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { createRuntime } from "../../src/services/shared/runtime.ts";
@@ -22,11 +22,16 @@ import { executeStep, prepareStep } from "../../src/services/workflow/run.ts";
 import { openWorkflowWorld, seedConfig } from "../workflow/world.ts";
 import { mustOpen, tmpStorePath } from "../store/tmp.ts";
 
-let box: Sandbox | undefined;
-afterEach(() => {
-  box?.cleanup();
-  box = undefined;
+const boxes: Sandbox[] = [];
+afterAll(() => {
+  for (const box of boxes) box.cleanup();
 });
+/** A sandbox of the test's own: the tests share nothing but the process, so most run at once. */
+function sandbox(env: Record<string, string> = {}): Sandbox {
+  const box = makeSandbox(env);
+  boxes.push(box);
+  return box;
+}
 
 /** No page may be added from now on: the next write that needs one fails with SQLITE_FULL. */
 function fill(db: Database): void {
@@ -44,8 +49,11 @@ async function until(probe: () => boolean, ms: number): Promise<void> {
   }
 }
 
+// Each waits out the store's 2 s retry of a refused write (src/services/shared/jobs.ts), so all but
+// the workflow step run concurrently; that one opens an in-process session, which ends the
+// server-lifetime state (held review scopes among it) that the others rely on, so it runs alone.
 describe("a full store after the work ran", () => {
-  test("a job still returns its result, and its row is finished when the store takes writes again", async () => {
+  test.concurrent("a job still returns its result, and its row is finished when the store takes writes again", async () => {
     const store = mustOpen(tmpStorePath());
     const { id, done } = startJob(
       { store },
@@ -67,8 +75,8 @@ describe("a full store after the work ran", () => {
     store.close();
   });
 
-  test("a route returns the delegate's answer with a store_unavailable notice instead of internal_error", async () => {
-    box = makeSandbox({});
+  test.concurrent("a route returns the delegate's answer with a store_unavailable notice instead of internal_error", async () => {
+    const box = sandbox();
     box.writeConfig(
       `agents:\n  a: { backend: claude, model: opus, env: { FAKE_REPLY: "${BIG.slice(0, 60_000)}" } }\ntiers: { light: null, standard: null, heavy: [a] }\n`,
     );
@@ -88,8 +96,8 @@ describe("a full store after the work ran", () => {
     rt.store.close();
   });
 
-  test("a consult returns the agent's answer with a store_unavailable notice, and its turn is stored once the store takes writes", async () => {
-    box = makeSandbox({ ORCHESTRATE_HOST_RUNTIME: "gemini" });
+  test.concurrent("a consult returns the agent's answer with a store_unavailable notice, and its turn is stored once the store takes writes", async () => {
+    const box = sandbox({ ORCHESTRATE_HOST_RUNTIME: "gemini" });
     box.writeConfig("agents:\n  c: { backend: claude, model: claude-opus-4-6, scores: { coding: 80 } }\ntiers: { light: null, standard: null, heavy: null }\n");
     const opened = await createRuntime(box.env);
     if (!opened.ok) throw new Error(opened.error.message);
@@ -110,7 +118,7 @@ describe("a full store after the work ran", () => {
     rt.store.close();
   });
 
-  test("a review returns its reviewer's answer with a store_unavailable notice, and the review ends once the store takes writes", async () => {
+  test.concurrent("a review returns its reviewer's answer with a store_unavailable notice, and the review ends once the store takes writes", async () => {
     const dir = mkdtempSync(join(tmpdir(), "store-full-review-"));
     const replyFile = join(dir, "reply.json");
     const summary = BIG.slice(0, 60_000);
@@ -123,7 +131,7 @@ describe("a full store after the work ran", () => {
         not_checked: [],
       }),
     );
-    box = makeSandbox({ ORCHESTRATE_HOST_RUNTIME: "gemini" });
+    const box = sandbox({ ORCHESTRATE_HOST_RUNTIME: "gemini" });
     box.writeConfig(
       `agents:\n  r1: { backend: claude, model: claude-opus-4-6, env: { FAKE_REVIEW_REPLY_FILE: "${replyFile}" } }\nconsult:\n  review:\n    reviewers: [r1]\n`,
     );
