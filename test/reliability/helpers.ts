@@ -72,17 +72,6 @@ export function attemptsOf(reply: ToolReply): Attempt[] {
   return (reply.structuredContent?.attempts ?? []) as Attempt[];
 }
 
-/** A fresh committed git repo (README.md, .gitignore ignoring ignored/) at `dir`. */
-export function makeRepo(dir: string): string {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  git(dir, "init", "-q", "-b", "main");
-  writeFileSync(join(dir, "README.md"), "# demo\n");
-  writeFileSync(join(dir, ".gitignore"), "ignored/\n");
-  git(dir, "add", "-A");
-  git(dir, "commit", "-q", "-m", "init");
-  return dir;
-}
-
 /** Writes a config with the mode the hardened loader demands. */
 export function writePrivate(path: string, text: string): void {
   writeFileSync(path, text, { mode: 0o600 });
