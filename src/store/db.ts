@@ -72,8 +72,9 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Result<Sto
   try {
     const foreign = opts.readonly ? undefined : refuseForeign(path);
     if (foreign) return foreign;
-    db = opts.readonly ? openReadonly(path) : openWritable(path);
-    const schema = opts.readonly ? checkReadonlySchema(db, path) : migrate(db, path);
+    db = opts.readonly ? openReadonly(path) : whileBusy(() => openWritable(path));
+    const opened = db;
+    const schema = opts.readonly ? checkReadonlySchema(db, path) : whileBusy(() => migrate(opened, path));
     if (!schema.ok) {
       db.close();
       return schema;
@@ -133,6 +134,29 @@ function refuseForeign(path: string): Result<never, StoreErrorCode> | undefined 
     `${path} is not an orchestrate store (it belongs to another program, perhaps Orchestrator MCP's database_path); orchestrate left it untouched.`,
     "Remove store.path / database_path from the config to use orchestrate's own store, or point it at a new file. `orchestrate import` converts the other program's config; its history stays in that program.",
   );
+}
+
+/**
+ * Runs an opening step again while SQLite answers "database is locked" without waiting: several
+ * servers opening one new store at once race to switch it to WAL and to migrate it, and some of
+ * those lock conflicts return at once instead of going through busy_timeout. Bounded by the same
+ * timeout; a lock still held past it is the error it was.
+ */
+function whileBusy<T>(step: () => T): T {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      return step();
+    } catch (error) {
+      if (!isBusy(error) || Date.now() > deadline) throw error;
+      Bun.sleepSync(10 + Math.floor(Math.random() * 20));
+    }
+  }
+}
+
+function isBusy(error: unknown): boolean {
+  const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
+  return code.startsWith("SQLITE_BUSY") || (error instanceof Error && /database is locked/.test(error.message));
 }
 
 function openWritable(path: string): Database {
