@@ -39,7 +39,13 @@ export async function demoWorkflow(session: McpSession, box: Sandbox, out: Out):
     const data = (await session.client.callTool({ name, arguments: args })).structuredContent;
     return typeof data === "object" && data !== null ? { ...data } : {};
   };
-  const git = (...args: string[]) => spawnSync("git", args, { cwd: box.repo, encoding: "utf8", env: { ...box.env, ...GIT_ID } });
+  const run = (...args: string[]) => spawnSync("git", args, { cwd: box.repo, encoding: "utf8", env: { ...box.env, ...GIT_ID } });
+  // A git step the host takes that fails must say so: silently it left the workflow refusing apply_patch.
+  const git = (...args: string[]) => {
+    const ran = run(...args);
+    if (ran.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${ran.stderr.trim()}`);
+    return ran;
+  };
   const start = await call("workflow_start", { goal: "Document the prefix index in the README", workdir: box.repo });
   const wf = String(start.workflow_id ?? "");
   if (!wf) return out(`  workflow_start refused: ${JSON.stringify(start.error)}`);
@@ -71,7 +77,8 @@ export async function demoWorkflow(session: McpSession, box: Sandbox, out: Out):
   git("apply", "--index", file);
   git("commit", "-q", "-m", "docs: prefix lookups");
   await step("apply_patch");
-  const check = git("diff", "--check", "HEAD~1", "HEAD");
+  // The host's test: its exit code is the result, whatever it is.
+  const check = run("diff", "--check", "HEAD~1", "HEAD");
   await step("test", {
     test: {
       command: "git diff --check HEAD~1 HEAD",
