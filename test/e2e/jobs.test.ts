@@ -5,7 +5,8 @@
  * What makes a long run survive a client's timeout is that the answer (a job) comes at the budget,
  * so the client's timeout is set well above it (15 s): on a loaded machine, starting the server and
  * the delegate must not race the timeout. The progress test holds a 6 s timeout against the 8 s
- * run. STRESS=1 runs the real 3-minute run under a 60 s timeout. Each test has its own sandbox and spawned servers, and they run concurrently.
+ * run. STRESS=1 runs the real 3-minute run under a 60 s timeout. Each test has its own sandbox
+ * and spawned servers; the four that only wait run concurrently (see longRun).
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
