@@ -2,6 +2,8 @@
  * A runtime for tests that call the services directly (no MCP session): a sandbox with the config
  * written, the runtime built over its store, and one close for both.
  */
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { makeSandbox, type Sandbox } from "../../fakes/lib/sandbox.ts";
 import { createRuntime, type Runtime } from "../../src/services/shared/runtime.ts";
 
@@ -29,4 +31,15 @@ export async function openServiceWorld(config: string | ((box: Sandbox) => strin
       box.cleanup();
     },
   };
+}
+
+/** A record dir of one agent's own (its env's FAKE_RECORD_DIR), so a test can tell which agent a fake ran for. */
+export function agentRecordDir(box: Sandbox, agent: string): string {
+  return join(box.root, `rec-${agent}`);
+}
+
+/** How many times the fake ran for that agent: one recording per invocation. */
+export function spawnCount(box: Sandbox, agent: string): number {
+  const dir = agentRecordDir(box, agent);
+  return existsSync(dir) ? readdirSync(dir).length : 0;
 }

@@ -13,15 +13,15 @@ import { dryRun } from "../../src/services/route/tiers.ts";
 import { cooldownsByAgent } from "../../src/services/shared/cooling.ts";
 import { quotaByAgent } from "../../src/services/shared/quota.ts";
 import type { Runtime } from "../../src/services/shared/runtime.ts";
-import { openServiceWorld, type ServiceWorld } from "../helpers/service-world.ts";
+import { agentRecordDir, openServiceWorld, spawnCount, type ServiceWorld } from "../helpers/service-world.ts";
 
 const RESET_SEC = Math.floor(Date.now() / 1000) + 5400;
 
 let world: ServiceWorld;
 let box: Sandbox;
 let rt: Runtime;
-const rec = (name: string) => join(box.root, `rec-${name}`);
-const spawned = (name: string) => (existsSync(rec(name)) ? readdirSync(rec(name)).length : 0);
+const rec = (name: string) => agentRecordDir(box, name);
+const spawned = (name: string) => spawnCount(box, name);
 
 beforeAll(async () => {
   world = await openServiceWorld((b) => {
